@@ -1,1 +1,54 @@
-fn main() {}
+//! The `damas` command line.
+
+use clap::{Parser, Subcommand};
+use damas::cli::{ai_cmds, engine_cmds, render_cmds};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "damas",
+    version,
+    about = "Draughts for Discord: Spanish, Portuguese and English"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the Discord bot (needs DISCORD_TOKEN).
+    Bot,
+    /// Play in the terminal: the bot's commands, read from standard input.
+    Console(damas::console::ConsoleArgs),
+    /// List the legal moves of a position.
+    Moves(engine_cmds::MovesArgs),
+    /// Count the move tree (perft).
+    Perft(engine_cmds::PerftArgs),
+    /// Explain the capture laws in a position, or why a move is (not) legal.
+    Explain(engine_cmds::ExplainArgs),
+    /// Play moves from the start and print the final position and result.
+    Replay(engine_cmds::ReplayArgs),
+    /// Draw a position as a PNG.
+    Render(render_cmds::RenderArgs),
+    /// The computer's move in a position.
+    Bestmove(ai_cmds::BestMoveArgs),
+    /// Play two levels against each other.
+    Match(ai_cmds::MatchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => damas::discord::run_default(),
+        Some(Command::Bot) => damas::discord::run(),
+        Some(Command::Console(a)) => damas::console::run(a),
+        Some(Command::Moves(a)) => engine_cmds::moves(a),
+        Some(Command::Perft(a)) => engine_cmds::perft(a),
+        Some(Command::Explain(a)) => engine_cmds::explain(a),
+        Some(Command::Replay(a)) => engine_cmds::replay(a),
+        Some(Command::Render(a)) => render_cmds::render(a),
+        Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
+        Some(Command::Match(a)) => ai_cmds::play_match(a),
+    }
+}

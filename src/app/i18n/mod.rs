@@ -1,0 +1,366 @@
+//! User-facing text in Spanish and English, from Fluent files (`es.ftl`, `en.ftl`).
+//!
+//! The engine returns data; everything a person reads is worded here.
+
+use crate::engine::{
+    explain::{Explanation, Law, Verdict},
+    notation::{IllegalMove, MoveError, NotationError},
+    Color, DrawReason, Move, Outcome, Variant, WinReason,
+};
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use serde_json::json;
+use std::sync::OnceLock;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Lang {
+    Es,
+    En,
+}
+
+impl Lang {
+    /// `es` or `en` (also `es-ES`, `en-US`…).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        let c = code.trim().to_ascii_lowercase();
+        if c == "es" || c.starts_with("es-") || c.starts_with("es_") {
+            Some(Lang::Es)
+        } else if c == "en" || c.starts_with("en-") || c.starts_with("en_") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// Spanish for every `es-*` Discord locale, English otherwise.
+    pub fn from_locale(locale: &str) -> Lang {
+        match Lang::from_code(locale) {
+            Some(Lang::Es) => Lang::Es,
+            _ => Lang::En,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Es => "es",
+            Lang::En => "en",
+        }
+    }
+}
+
+const ES: &str = include_str!("es.ftl");
+const EN: &str = include_str!("en.ftl");
+
+fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
+    static ES_B: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
+    static EN_B: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
+    let (cell, src, id) = match lang {
+        Lang::Es => (&ES_B, ES, unic_langid::langid!("es")),
+        Lang::En => (&EN_B, EN, unic_langid::langid!("en")),
+    };
+    cell.get_or_init(|| {
+        // The files are ours and checked by a test; a broken line is dropped, not fatal.
+        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, _)| r);
+        let mut b = FluentBundle::new_concurrent(vec![id]);
+        b.set_use_isolating(false);
+        let _ = b.add_resource(res);
+        b
+    })
+}
+
+/// A message with arguments. Unknown ids come back as the id itself, so a missing string
+/// shows up in tests instead of crashing the bot.
+pub fn tr(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    let b = bundle(lang);
+    let Some(msg) = b.get_message(id).and_then(|m| m.value()) else {
+        return id.to_string();
+    };
+    let mut fa = FluentArgs::new();
+    for (k, v) in args {
+        fa.set(*k, v.clone());
+    }
+    let mut errors = vec![];
+    b.format_pattern(msg, Some(&fa), &mut errors).into_owned()
+}
+
+/// A message without arguments.
+pub fn t(lang: Lang, id: &str) -> String {
+    tr(lang, id, &[])
+}
+
+/// Every message id of a language (for the tests that keep both files in step).
+pub fn message_ids(lang: Lang) -> Vec<String> {
+    let src = match lang {
+        Lang::Es => ES,
+        Lang::En => EN,
+    };
+    src.lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && l.contains(" ="))
+        .filter_map(|l| l.split(" =").next().map(|s| s.trim().to_string()))
+        .collect()
+}
+
+pub fn n(v: impl Into<f64>) -> FluentValue<'static> {
+    FluentValue::from(v.into())
+}
+
+pub fn s(v: impl ToString) -> FluentValue<'static> {
+    FluentValue::from(v.to_string())
+}
+
+pub fn variant_name(lang: Lang, v: Variant) -> String {
+    t(lang, &format!("variant-{}", v.id()))
+}
+
+pub fn color_name(lang: Lang, c: Color) -> String {
+    t(
+        lang,
+        match c {
+            Color::White => "color-white",
+            Color::Black => "color-black",
+        },
+    )
+}
+
+fn move_list(moves: &[Move]) -> String {
+    let mut v: Vec<String> = moves
+        .iter()
+        .map(|m| crate::engine::notation::format_move(m, moves))
+        .collect();
+    v.sort();
+    v.dedup();
+    v.join(", ")
+}
+
+/// Why a move was refused, in words.
+pub fn move_error_text(lang: Lang, e: &MoveError) -> String {
+    match e {
+        MoveError::Notation(NotationError::Empty) => t(lang, "err-empty"),
+        MoveError::Notation(NotationError::NotAMove { text }) => {
+            tr(lang, "err-not-a-move", &[("text", s(text))])
+        }
+        MoveError::Notation(NotationError::SquareOutOfRange { number }) => {
+            tr(lang, "err-square-range", &[("n", s(number))])
+        }
+        MoveError::Notation(NotationError::OneSquare { square }) => {
+            tr(lang, "err-one-square", &[("sq", s(square))])
+        }
+        MoveError::NoPiece { square } => tr(lang, "err-no-piece", &[("sq", s(square))]),
+        MoveError::OpponentPiece { square } => tr(lang, "err-opponent-piece", &[("sq", s(square))]),
+        MoveError::Ambiguous { candidates } => tr(
+            lang,
+            "err-ambiguous",
+            &[(
+                "moves",
+                s(candidates
+                    .iter()
+                    .map(|m| m.full_notation())
+                    .collect::<Vec<_>>()
+                    .join(", ")),
+            )],
+        ),
+        MoveError::Illegal(i) => illegal_text(lang, i),
+    }
+}
+
+pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
+    match i {
+        IllegalMove::ManMovesForwardOnly { .. } => t(lang, "err-man-forward"),
+        IllegalMove::ManCapturesForwardOnly { .. } => t(lang, "err-man-captures-forward"),
+        IllegalMove::TargetOccupied { to } => tr(lang, "err-occupied", &[("sq", s(to))]),
+        IllegalMove::NotReachable { from, to } => {
+            tr(lang, "err-unreachable", &[("from", s(from)), ("to", s(to))])
+        }
+        IllegalMove::ShortKingOneSquare { .. } => t(lang, "err-short-king"),
+        IllegalMove::CaptureMandatory { captures } => tr(
+            lang,
+            "err-capture-mandatory",
+            &[("moves", s(move_list(captures)))],
+        ),
+        IllegalMove::LawOfQuantity { best, yours, keeps } => tr(
+            lang,
+            "err-quantity",
+            &[
+                ("best", n(*best)),
+                ("yours", n(*yours)),
+                ("moves", s(move_list(keeps))),
+            ],
+        ),
+        IllegalMove::LawOfQuality {
+            best_kings,
+            yours_kings,
+            keeps,
+        } => tr(
+            lang,
+            "err-quality",
+            &[
+                ("best", n(*best_kings)),
+                ("yours", n(*yours_kings)),
+                ("moves", s(move_list(keeps))),
+            ],
+        ),
+        IllegalMove::CaptureIncomplete { continuations } => tr(
+            lang,
+            "err-capture-incomplete",
+            &[("moves", s(move_list(continuations)))],
+        ),
+        IllegalMove::NoSuchCapture { from, to } => tr(
+            lang,
+            "err-no-such-capture",
+            &[("from", s(from)), ("to", s(to))],
+        ),
+    }
+}
+
+/// How the game ended, or that it goes on.
+pub fn result_text(lang: Lang, outcome: Option<Outcome>) -> String {
+    match outcome {
+        None => t(lang, "result-ongoing"),
+        Some(Outcome::Win { winner, reason }) => {
+            let id = match reason {
+                WinReason::NoPieces => "result-win-no-pieces",
+                WinReason::NoMoves => "result-win-no-moves",
+                WinReason::Resignation => "result-win-resignation",
+                WinReason::Abandoned => "result-win-abandoned",
+            };
+            tr(lang, id, &[("winner", s(color_name(lang, winner)))])
+        }
+        Some(Outcome::Draw { reason }) => t(
+            lang,
+            match reason {
+                DrawReason::Agreement => "result-draw-agreement",
+                DrawReason::Repetition => "result-draw-repetition",
+                DrawReason::NoProgress => "result-draw-no-progress",
+                DrawReason::ThreeKings => "result-draw-three-kings",
+            },
+        ),
+    }
+}
+
+/// The law that decided, in one sentence.
+pub fn law_text(lang: Lang, exp: &Explanation) -> String {
+    match exp.law {
+        Law::NoCapture => t(lang, "law-no-capture"),
+        Law::Mandatory => t(lang, "law-mandatory"),
+        Law::Quantity => tr(lang, "law-quantity", &[("best", n(exp.max_pieces))]),
+        Law::Quality => tr(
+            lang,
+            "law-quality",
+            &[("best", n(exp.max_pieces)), ("kings", n(exp.max_kings))],
+        ),
+        Law::FreeChoice => t(lang, "law-free-choice"),
+    }
+}
+
+/// A whole explanation: the captures there were, the law, the verdict.
+pub fn explanation_text(lang: Lang, exp: &Explanation) -> String {
+    let mut out = Vec::new();
+    if exp.captures.is_empty() {
+        out.push(law_text(lang, exp));
+    } else {
+        out.push(tr(
+            lang,
+            "explain-captures-header",
+            &[("count", n(exp.captures.len() as f64))],
+        ));
+        for c in &exp.captures {
+            let status = match (c.allowed, c.excluded_by) {
+                (true, _) => t(lang, "explain-allowed"),
+                (false, Some(Law::Quality)) => t(lang, "explain-excluded-quality"),
+                _ => t(lang, "explain-excluded-quantity"),
+            };
+            out.push(tr(
+                lang,
+                "explain-capture-line",
+                &[
+                    ("move", s(&c.notation)),
+                    ("pieces", n(c.pieces)),
+                    ("kings", n(c.kings)),
+                    ("status", s(status)),
+                ],
+            ));
+        }
+        out.push(law_text(lang, exp));
+    }
+    match &exp.verdict {
+        Some(Verdict::Legal { notation, .. }) => {
+            out.push(tr(lang, "verdict-legal", &[("move", s(notation))]))
+        }
+        Some(Verdict::Illegal { error }) => out.push(tr(
+            lang,
+            "verdict-illegal",
+            &[("reason", s(move_error_text(lang, error)))],
+        )),
+        None => {}
+    }
+    out.join("\n")
+}
+
+/// The explanation as JSON, for tools.
+pub fn explanation_json(exp: &Explanation) -> serde_json::Value {
+    let law = match exp.law {
+        Law::NoCapture => "none",
+        Law::Mandatory => "mandatory",
+        Law::Quantity => "quantity",
+        Law::Quality => "quality",
+        Law::FreeChoice => "free-choice",
+    };
+    let captures: Vec<_> = exp
+        .captures
+        .iter()
+        .map(|c| {
+            let mut v = crate::cli::engine_cmds::move_json(&c.mv, &c.notation);
+            v["pieces"] = json!(c.pieces);
+            v["kings"] = json!(c.kings);
+            v["allowed"] = json!(c.allowed);
+            v["excluded_by"] = json!(c.excluded_by.map(|l| match l {
+                Law::Quality => "quality",
+                _ => "quantity",
+            }));
+            v
+        })
+        .collect();
+    let verdict = exp.verdict.as_ref().map(|v| match v {
+        Verdict::Legal { notation, .. } => json!({"legal": true, "move": notation}),
+        Verdict::Illegal { error } => json!({
+            "legal": false,
+            "reason": error_code(error),
+            "message": move_error_text(Lang::En, error),
+        }),
+    });
+    json!({
+        "variant": exp.variant.id(),
+        "side": match exp.side { Color::White => "white", Color::Black => "black" },
+        "capture_available": exp.capture_available(),
+        "law": law,
+        "max_pieces": exp.max_pieces,
+        "max_kings": exp.max_kings,
+        "captures": captures,
+        "allowed": exp.allowed.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(),
+        "verdict": verdict,
+    })
+}
+
+/// A stable code for each kind of refusal (JSON output, tests).
+pub fn error_code(e: &MoveError) -> &'static str {
+    match e {
+        MoveError::Notation(NotationError::Empty) => "empty",
+        MoveError::Notation(NotationError::NotAMove { .. }) => "not-a-move",
+        MoveError::Notation(NotationError::SquareOutOfRange { .. }) => "square-out-of-range",
+        MoveError::Notation(NotationError::OneSquare { .. }) => "one-square",
+        MoveError::NoPiece { .. } => "no-piece",
+        MoveError::OpponentPiece { .. } => "opponent-piece",
+        MoveError::Ambiguous { .. } => "ambiguous",
+        MoveError::Illegal(i) => match i {
+            IllegalMove::ManMovesForwardOnly { .. } => "man-moves-forward-only",
+            IllegalMove::ManCapturesForwardOnly { .. } => "man-captures-forward-only",
+            IllegalMove::TargetOccupied { .. } => "target-occupied",
+            IllegalMove::NotReachable { .. } => "not-reachable",
+            IllegalMove::ShortKingOneSquare { .. } => "short-king-one-square",
+            IllegalMove::CaptureMandatory { .. } => "capture-mandatory",
+            IllegalMove::LawOfQuantity { .. } => "law-of-quantity",
+            IllegalMove::LawOfQuality { .. } => "law-of-quality",
+            IllegalMove::CaptureIncomplete { .. } => "capture-incomplete",
+            IllegalMove::NoSuchCapture { .. } => "no-such-capture",
+        },
+    }
+}

@@ -1,0 +1,154 @@
+//! `damas moves | perft | explain | replay`: the engine on the command line, a stable
+//! interface for tests and tools.
+
+use super::fail;
+use crate::app::i18n::{self, Lang};
+use crate::engine::{
+    explain as explain_position, notation, Attempt, Game, Move, Position, Variant,
+};
+use clap::Args;
+use serde_json::json;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    /// PDN FEN; the start position when left out.
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    #[arg(long)]
+    pub depth: u32,
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The move to judge; without it, the position's capture situation is explained.
+    #[arg(long = "move")]
+    pub mv: Option<String>,
+    #[arg(long, default_value = "en")]
+    pub lang: String,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    /// Moves separated by spaces, e.g. "11-15 22-18".
+    #[arg(long)]
+    pub moves: String,
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// Parses the variant and the position, or says what is wrong.
+pub fn position_from(variant: &str, fen: Option<&str>) -> Result<Position, String> {
+    let variant: Variant = variant.parse().map_err(|e| format!("{e}"))?;
+    match fen {
+        None => Ok(Position::start(variant)),
+        Some(f) => Position::from_fen(variant, f).map_err(|e| format!("bad FEN: {e}")),
+    }
+}
+
+pub fn move_json(mv: &Move, notation: &str) -> serde_json::Value {
+    json!({
+        "notation": notation,
+        "from": mv.from().number(),
+        "to": mv.to().number(),
+        "path": mv.path().iter().map(|s| s.number()).collect::<Vec<_>>(),
+        "captures": mv.captured().squares().map(|s| s.number()).collect::<Vec<_>>(),
+        "captured_kings": mv.captured_kings().squares().map(|s| s.number()).collect::<Vec<_>>(),
+    })
+}
+
+pub fn moves(a: MovesArgs) -> ExitCode {
+    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let list = notation::legal_notations(&pos);
+    if a.json {
+        let v: Vec<_> = list.iter().map(|(m, n)| move_json(m, n)).collect();
+        println!("{}", serde_json::Value::Array(v));
+    } else {
+        for (_, n) in list {
+            println!("{n}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+pub fn perft(a: PerftArgs) -> ExitCode {
+    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if a.depth > 20 {
+        return fail("depth must be at most 20");
+    }
+    for d in 1..=a.depth {
+        let t = Instant::now();
+        let n = crate::engine::perft(&pos, d);
+        println!("{d} {n} {}", t.elapsed().as_millis());
+    }
+    ExitCode::SUCCESS
+}
+
+pub fn explain(a: ExplainArgs) -> ExitCode {
+    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let lang = match Lang::from_code(&a.lang) {
+        Some(l) => l,
+        None => return fail(format!("unknown language {:?}: use es or en", a.lang)),
+    };
+    let exp = explain_position(&pos, a.mv.as_deref().map(Attempt::Text));
+    if a.json {
+        println!("{}", i18n::explanation_json(&exp));
+    } else {
+        println!("{}", i18n::explanation_text(lang, &exp));
+    }
+    ExitCode::SUCCESS
+}
+
+pub fn replay(a: ReplayArgs) -> ExitCode {
+    let start = match position_from(&a.variant, a.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let mut game = Game::from_position(start);
+    for (i, text) in a.moves.split_whitespace().enumerate() {
+        // Move numbers such as "1." may be mixed in, as in PDN.
+        if text.ends_with('.') {
+            continue;
+        }
+        if let Err(e) = game.play_text(text) {
+            let reason = match &e {
+                crate::engine::GameError::Move(m) => i18n::move_error_text(Lang::En, m),
+                other => other.to_string(),
+            };
+            return fail(format!("move {} ({text}) is illegal: {reason}", i + 1));
+        }
+    }
+    println!("{}", game.position().fen());
+    println!("{}", i18n::result_text(Lang::En, game.outcome()));
+    ExitCode::SUCCESS
+}

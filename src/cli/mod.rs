@@ -1,0 +1,13 @@
+//! The command line: one file per family of subcommands. `main.rs` only parses and dispatches.
+
+pub mod ai_cmds;
+pub mod engine_cmds;
+pub mod render_cmds;
+
+use std::process::ExitCode;
+
+/// A user error on the command line: message on stderr, exit code 2.
+pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}

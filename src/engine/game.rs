@@ -1,0 +1,362 @@
+//! A game: the moves played, undo, and how it ends — wins, resignation, and every draw rule.
+
+use super::moves::Move;
+use super::notation::MoveError;
+use super::position::Position;
+use super::variant::{Color, NoProgress, Variant};
+use serde::{Deserialize, Serialize};
+
+/// The long diagonal of the Spanish board ("gran diagonal").
+pub const LONG_DIAGONAL: [u8; 8] = [1, 5, 10, 14, 19, 23, 28, 32];
+
+/// Moves the stronger side has to win three kings against one (Spanish).
+pub const THREE_KINGS_MOVES: u8 = 13;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum WinReason {
+    /// The loser had no piece left on their turn.
+    NoPieces,
+    /// The loser could not move on their turn.
+    NoMoves,
+    Resignation,
+    /// The loser left the game (or it timed out on their side).
+    Abandoned,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum DrawReason {
+    Agreement,
+    /// The same position with the same side to move for the third time.
+    Repetition,
+    /// The variant's no-progress count ran out.
+    NoProgress,
+    /// Spanish: three kings did not beat one within 13 moves.
+    ThreeKings,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Outcome {
+    Win { winner: Color, reason: WinReason },
+    Draw { reason: DrawReason },
+}
+
+impl Outcome {
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the game is over")]
+    Over,
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("there is no move to take back")]
+    NothingToUndo,
+}
+
+/// Counters after a ply, kept per ply so that undo restores them exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Counters {
+    no_progress: u16,
+    /// Moves the stronger side has made since three kings against one began (Spanish).
+    three_kings: Option<(Color, u8)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    variant: Variant,
+    /// positions[0] is the start; positions[i + 1] follows moves[i].
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    counters: Vec<Counters>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    pub fn new(variant: Variant) -> Game {
+        Game::from_position(Position::start(variant))
+    }
+
+    pub fn from_position(start: Position) -> Game {
+        let mut g = Game {
+            variant: start.variant(),
+            positions: vec![start],
+            moves: Vec::new(),
+            counters: vec![Counters {
+                no_progress: 0,
+                three_kings: None,
+            }],
+            outcome: None,
+        };
+        g.counters[0].three_kings = g.three_kings_after(&start, None);
+        g.outcome = g.decide();
+        g
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions.last().unwrap_or(&self.positions[0])
+    }
+
+    pub fn start_position(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Full-move number of the next move (1 for the first pair of moves).
+    pub fn move_number(&self) -> usize {
+        self.moves.len() / 2 + 1
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.position().side_to_move()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Plies counted towards the no-progress draw so far.
+    pub fn no_progress_plies(&self) -> u16 {
+        self.counters.last().map_or(0, |c| c.no_progress)
+    }
+
+    /// Moves (of each side) left before the no-progress draw.
+    pub fn no_progress_moves_left(&self) -> u16 {
+        let left = self
+            .variant
+            .no_progress_limit()
+            .saturating_sub(self.no_progress_plies());
+        left.div_ceil(2)
+    }
+
+    /// For three kings against one (Spanish): the stronger side and its moves left.
+    pub fn three_kings_moves_left(&self) -> Option<(Color, u8)> {
+        self.counters
+            .last()
+            .and_then(|c| c.three_kings)
+            .map(|(c, n)| (c, THREE_KINGS_MOVES.saturating_sub(n)))
+    }
+
+    /// How many times the current position (with the same side to move) has stood.
+    pub fn repetitions(&self) -> usize {
+        let now = self.position();
+        self.positions.iter().filter(|p| *p == now).count()
+    }
+
+    /// Plays a move written in notation.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Plays a move, which must be legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        let pos = *self.position();
+        let legal = pos.legal_moves();
+        let Some(mv) = legal.iter().find(|m| **m == mv).copied() else {
+            return Err(GameError::Move(
+                super::notation::resolve_squares(&pos, &[mv.from(), mv.to()])
+                    .err()
+                    .unwrap_or(MoveError::Ambiguous {
+                        candidates: legal.to_vec(),
+                    }),
+            ));
+        };
+        let next = pos.apply(&mv);
+        let prev = self.counters.last().copied().unwrap_or(Counters {
+            no_progress: 0,
+            three_kings: None,
+        });
+        let resets = match self.variant.no_progress() {
+            NoProgress::KingMovesWithoutCapture | NoProgress::WithoutCaptureOrManMove => {
+                mv.is_capture() || pos.moves_man(&mv)
+            }
+            NoProgress::WithoutCapture => mv.is_capture(),
+        };
+        let counters = Counters {
+            no_progress: if resets { 0 } else { prev.no_progress + 1 },
+            three_kings: self.three_kings_after(&next, Some((pos.side_to_move(), prev))),
+        };
+        self.moves.push(mv);
+        self.positions.push(next);
+        self.counters.push(counters);
+        self.outcome = self.decide();
+        Ok(())
+    }
+
+    /// The three-kings counter after reaching `pos`; `mover` is who just moved and the
+    /// counters before the move.
+    fn three_kings_after(
+        &self,
+        pos: &Position,
+        mover: Option<(Color, Counters)>,
+    ) -> Option<(Color, u8)> {
+        if !self.variant.three_kings_rule() {
+            return None;
+        }
+        let strong = [Color::White, Color::Black].into_iter().find(|&c| {
+            pos.kings(c).count() == 3
+                && pos.men(c).is_empty()
+                && pos.kings(c.opposite()).count() == 1
+                && pos.men(c.opposite()).is_empty()
+        })?;
+        match mover.and_then(|(who, c)| c.three_kings.map(|t| (who, t))) {
+            // The count runs: one more move if the stronger side just moved.
+            Some((who, (s, n))) if s == strong => {
+                Some((strong, if who == strong { n + 1 } else { n }))
+            }
+            _ => {
+                let on_diagonal = pos
+                    .kings(strong)
+                    .squares()
+                    .any(|k| LONG_DIAGONAL.contains(&k.number()));
+                on_diagonal.then_some((strong, 0))
+            }
+        }
+    }
+
+    /// The result after the last ply, from the position and the counters.
+    fn decide(&self) -> Option<Outcome> {
+        let pos = self.position();
+        let side = pos.side_to_move();
+        if pos.pieces(side).is_empty() {
+            return Some(Outcome::Win {
+                winner: side.opposite(),
+                reason: WinReason::NoPieces,
+            });
+        }
+        if pos.count_legal_moves() == 0 {
+            return Some(Outcome::Win {
+                winner: side.opposite(),
+                reason: WinReason::NoMoves,
+            });
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            });
+        }
+        if self.no_progress_plies() >= self.variant.no_progress_limit() {
+            return Some(Outcome::Draw {
+                reason: DrawReason::NoProgress,
+            });
+        }
+        if let Some((_, n)) = self.counters.last().and_then(|c| c.three_kings) {
+            if n >= THREE_KINGS_MOVES {
+                return Some(Outcome::Draw {
+                    reason: DrawReason::ThreeKings,
+                });
+            }
+        }
+        None
+    }
+
+    /// Takes back the last ply (and reopens the game if that ply ended it).
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        if matches!(
+            self.outcome,
+            Some(Outcome::Win {
+                reason: WinReason::Resignation | WinReason::Abandoned,
+                ..
+            }) | Some(Outcome::Draw {
+                reason: DrawReason::Agreement
+            })
+        ) {
+            return Err(GameError::Over);
+        }
+        let mv = self.moves.pop().ok_or(GameError::NothingToUndo)?;
+        self.positions.pop();
+        self.counters.pop();
+        self.outcome = self.decide();
+        Ok(mv)
+    }
+
+    pub fn resign(&mut self, loser: Color) -> Result<(), GameError> {
+        self.end(Outcome::Win {
+            winner: loser.opposite(),
+            reason: WinReason::Resignation,
+        })
+    }
+
+    pub fn abandon(&mut self, loser: Color) -> Result<(), GameError> {
+        self.end(Outcome::Win {
+            winner: loser.opposite(),
+            reason: WinReason::Abandoned,
+        })
+    }
+
+    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+        self.end(Outcome::Draw {
+            reason: DrawReason::Agreement,
+        })
+    }
+
+    fn end(&mut self, outcome: Outcome) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        self.outcome = Some(outcome);
+        Ok(())
+    }
+
+    /// Sets an outcome decided outside the rules (restored from storage).
+    pub fn set_outcome(&mut self, outcome: Option<Outcome>) {
+        self.outcome = outcome;
+    }
+
+    /// The squares the last move touched: from, path, captured.
+    pub fn last_move(&self) -> Option<(&Position, &Move)> {
+        let n = self.moves.len();
+        (n > 0).then(|| (&self.positions[n - 1], &self.moves[n - 1]))
+    }
+
+    /// Canonical notation of every move played.
+    pub fn notations(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .zip(&self.positions)
+            .map(|(m, p)| p.move_notation(m))
+            .collect()
+    }
+
+    /// Rebuilds a game from its start and its moves in notation; stops at the first bad one.
+    pub fn replay(start: Position, moves: &[&str]) -> Result<Game, (usize, GameError)> {
+        let mut g = Game::from_position(start);
+        for (i, m) in moves.iter().enumerate() {
+            g.play_text(m).map_err(|e| (i, e))?;
+        }
+        Ok(g)
+    }
+}

@@ -57,7 +57,11 @@ impl EventHandler for SmokeBot {
                     .required(true)
                     .set_autocomplete(true),
             )
-            .add_option(CreateCommandOption::new(CommandOptionType::Boolean, "private", "Only you see it"));
+            .add_option(CreateCommandOption::new(
+                CommandOptionType::Boolean,
+                "private",
+                "Only you see it",
+            ));
         if let Err(e) = self.guild.set_commands(&ctx.http, vec![play]).await {
             self.fail("set_commands", e);
         }
@@ -66,25 +70,34 @@ impl EventHandler for SmokeBot {
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
         match interaction {
             Interaction::Command(command) => {
-                let private = command
-                    .data
-                    .options()
-                    .iter()
-                    .any(|o| o.name == "private" && matches!(o.value, ResolvedValue::Boolean(true)));
-                let button = CreateButton::new("move:1:12-16").label("12-16").style(ButtonStyle::Primary);
+                let private = command.data.options().iter().any(|o| {
+                    o.name == "private" && matches!(o.value, ResolvedValue::Boolean(true))
+                });
+                let button = CreateButton::new("move:1:12-16")
+                    .label("12-16")
+                    .style(ButtonStyle::Primary);
                 let answer = CreateInteractionResponseMessage::new()
                     .content(format!("{} starts a game", command.user.name))
-                    .embed(CreateEmbed::new().title("Board").image("attachment://board.png"))
+                    .embed(
+                        CreateEmbed::new()
+                            .title("Board")
+                            .image("attachment://board.png"),
+                    )
                     .add_file(CreateAttachment::bytes(PNG_1X1, "board.png"))
                     .components(vec![CreateActionRow::Buttons(vec![button])])
                     .ephemeral(private);
-                let result = command.create_response(&ctx.http, CreateInteractionResponse::Message(answer)).await;
+                let result = command
+                    .create_response(&ctx.http, CreateInteractionResponse::Message(answer))
+                    .await;
                 if let Err(e) = result {
                     self.fail("slash answer", e);
                 }
             }
             Interaction::Component(click) => {
-                if let Err(e) = click.create_response(&ctx.http, CreateInteractionResponse::Acknowledge).await {
+                if let Err(e) = click
+                    .create_response(&ctx.http, CreateInteractionResponse::Acknowledge)
+                    .await
+                {
                     self.fail("deferred update", e);
                     return;
                 }
@@ -96,12 +109,18 @@ impl EventHandler for SmokeBot {
                 }
             }
             Interaction::Autocomplete(search) => {
-                let typed = search.data.autocomplete().map(|o| o.value.to_owned()).unwrap_or_default();
+                let typed = search
+                    .data
+                    .autocomplete()
+                    .map(|o| o.value.to_owned())
+                    .unwrap_or_default();
                 let mut choices = CreateAutocompleteResponse::new();
                 for variant in VARIANTS.iter().filter(|v| v.starts_with(&typed)) {
                     choices = choices.add_string_choice(*variant, *variant);
                 }
-                let result = search.create_response(&ctx.http, CreateInteractionResponse::Autocomplete(choices)).await;
+                let result = search
+                    .create_response(&ctx.http, CreateInteractionResponse::Autocomplete(choices))
+                    .await;
                 if let Err(e) = result {
                     self.fail("autocomplete", e);
                 }
@@ -124,25 +143,45 @@ struct Running {
 }
 
 impl Running {
-    async fn start(standin: &StandIn, intents: GatewayIntents, handler: impl EventHandler + 'static) -> Self {
-        let mut client =
-            standin.client_builder(intents).event_handler(handler).await.expect("build the serenity client");
+    async fn start(
+        standin: &StandIn,
+        intents: GatewayIntents,
+        handler: impl EventHandler + 'static,
+    ) -> Self {
+        let mut client = standin
+            .client_builder(intents)
+            .event_handler(handler)
+            .await
+            .expect("build the serenity client");
         let shard_manager = Arc::clone(&client.shard_manager);
         let task = tokio::spawn(async move { client.start().await });
-        Self { shard_manager, task }
+        Self {
+            shard_manager,
+            task,
+        }
     }
 
     /// Shuts every shard down cleanly and waits for the client to return.
     async fn stop(self) {
         self.shard_manager.shutdown_all().await;
-        let result = timeout(Duration::from_secs(10), self.task).await.expect("client stops within 10 s");
-        result.expect("client task").expect("client returns Ok after shutdown_all");
+        let result = timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("client stops within 10 s");
+        result
+            .expect("client task")
+            .expect("client returns Ok after shutdown_all");
     }
 }
 
 fn smoke_bot(guild: u64) -> (SmokeBot, Arc<Mutex<Vec<String>>>) {
     let errors = Arc::new(Mutex::new(Vec::new()));
-    (SmokeBot { guild: GuildId::new(guild), errors: Arc::clone(&errors) }, errors)
+    (
+        SmokeBot {
+            guild: GuildId::new(guild),
+            errors: Arc::clone(&errors),
+        },
+        errors,
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -219,6 +258,27 @@ async fn slash_command_button_and_autocomplete_reach_discord_correctly() {
         assert_eq!(board_after["components"], json!([]), "the buttons are gone");
         assert_eq!(board_after["attachments"], board["attachments"], "the picture stays");
 
+        // A string select on a message the bot posted earlier (an old board, say).
+        let select = json!([{"type": 1, "components": [{
+            "type": 3, "custom_id": "variant-pick", "min_values": 1, "max_values": 1,
+            "options": [{"label": "Spanish", "value": "spanish"}, {"label": "English", "value": "english"}],
+        }]}]);
+        let old = standin.post_message(place, &standin.bot_user(), "Pick the rules", select);
+        let pick = standin.select_menu(&alice, &old, "variant-pick", &["english"]);
+        assert_eq!(pick["data"]["values"], json!(["english"]));
+        let sent_pick = standin.send_interaction(pick).await;
+        assert_eq!(standin.callback(&sent_pick).await.callback_type(), Some(6));
+        let edit = standin.original_edit(&sent_pick).await;
+        assert_eq!(edit.message_id(), old["id"].as_str().and_then(|s| s.parse().ok()));
+        let id: u64 = old["id"].as_str().unwrap().parse().unwrap();
+        assert_eq!(standin.message(id).unwrap()["content"], "played variant-pick");
+
+        // In DMs there is no member: the user comes in `user`.
+        let dm = standin.slash_command(&alice, Place::dm(discord_stand_in::snowflake()), "play", vec![]);
+        assert!(dm.get("member").is_none() && dm["user"]["username"] == "alice");
+        let sent_dm = standin.send_interaction(dm).await;
+        assert_eq!(standin.callback(&sent_dm).await.content(), "alice starts a game");
+
         // Autocomplete: the typed prefix is a string, the answer has the matching choices.
         let search = standin.autocomplete(&alice, place, "play", vec![opt_focused("variant", 3, "p")]);
         let sent_search = standin.send_interaction(search).await;
@@ -248,7 +308,9 @@ async fn a_restarted_bot_identifies_again_and_keeps_working() {
         let first = Running::start(&standin, GatewayIntents::empty(), bot).await;
         standin.identify().await;
         let first_put = standin.commands_put().await;
-        let sent = standin.send_interaction(standin.slash_command(&bob, place, "play", vec![])).await;
+        let sent = standin
+            .send_interaction(standin.slash_command(&bob, place, "play", vec![]))
+            .await;
         let board = {
             standin.callback(&sent).await;
             standin.original_message(&sent)
@@ -267,13 +329,19 @@ async fn a_restarted_bot_identifies_again_and_keeps_working() {
             "re-registering keeps the command id, as on Discord"
         );
         // A button of the board posted before the restart still works.
-        let sent = standin.send_interaction(standin.button_click(&bob, &board, "move:1:12-16")).await;
+        let sent = standin
+            .send_interaction(standin.button_click(&bob, &board, "move:1:12-16"))
+            .await;
         assert_eq!(standin.callback(&sent).await.callback_type(), Some(6));
         assert_eq!(standin.original_edit(&sent).await.status, 200);
 
         second.stop().await;
         for errors in [errors, errors_2] {
-            assert!(errors.lock().unwrap().is_empty(), "handler errors: {:?}", errors.lock().unwrap());
+            assert!(
+                errors.lock().unwrap().is_empty(),
+                "handler errors: {:?}",
+                errors.lock().unwrap()
+            );
         }
         standin.assert_no_refusals();
     })
@@ -284,7 +352,10 @@ async fn a_restarted_bot_identifies_again_and_keeps_working() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heartbeats_are_acknowledged_and_sessions_resume() {
     timeout(Duration::from_secs(60), async {
-        let cfg = Config { heartbeat_interval: Duration::from_millis(250), ..Config::default() };
+        let cfg = Config {
+            heartbeat_interval: Duration::from_millis(250),
+            ..Config::default()
+        };
         let standin = StandIn::start_with(cfg).await;
         let place = Place::random_guild();
         let carol = TestUser::random("carol");
@@ -295,34 +366,59 @@ async fn heartbeats_are_acknowledged_and_sessions_resume() {
 
         // Heartbeats flow and are answered: no reconnect meanwhile.
         tokio::time::sleep(Duration::from_millis(1200)).await;
-        assert!(standin.heartbeats() >= 2, "heartbeats: {}", standin.heartbeats());
+        assert!(
+            standin.heartbeats() >= 2,
+            "heartbeats: {}",
+            standin.heartbeats()
+        );
         assert!(standin.is_connected());
 
         // op 7 RECONNECT: serenity resumes on a new connection, nothing re-identifies.
         standin.request_reconnect();
         let resume = standin.next_request(|r| r.route == Route::Resume).await;
         assert_eq!(resume.status, 0, "{}", resume.summary());
-        assert!(resume.response.is_none(), "resumed, not refused: {}", resume.summary());
+        assert!(
+            resume.response.is_none(),
+            "resumed, not refused: {}",
+            resume.summary()
+        );
         standin.wait_connected().await;
-        let sent = standin.send_interaction(standin.slash_command(&carol, place, "play", vec![])).await;
+        let sent = standin
+            .send_interaction(standin.slash_command(&carol, place, "play", vec![]))
+            .await;
         assert_eq!(standin.callback(&sent).await.callback_type(), Some(4));
 
-        // A cut connection: serenity resumes too.
+        // A cut connection: an interaction sent meanwhile is replayed when serenity resumes.
         standin.drop_connections();
-        standin.next_request(|r| r.route == Route::Resume).await;
-        standin.wait_connected().await;
-        let sent = standin.send_interaction(standin.slash_command(&carol, place, "play", vec![])).await;
+        let sent = standin
+            .queue_interaction(standin.slash_command(&carol, place, "play", vec![]))
+            .await;
+        let resume = standin.next_request(|r| r.route == Route::Resume).await;
+        let resumed_from = resume.body()["seq"].as_u64().unwrap();
+        assert!(
+            resumed_from < sent.seq,
+            "the bot had not seen it: seq {resumed_from} < {}",
+            sent.seq
+        );
         assert_eq!(standin.callback(&sent).await.callback_type(), Some(4));
+        standin.wait_connected().await;
 
-        // INVALID_SESSION: serenity identifies anew.
+        // INVALID_SESSION: serenity identifies anew. (Slow: serenity's shard queuer waits 5 s
+        // between two IDENTIFYs of one client.)
         standin.invalidate_sessions();
         standin.identify().await;
         standin.wait_connected().await;
-        let sent = standin.send_interaction(standin.slash_command(&carol, place, "play", vec![])).await;
+        let sent = standin
+            .send_interaction(standin.slash_command(&carol, place, "play", vec![]))
+            .await;
         assert_eq!(standin.callback(&sent).await.callback_type(), Some(4));
 
         running.stop().await;
-        assert!(errors.lock().unwrap().is_empty(), "handler errors: {:?}", errors.lock().unwrap());
+        assert!(
+            errors.lock().unwrap().is_empty(),
+            "handler errors: {:?}",
+            errors.lock().unwrap()
+        );
         standin.assert_no_refusals();
     })
     .await
@@ -335,8 +431,15 @@ async fn a_wrong_token_or_privileged_intents_fail_clearly() {
         let standin = StandIn::start().await;
 
         // REST: 401.
-        let err = standin.http_with_token("not-the-token").get_current_user().await.unwrap_err();
-        assert!(err.to_string().contains("401") || format!("{err:?}").contains("401"), "{err:?}");
+        let err = standin
+            .http_with_token("not-the-token")
+            .get_current_user()
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("401") || format!("{err:?}").contains("401"),
+            "{err:?}"
+        );
         assert!(standin.http().get_current_user().await.is_ok());
 
         // Gateway: close 4004, and client.start() returns an error instead of hanging.
@@ -345,16 +448,30 @@ async fn a_wrong_token_or_privileged_intents_fail_clearly() {
             GatewayIntents::empty(),
         );
         let mut client = client.event_handler(SilentBot).await.unwrap();
-        let result = timeout(Duration::from_secs(10), client.start()).await.expect("start returns");
+        let result = timeout(Duration::from_secs(10), client.start())
+            .await
+            .expect("start returns");
         let err = result.unwrap_err();
-        assert!(format!("{err:?}").contains("InvalidAuthentication"), "{err:?}");
+        assert!(
+            format!("{err:?}").contains("InvalidAuthentication"),
+            "{err:?}"
+        );
         assert_eq!(standin.identify().await.status, 4004);
 
         // A privileged intent the portal has not allowed: close 4014.
-        let mut client = standin.client_builder(GatewayIntents::MESSAGE_CONTENT).event_handler(SilentBot).await.unwrap();
-        let result = timeout(Duration::from_secs(10), client.start()).await.expect("start returns");
+        let mut client = standin
+            .client_builder(GatewayIntents::MESSAGE_CONTENT)
+            .event_handler(SilentBot)
+            .await
+            .unwrap();
+        let result = timeout(Duration::from_secs(10), client.start())
+            .await
+            .expect("start returns");
         let err = result.unwrap_err();
-        assert!(format!("{err:?}").contains("DisallowedGatewayIntents"), "{err:?}");
+        assert!(
+            format!("{err:?}").contains("DisallowedGatewayIntents"),
+            "{err:?}"
+        );
         assert_eq!(standin.identify().await.status, 4014);
     })
     .await
@@ -378,20 +495,25 @@ async fn the_stand_in_refuses_what_discord_refuses() {
             other => panic!("not an HTTP refusal: {other:?}"),
         };
 
-        let sent = standin.send_interaction(standin.slash_command(&dave, place, "play", vec![])).await;
+        let sent = standin
+            .send_interaction(standin.slash_command(&dave, place, "play", vec![]))
+            .await;
         let id = InteractionId::new(sent.id);
 
         // A custom_id longer than 100 characters: 400 Invalid Form Body.
         let long = CreateButton::new("x".repeat(101)).label("too long");
         let answer = CreateInteractionResponse::Message(
-            CreateInteractionResponseMessage::new().content("hi").components(vec![CreateActionRow::Buttons(vec![long])]),
+            CreateInteractionResponseMessage::new()
+                .content("hi")
+                .components(vec![CreateActionRow::Buttons(vec![long])]),
         );
         let err = answer.execute(&http, (id, &sent.token)).await.unwrap_err();
         assert_eq!(status_of(err), (400, 50035));
 
         // An embed image pointing at a file that was not uploaded.
         let answer = CreateInteractionResponse::Message(
-            CreateInteractionResponseMessage::new().embed(CreateEmbed::new().image("attachment://missing.png")),
+            CreateInteractionResponseMessage::new()
+                .embed(CreateEmbed::new().image("attachment://missing.png")),
         );
         let err = answer.execute(&http, (id, &sent.token)).await.unwrap_err();
         assert_eq!(status_of(err), (400, 50035));
@@ -402,20 +524,31 @@ async fn the_stand_in_refuses_what_discord_refuses() {
         assert_eq!(status_of(err), (400, 50035));
 
         // A good answer, then a second one: 40060 already acknowledged.
-        let good = CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content("hi"));
-        good.clone().execute(&http, (id, &sent.token)).await.unwrap();
+        let good = CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new().content("hi"),
+        );
+        good.clone()
+            .execute(&http, (id, &sent.token))
+            .await
+            .unwrap();
         let err = good.execute(&http, (id, &sent.token)).await.unwrap_err();
         assert_eq!(status_of(err), (400, 40060));
 
         // Follow-ups work after an answer and are kept apart from the original.
-        let followup = CreateInteractionResponseFollowup::new().content("and more").ephemeral(true);
+        let followup = CreateInteractionResponseFollowup::new()
+            .content("and more")
+            .ephemeral(true);
         let message = followup.execute(&http, (None, &sent.token)).await.unwrap();
         assert_eq!(standin.followup(&sent).await.status, 200);
-        assert!(message.flags.unwrap().contains(serenity::model::channel::MessageFlags::EPHEMERAL));
+        assert!(message
+            .flags
+            .unwrap()
+            .contains(serenity::model::channel::MessageFlags::EPHEMERAL));
         assert_eq!(standin.original_message(&sent)["content"], "hi");
 
         // 26 autocomplete choices are too many.
-        let search = standin.autocomplete(&dave, place, "play", vec![opt_focused("variant", 3, "")]);
+        let search =
+            standin.autocomplete(&dave, place, "play", vec![opt_focused("variant", 3, "")]);
         let sent = standin.send_interaction(search).await;
         let mut choices = CreateAutocompleteResponse::new();
         for i in 0..26 {
@@ -428,17 +561,78 @@ async fn the_stand_in_refuses_what_discord_refuses() {
         assert_eq!(status_of(err), (400, 50035));
 
         // A bad command registration: uppercase name, locale "es" instead of "es-ES".
-        let bad = CreateCommand::new("Play").description("x").name_localized("es", "jugar");
-        let err = GuildId::new(place.guild.unwrap()).set_commands(&http, vec![bad]).await.unwrap_err();
+        let bad = CreateCommand::new("Play")
+            .description("x")
+            .name_localized("es", "jugar");
+        let err = GuildId::new(place.guild.unwrap())
+            .set_commands(&http, vec![bad])
+            .await
+            .unwrap_err();
         assert_eq!(status_of(err), (400, 50035));
         let put = standin.commands_put().await;
-        assert!(put.problems.iter().any(|p| p.contains("Invalid locale")), "{}", put.summary());
+        assert!(
+            put.problems.iter().any(|p| p.contains("Invalid locale")),
+            "{}",
+            put.summary()
+        );
+
+        // A modal submit reaches the bot and can be answered with a message.
+        let modal = standin.modal_submit(&dave, place, "resign-confirm", &[("reason", "tired")]);
+        let sent = standin.send_interaction(modal).await;
+        let answer = CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new().content("ok"),
+        );
+        answer
+            .execute(&http, (InteractionId::new(sent.id), &sent.token))
+            .await
+            .unwrap();
 
         // Anything unknown is answered 404 and shows up as a refusal.
-        let err = http.get_channel(serenity::all::ChannelId::new(1)).await.unwrap_err();
+        let err = http
+            .get_channel(serenity::all::ChannelId::new(1))
+            .await
+            .unwrap_err();
         assert_eq!(status_of(err).0, 404);
         assert_eq!(standin.refusals().last().unwrap().route, Route::Unknown);
 
+        running.stop().await;
+    })
+    .await
+    .expect("the test finishes within 60 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn late_answers_are_unknown_interactions_when_the_deadline_is_on() {
+    timeout(Duration::from_secs(60), async {
+        let cfg = Config {
+            interaction_deadline: Some(Duration::from_millis(200)),
+            ..Config::default()
+        };
+        let standin = StandIn::start_with(cfg).await;
+        let running = Running::start(&standin, GatewayIntents::empty(), SilentBot).await;
+        let http = standin.http();
+        http.set_application_id(ApplicationId::new(standin.application_id()));
+        let place = Place::random_guild();
+        let sent = standin
+            .send_interaction(standin.slash_command(
+                &TestUser::random("eve"),
+                place,
+                "play",
+                vec![],
+            ))
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let answer = CreateInteractionResponse::Message(
+            CreateInteractionResponseMessage::new().content("late"),
+        );
+        let err = answer
+            .execute(&http, (InteractionId::new(sent.id), &sent.token))
+            .await
+            .unwrap_err();
+        assert!(format!("{err:?}").contains("10062"), "{err:?}");
+        let callback = standin.callback(&sent).await;
+        assert_eq!(callback.status, 404);
+        assert!(callback.elapsed.unwrap() >= Duration::from_millis(300));
         running.stop().await;
     })
     .await

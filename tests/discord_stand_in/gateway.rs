@@ -14,7 +14,10 @@ use super::{snowflake, Conn, Inner, Outgoing, Recorded, Route, Session, State};
 /// Privileged intents: GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT.
 const PRIVILEGED_INTENTS: u64 = (1 << 1) | (1 << 8) | (1 << 15);
 
-pub(crate) async fn upgrade(AxumState(inner): AxumState<Arc<Inner>>, ws: WebSocketUpgrade) -> Response {
+pub(crate) async fn upgrade(
+    AxumState(inner): AxumState<Arc<Inner>>,
+    ws: WebSocketUpgrade,
+) -> Response {
     ws.on_upgrade(move |socket| serve(socket, inner))
 }
 
@@ -24,7 +27,13 @@ async fn serve(mut socket: WebSocket, inner: Arc<Inner>) {
         let mut st = inner.state();
         st.next_conn += 1;
         let id = st.next_conn;
-        st.conns.insert(id, Conn { tx: tx.clone(), session: None });
+        st.conns.insert(
+            id,
+            Conn {
+                tx: tx.clone(),
+                session: None,
+            },
+        );
         id
     };
     inner.bump();
@@ -75,7 +84,13 @@ async fn serve(mut socket: WebSocket, inner: Arc<Inner>) {
     inner.bump();
 }
 
-fn gateway_record(route: Route, name: &str, d: Value, status: u16, problems: Vec<String>) -> Recorded {
+fn gateway_record(
+    route: Route,
+    name: &str,
+    d: Value,
+    status: u16,
+    problems: Vec<String>,
+) -> Recorded {
     Recorded {
         index: 0,
         method: "GATEWAY".to_owned(),
@@ -93,7 +108,9 @@ fn gateway_record(route: Route, name: &str, d: Value, status: u16, problems: Vec
 }
 
 fn token_ok(inner: &Inner, token: &Value) -> bool {
-    let Some(token) = token.as_str() else { return false };
+    let Some(token) = token.as_str() else {
+        return false;
+    };
     let expected = &inner.cfg.token;
     token == expected || token.strip_prefix("Bot ") == Some(expected.as_str())
 }
@@ -113,7 +130,13 @@ fn on_frame(inner: &Inner, conn_id: u64, tx: &mpsc::UnboundedSender<Outgoing>, t
         Some(2) => identify(inner, &mut st, conn_id, tx, d),
         Some(6) => resume(inner, &mut st, conn_id, tx, d),
         Some(op) => {
-            let rec = gateway_record(Route::GatewayOp { op }, &format!("OP {op}"), d, 0, Vec::new());
+            let rec = gateway_record(
+                Route::GatewayOp { op },
+                &format!("OP {op}"),
+                d,
+                0,
+                Vec::new(),
+            );
             inner.record(&mut st, rec);
         }
         None => {
@@ -124,10 +147,22 @@ fn on_frame(inner: &Inner, conn_id: u64, tx: &mpsc::UnboundedSender<Outgoing>, t
     inner.bump();
 }
 
-fn identify(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSender<Outgoing>, d: Value) {
+fn identify(
+    inner: &Inner,
+    st: &mut State,
+    conn_id: u64,
+    tx: &mpsc::UnboundedSender<Outgoing>,
+    d: Value,
+) {
     let intents = d["intents"].as_u64().unwrap_or(0);
-    let shard = d["shard"].as_array().cloned().unwrap_or_else(|| vec![json!(0), json!(1)]);
-    let (shard_id, shard_count) = (shard[0].as_u64().unwrap_or(0), shard[1].as_u64().unwrap_or(1));
+    let shard = d["shard"]
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| vec![json!(0), json!(1)]);
+    let (shard_id, shard_count) = (
+        shard[0].as_u64().unwrap_or(0),
+        shard[1].as_u64().unwrap_or(1),
+    );
     let refusal = if st.conns.get(&conn_id).is_some_and(|c| c.session.is_some()) {
         Some((4005, "Already authenticated."))
     } else if !token_ok(inner, &d["token"]) {
@@ -140,7 +175,13 @@ fn identify(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSen
         None
     };
     if let Some((code, reason)) = refusal {
-        let rec = gateway_record(Route::Identify, "IDENTIFY", d, code, vec![reason.to_owned()]);
+        let rec = gateway_record(
+            Route::Identify,
+            "IDENTIFY",
+            d,
+            code,
+            vec![reason.to_owned()],
+        );
         inner.record(st, rec);
         let _ = tx.send(Outgoing::Close(code, reason.to_owned()));
         return;
@@ -152,7 +193,14 @@ fn identify(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSen
     let created = snowflake();
     st.sessions.insert(
         session_id.clone(),
-        Session { seq: 0, events: Vec::new(), conn: Some(conn_id), resumable: true, live: true, created },
+        Session {
+            seq: 0,
+            events: Vec::new(),
+            conn: Some(conn_id),
+            resumable: true,
+            live: true,
+            created,
+        },
     );
     if let Some(conn) = st.conns.get_mut(&conn_id) {
         conn.session = Some(session_id.clone());
@@ -176,9 +224,21 @@ fn identify(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSen
     st.dispatch(&session_id, "READY", ready);
 }
 
-fn resume(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSender<Outgoing>, d: Value) {
+fn resume(
+    inner: &Inner,
+    st: &mut State,
+    conn_id: u64,
+    tx: &mpsc::UnboundedSender<Outgoing>,
+    d: Value,
+) {
     if !token_ok(inner, &d["token"]) {
-        let rec = gateway_record(Route::Resume, "RESUME", d, 4004, vec!["Authentication failed.".to_owned()]);
+        let rec = gateway_record(
+            Route::Resume,
+            "RESUME",
+            d,
+            4004,
+            vec!["Authentication failed.".to_owned()],
+        );
         inner.record(st, rec);
         let _ = tx.send(Outgoing::Close(4004, "Authentication failed.".to_owned()));
         return;
@@ -210,7 +270,11 @@ fn resume(inner: &Inner, st: &mut State, conn_id: u64, tx: &mpsc::UnboundedSende
     let session = st.sessions.get_mut(&session_id).expect("checked above");
     session.conn = Some(conn_id);
     session.live = true;
-    for frame in session.events.iter().filter(|f| f["s"].as_u64().unwrap_or(0) > their_seq) {
+    for frame in session
+        .events
+        .iter()
+        .filter(|f| f["s"].as_u64().unwrap_or(0) > their_seq)
+    {
         let _ = tx.send(Outgoing::Frame(frame.clone()));
     }
     st.dispatch(&session_id, "RESUMED", json!({"_trace": ["stand-in"]}));

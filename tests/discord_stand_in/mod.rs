@@ -199,7 +199,10 @@ impl Recorded {
 
     /// Autocomplete choices answered (callback type 8).
     pub fn choices(&self) -> Vec<Value> {
-        self.body()["data"]["choices"].as_array().cloned().unwrap_or_default()
+        self.body()["data"]["choices"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The id of the message the stand-in answered with, if it answered with one.
@@ -216,12 +219,22 @@ impl Recorded {
                 cut -= 1;
             }
             body.truncate(cut);
-            body.push_str("…");
+            body.push('…');
         }
-        let files: Vec<String> =
-            self.files.iter().map(|f| format!("{}={} ({} B)", f.field, f.filename, f.bytes.len())).collect();
-        let query = if self.query.is_empty() { String::new() } else { format!("?{}", self.query) };
-        let mut line = format!("#{} {} {}{} -> {}", self.index, self.method, self.path, query, self.status);
+        let files: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| format!("{}={} ({} B)", f.field, f.filename, f.bytes.len()))
+            .collect();
+        let query = if self.query.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", self.query)
+        };
+        let mut line = format!(
+            "#{} {} {}{} -> {}",
+            self.index, self.method, self.path, query, self.status
+        );
         if !body.is_empty() {
             let _ = write!(line, " {body}");
         }
@@ -311,9 +324,21 @@ impl State {
             .map(|(id, _)| id.clone())
     }
 
+    /// The newest session that could still be resumed, connected or not.
+    pub(crate) fn resumable_session(&self) -> Option<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.resumable)
+            .max_by_key(|(_, s)| s.created)
+            .map(|(id, _)| id.clone())
+    }
+
     /// Sends a dispatch (op 0) on a session, numbering it; kept for replay on RESUME.
     pub(crate) fn dispatch(&mut self, session: &str, t: &str, d: Value) -> u64 {
-        let s = self.sessions.get_mut(session).expect("dispatch on a known session");
+        let s = self
+            .sessions
+            .get_mut(session)
+            .expect("dispatch on a known session");
         s.seq += 1;
         let frame = json!({"op": 0, "s": s.seq, "t": t, "d": d});
         s.events.push(frame.clone());
@@ -335,7 +360,9 @@ pub(crate) struct Inner {
 
 impl Inner {
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub(crate) fn base_url(&self) -> String {
@@ -396,12 +423,21 @@ impl StandIn {
     }
 
     pub async fn start_with(cfg: Config) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local addr");
         let app_id = snowflake();
-        let bot = TestUser::new(app_id, "damas").as_bot();
+        let bot = TestUser::new(app_id, "damas").into_bot();
         let (changed, _) = watch::channel(0);
-        let inner = Arc::new(Inner { cfg, addr, app_id, bot, state: Mutex::default(), changed });
+        let inner = Arc::new(Inner {
+            cfg,
+            addr,
+            app_id,
+            bot,
+            state: Mutex::default(),
+            changed,
+        });
         let app = axum::Router::new()
             .route("/ws", axum::routing::get(gateway::upgrade))
             .fallback(rest::handle)
@@ -482,7 +518,13 @@ impl StandIn {
 
     /// Requests the stand-in refused (status >= 400, gateway closes) or did not know.
     pub fn refusals(&self) -> Vec<Recorded> {
-        self.inner.state().log.iter().filter(|r| r.status >= 400 || !r.problems.is_empty()).cloned().collect()
+        self.inner
+            .state()
+            .log
+            .iter()
+            .filter(|r| r.status >= 400 || !r.problems.is_empty())
+            .cloned()
+            .collect()
     }
 
     /// Panics, with the log, if any request was refused or unknown.
@@ -492,7 +534,11 @@ impl StandIn {
             refused.is_empty(),
             "the stand-in refused {} request(s):\n{}\nfull log:\n{}",
             refused.len(),
-            refused.iter().map(Recorded::summary).collect::<Vec<_>>().join("\n"),
+            refused
+                .iter()
+                .map(Recorded::summary)
+                .collect::<Vec<_>>()
+                .join("\n"),
             self.log_text()
         );
     }
@@ -503,7 +549,12 @@ impl StandIn {
     }
 
     /// Waits (up to [`Config::wait`]) until `check` finds something in the state.
-    async fn wait_state<T>(&self, what: &str, within: Duration, mut check: impl FnMut(&mut State) -> Option<T>) -> T {
+    async fn wait_state<T>(
+        &self,
+        what: &str,
+        within: Duration,
+        mut check: impl FnMut(&mut State) -> Option<T>,
+    ) -> T {
         let mut rx = self.inner.changed.subscribe();
         let deadline = tokio::time::Instant::now() + within;
         loop {
@@ -512,8 +563,14 @@ impl StandIn {
             if let Some(found) = found {
                 return found;
             }
-            if tokio::time::timeout_at(deadline, rx.changed()).await.is_err() {
-                panic!("stand-in: waited {within:?} for {what}, in vain. Log:\n{}", self.log_text());
+            if tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_err()
+            {
+                panic!(
+                    "stand-in: waited {within:?} for {what}, in vain. Log:\n{}",
+                    self.log_text()
+                );
             }
         }
     }
@@ -521,7 +578,8 @@ impl StandIn {
     /// The earliest request not yet returned by a `next_*` call that matches `pred`; waits for
     /// it up to [`Config::wait`], then panics with the whole log.
     pub async fn next_request(&self, pred: impl Fn(&Recorded) -> bool) -> Recorded {
-        self.next_request_within(self.inner.cfg.wait, "a matching request", pred).await
+        self.next_request_within(self.inner.cfg.wait, "a matching request", pred)
+            .await
     }
 
     pub async fn next_request_within(
@@ -542,35 +600,53 @@ impl StandIn {
     pub async fn assert_no_request_within(&self, dur: Duration, pred: impl Fn(&Recorded) -> bool) {
         tokio::time::sleep(dur).await;
         let st = self.inner.state();
-        let found: Vec<String> =
-            (0..st.log.len()).filter(|&i| !st.taken[i] && pred(&st.log[i])).map(|i| st.log[i].summary()).collect();
-        assert!(found.is_empty(), "unexpected request(s):\n{}", found.join("\n"));
+        let found: Vec<String> = (0..st.log.len())
+            .filter(|&i| !st.taken[i] && pred(&st.log[i]))
+            .map(|i| st.log[i].summary())
+            .collect();
+        assert!(
+            found.is_empty(),
+            "unexpected request(s):\n{}",
+            found.join("\n")
+        );
     }
 
     /// The bot's answer (`POST /interactions/{id}/{token}/callback`) to this interaction.
     pub async fn callback(&self, sent: &SentInteraction) -> Recorded {
         let id = sent.id;
-        self.next_request_within(self.inner.cfg.wait, &format!("the callback of interaction {id}"), |r| {
-            matches!(&r.route, Route::Callback { interaction, .. } if *interaction == id)
-        })
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("the callback of interaction {id}"),
+            |r| matches!(&r.route, Route::Callback { interaction, .. } if *interaction == id),
+        )
         .await
     }
 
     /// The bot's next `PATCH /webhooks/{app}/{token}/messages/@original` for this interaction.
     pub async fn original_edit(&self, sent: &SentInteraction) -> Recorded {
         let token = sent.token.clone();
-        self.next_request_within(self.inner.cfg.wait, &format!("an edit of @original of {}", sent.id), |r| {
-            r.method == "PATCH" && matches!(&r.route, Route::Original { token: t } if *t == token)
-        })
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("an edit of @original of {}", sent.id),
+            |r| {
+                r.method == "PATCH"
+                    && matches!(&r.route, Route::Original { token: t } if *t == token)
+            },
+        )
         .await
     }
 
     /// The bot's next follow-up (`POST /webhooks/{app}/{token}`) for this interaction.
     pub async fn followup(&self, sent: &SentInteraction) -> Recorded {
         let token = sent.token.clone();
-        self.next_request_within(self.inner.cfg.wait, &format!("a follow-up of {}", sent.id), |r| {
-            r.method == "POST" && matches!(&r.route, Route::Followup { token: t } if *t == token)
-        })
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("a follow-up of {}", sent.id),
+            |r| {
+                r.method == "POST"
+                    && matches!(&r.route, Route::Followup { token: t } if *t == token)
+            },
+        )
         .await
     }
 
@@ -584,12 +660,20 @@ impl StandIn {
 
     /// The next IDENTIFY (op 2) from a bot.
     pub async fn identify(&self) -> Recorded {
-        self.next_request_within(self.inner.cfg.wait, "an IDENTIFY", |r| r.route == Route::Identify).await
+        self.next_request_within(self.inner.cfg.wait, "an IDENTIFY", |r| {
+            r.route == Route::Identify
+        })
+        .await
     }
 
     /// Waits until a bot has a ready session (after READY or RESUMED).
     pub async fn wait_connected(&self) {
-        self.wait_state("a connected bot (READY or RESUMED sent)", self.inner.cfg.wait, |st| st.live_session()).await;
+        self.wait_state(
+            "a connected bot (READY or RESUMED sent)",
+            self.inner.cfg.wait,
+            |st| st.live_session(),
+        )
+        .await;
     }
 
     /// Whether a bot is connected and ready now.
@@ -637,19 +721,29 @@ impl StandIn {
 
     /// The bytes of an attachment of a message, by filename.
     pub fn attachment_bytes(&self, message: &Value, filename: &str) -> Option<Vec<u8>> {
-        let attachment = message["attachments"].as_array()?.iter().find(|a| a["filename"] == json!(filename))?;
+        let attachment = message["attachments"]
+            .as_array()?
+            .iter()
+            .find(|a| a["filename"] == json!(filename))?;
         let id: u64 = attachment["id"].as_str()?.parse().ok()?;
         self.inner.state().files.get(&id).map(|f| f.bytes.clone())
     }
 
     /// Puts a message into a channel as if `author` had posted it (an old board, say): returns
     /// its JSON, which [`Self::button_click`] can use.
-    pub fn post_message(&self, place: Place, author: &TestUser, content: &str, components: Value) -> Value {
+    pub fn post_message(
+        &self,
+        place: Place,
+        author: &TestUser,
+        content: &str,
+        components: Value,
+    ) -> Value {
         let id = snowflake();
         let mut message = rest::message_base(&self.inner, id, place, author.json(), 0);
         message["content"] = json!(content);
         message["components"] = components;
-        rest::check_message(&message).unwrap_or_else(|e| panic!("post_message builds a bad message: {e}"));
+        rest::check_message(&message)
+            .unwrap_or_else(|e| panic!("post_message builds a bad message: {e}"));
         let mut st = self.inner.state();
         if let Some(guild) = place.guild {
             st.channel_guilds.insert(place.channel, guild);
@@ -715,11 +809,22 @@ impl StandIn {
         v
     }
 
-    fn command_like(&self, kind: u64, user: &TestUser, place: Place, name: &str, mut options: Vec<Value>) -> Value {
+    fn command_like(
+        &self,
+        kind: u64,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        mut options: Vec<Value>,
+    ) -> Value {
         let mut resolved = json!({});
         take_resolved(&mut options, place.guild.is_some(), &mut resolved);
         let guild_command = place.guild.filter(|g| {
-            self.inner.state().guild_commands.get(g).is_some_and(|list| list.iter().any(|c| c["name"] == json!(name)))
+            self.inner
+                .state()
+                .guild_commands
+                .get(g)
+                .is_some_and(|list| list.iter().any(|c| c["name"] == json!(name)))
         });
         let mut data = json!({
             "id": self.command_id(place.guild, name, 1).to_string(),
@@ -738,14 +843,30 @@ impl StandIn {
 
     /// A slash command (`type 2`): `options` from [`opt_str`], [`opt_int`], [`opt_user`],
     /// [`subcommand`]…; the command id is the registered one if the bot registered `name`.
-    pub fn slash_command(&self, user: &TestUser, place: Place, name: &str, options: Vec<Value>) -> Value {
+    pub fn slash_command(
+        &self,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        options: Vec<Value>,
+    ) -> Value {
         self.command_like(2, user, place, name, options)
     }
 
     /// An autocomplete request (`type 4`): exactly one option (maybe inside a subcommand) made
     /// with [`opt_focused`].
-    pub fn autocomplete(&self, user: &TestUser, place: Place, name: &str, options: Vec<Value>) -> Value {
-        assert_eq!(count_focused(&options), 1, "an autocomplete interaction has exactly one focused option");
+    pub fn autocomplete(
+        &self,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        options: Vec<Value>,
+    ) -> Value {
+        assert_eq!(
+            count_focused(&options),
+            1,
+            "an autocomplete interaction has exactly one focused option"
+        );
         self.command_like(4, user, place, name, options)
     }
 
@@ -761,29 +882,71 @@ impl StandIn {
     /// button: Discord would not let anyone click it.
     pub fn button_click(&self, user: &TestUser, message: &Value, custom_id: &str) -> Value {
         let found = component(message, custom_id).unwrap_or_else(|| {
-            panic!("the message has no component {custom_id:?}; it has {:?}", custom_ids(message))
+            panic!(
+                "the message has no component {custom_id:?}; it has {:?}",
+                custom_ids(message)
+            )
         });
-        assert_eq!(found["type"], json!(2), "component {custom_id:?} is not a button: {found}");
-        assert_ne!(found["disabled"], json!(true), "button {custom_id:?} is disabled");
-        self.component_like(user, message, json!({"custom_id": custom_id, "component_type": 2}))
+        assert_eq!(
+            found["type"],
+            json!(2),
+            "component {custom_id:?} is not a button: {found}"
+        );
+        assert_ne!(
+            found["disabled"],
+            json!(true),
+            "button {custom_id:?} is disabled"
+        );
+        self.component_like(
+            user,
+            message,
+            json!({"custom_id": custom_id, "component_type": 2}),
+        )
     }
 
     /// A choice in the string select `custom_id` of `message`. Panics if the select does not
     /// exist or the values are not among its options or break min/max_values.
-    pub fn select_menu(&self, user: &TestUser, message: &Value, custom_id: &str, values: &[&str]) -> Value {
+    pub fn select_menu(
+        &self,
+        user: &TestUser,
+        message: &Value,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Value {
         let found = component(message, custom_id).unwrap_or_else(|| {
-            panic!("the message has no component {custom_id:?}; it has {:?}", custom_ids(message))
+            panic!(
+                "the message has no component {custom_id:?}; it has {:?}",
+                custom_ids(message)
+            )
         });
-        assert_eq!(found["type"], json!(3), "component {custom_id:?} is not a string select: {found}");
-        assert_ne!(found["disabled"], json!(true), "select {custom_id:?} is disabled");
-        let options: Vec<&str> =
-            found["options"].as_array().into_iter().flatten().filter_map(|o| o["value"].as_str()).collect();
+        assert_eq!(
+            found["type"],
+            json!(3),
+            "component {custom_id:?} is not a string select: {found}"
+        );
+        assert_ne!(
+            found["disabled"],
+            json!(true),
+            "select {custom_id:?} is disabled"
+        );
+        let options: Vec<&str> = found["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o["value"].as_str())
+            .collect();
         for value in values {
-            assert!(options.contains(value), "select {custom_id:?} has no option {value:?}; it has {options:?}");
+            assert!(
+                options.contains(value),
+                "select {custom_id:?} has no option {value:?}; it has {options:?}"
+            );
         }
         let min = found["min_values"].as_u64().unwrap_or(1) as usize;
         let max = found["max_values"].as_u64().unwrap_or(1) as usize;
-        assert!((min..=max).contains(&values.len()), "select {custom_id:?} takes {min}..={max} values");
+        assert!(
+            (min..=max).contains(&values.len()),
+            "select {custom_id:?} takes {min}..={max} values"
+        );
         self.component_like(
             user,
             message,
@@ -792,28 +955,62 @@ impl StandIn {
     }
 
     /// A modal submit (`type 5`): `fields` are (custom_id, value) of text inputs, one per row.
-    pub fn modal_submit(&self, user: &TestUser, place: Place, custom_id: &str, fields: &[(&str, &str)]) -> Value {
+    pub fn modal_submit(
+        &self,
+        user: &TestUser,
+        place: Place,
+        custom_id: &str,
+        fields: &[(&str, &str)],
+    ) -> Value {
         let rows: Vec<Value> = fields
             .iter()
             .map(|(id, value)| json!({"type": 1, "components": [{"type": 4, "custom_id": id, "value": value}]}))
             .collect();
-        self.interaction(5, user, place, json!({"custom_id": custom_id, "components": rows}))
+        self.interaction(
+            5,
+            user,
+            place,
+            json!({"custom_id": custom_id, "components": rows}),
+        )
     }
 
     /// Dispatches INTERACTION_CREATE to the connected bot (waiting for one to be ready). Panics
     /// if serenity 0.12.5 would not parse the payload, since it would drop it silently.
     pub async fn send_interaction(&self, payload: Value) -> SentInteraction {
-        if let Err(e) = serde_json::from_value::<serenity::model::application::Interaction>(payload.clone()) {
+        self.send_interaction_to(payload, false).await
+    }
+
+    /// Like [`Self::send_interaction`], but also to a session whose connection is down: the
+    /// event waits in the session and is replayed when the bot resumes, as Discord does.
+    pub async fn queue_interaction(&self, payload: Value) -> SentInteraction {
+        self.send_interaction_to(payload, true).await
+    }
+
+    async fn send_interaction_to(&self, payload: Value, queue: bool) -> SentInteraction {
+        if let Err(e) =
+            serde_json::from_value::<serenity::model::application::Interaction>(payload.clone())
+        {
             panic!("serenity would drop this interaction silently: {e}\npayload: {payload:#}");
         }
-        let id: u64 = payload["id"].as_str().and_then(|s| s.parse().ok()).expect("interaction id");
-        let token = payload["token"].as_str().expect("interaction token").to_owned();
+        let id: u64 = payload["id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("interaction id");
+        let token = payload["token"]
+            .as_str()
+            .expect("interaction token")
+            .to_owned();
         let kind = payload["type"].as_u64().expect("interaction type");
-        let channel: u64 = payload["channel_id"].as_str().and_then(|s| s.parse().ok()).expect("channel_id");
+        let channel: u64 = payload["channel_id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("channel_id");
         let guild: Option<u64> = payload["guild_id"].as_str().and_then(|s| s.parse().ok());
         let place = Place { channel, guild };
         let message = payload.get("message").cloned();
-        let message_id: Option<u64> = message.as_ref().and_then(|m| m["id"].as_str()?.parse().ok());
+        let message_id: Option<u64> = message
+            .as_ref()
+            .and_then(|m| m["id"].as_str()?.parse().ok());
         {
             let mut st = self.inner.state();
             if let Some(guild) = guild {
@@ -837,11 +1034,22 @@ impl StandIn {
                 },
             );
         }
-        let seq = self.dispatch("INTERACTION_CREATE", payload.clone()).await;
+        let seq = if queue {
+            self.queue_dispatch("INTERACTION_CREATE", payload.clone())
+                .await
+        } else {
+            self.dispatch("INTERACTION_CREATE", payload.clone()).await
+        };
         if let Some(st) = self.inner.state().interactions.get_mut(&id) {
             st.sent_at = Instant::now();
         }
-        SentInteraction { id, token, kind, seq, payload }
+        SentInteraction {
+            id,
+            token,
+            kind,
+            seq,
+            payload,
+        }
     }
 
     /// Sends any dispatch event (`t`, `d`) to the connected bot; returns its sequence number.
@@ -850,6 +1058,17 @@ impl StandIn {
         let t = t.to_owned();
         self.wait_state(&what, self.inner.cfg.wait, |st| {
             let session = st.live_session()?;
+            Some(st.dispatch(&session, &t, d.clone()))
+        })
+        .await
+    }
+
+    /// Sends a dispatch to the newest resumable session, connected or not (replayed on RESUME).
+    pub async fn queue_dispatch(&self, t: &str, d: Value) -> u64 {
+        let what = format!("a session to queue {t} in");
+        let t = t.to_owned();
+        self.wait_state(&what, self.inner.cfg.wait, |st| {
+            let session = st.live_session().or_else(|| st.resumable_session())?;
             Some(st.dispatch(&session, &t, d.clone()))
         })
         .await
@@ -865,9 +1084,17 @@ impl StandIn {
     /// Cuts every websocket connection without a close frame, like a network failure; sessions
     /// stay resumable and events dispatched meanwhile are replayed on RESUME.
     pub fn drop_connections(&self) {
-        for conn in self.inner.state().conns.values() {
+        let mut st = self.inner.state();
+        for conn in st.conns.values() {
             let _ = conn.tx.send(Outgoing::Drop);
         }
+        // Detach now, so that what is dispatched next is queued for the RESUME.
+        for session in st.sessions.values_mut() {
+            session.conn = None;
+            session.live = false;
+        }
+        drop(st);
+        self.inner.bump();
     }
 
     /// Sends op 9 INVALID_SESSION (not resumable) on every connection: serenity re-identifies.

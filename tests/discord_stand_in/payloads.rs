@@ -15,7 +15,9 @@ static LAST_SNOWFLAKE: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh snowflake: increasing, unique within the test process, and dated now like Discord's.
 pub fn snowflake() -> u64 {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock before 1970");
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock before 1970");
     let candidate = (now.as_millis() as u64 - DISCORD_EPOCH_MS) << 22;
     let mut last = LAST_SNOWFLAKE.load(Ordering::Relaxed);
     loop {
@@ -35,8 +37,8 @@ pub fn timestamp_now() -> String {
 /// The locales Discord accepts, in interactions (`locale`) and in command localizations. Anything
 /// else (say `es` instead of `es-ES`) makes Discord reject a command registration.
 pub const DISCORD_LOCALES: &[&str] = &[
-    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no",
-    "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th",
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th",
     "zh-CN", "ja", "zh-TW", "ko",
 ];
 
@@ -53,7 +55,12 @@ pub struct TestUser {
 impl TestUser {
     /// A human with a fixed id, speaking `en-US`.
     pub fn new(id: u64, name: &str) -> Self {
-        Self { id, name: name.to_owned(), bot: false, locale: "en-US".to_owned() }
+        Self {
+            id,
+            name: name.to_owned(),
+            bot: false,
+            locale: "en-US".to_owned(),
+        }
     }
 
     /// A human with a fresh snowflake id.
@@ -62,7 +69,7 @@ impl TestUser {
     }
 
     /// The same user flagged as a bot.
-    pub fn as_bot(mut self) -> Self {
+    pub fn into_bot(mut self) -> Self {
         self.bot = true;
         self
     }
@@ -136,12 +143,18 @@ pub struct Place {
 impl Place {
     /// A text channel of a guild.
     pub fn guild(guild: u64, channel: u64) -> Self {
-        Self { channel, guild: Some(guild) }
+        Self {
+            channel,
+            guild: Some(guild),
+        }
     }
 
     /// The DM channel between a user and the bot.
     pub fn dm(channel: u64) -> Self {
-        Self { channel, guild: None }
+        Self {
+            channel,
+            guild: None,
+        }
     }
 
     /// A fresh guild with a fresh channel.
@@ -217,7 +230,9 @@ pub fn opt_focused(name: &str, kind: u8, partial: &str) -> Value {
 /// Moves the `__resolved_user` markers of [`opt_user`] out of the options into `resolved`.
 pub(crate) fn take_resolved(options: &mut [Value], in_guild: bool, resolved: &mut Value) {
     for option in options {
-        let Some(map) = option.as_object_mut() else { continue };
+        let Some(map) = option.as_object_mut() else {
+            continue;
+        };
         if let Some(found) = map.remove("__resolved_user") {
             let id = map["value"].as_str().unwrap_or_default().to_owned();
             resolved["users"][&id] = found["user"].clone();
@@ -237,7 +252,9 @@ pub(crate) fn count_focused(options: &[Value]) -> usize {
         .iter()
         .map(|o| {
             usize::from(o["focused"] == json!(true))
-                + o["options"].as_array().map_or(0, |inner| count_focused(inner))
+                + o["options"]
+                    .as_array()
+                    .map_or(0, |inner| count_focused(inner))
         })
         .sum()
 }
@@ -258,7 +275,9 @@ pub fn components_of(message: &Value) -> Vec<Value> {
 
 /// The component of a message with this `custom_id`, if any.
 pub fn component(message: &Value, custom_id: &str) -> Option<Value> {
-    components_of(message).into_iter().find(|c| c["custom_id"] == json!(custom_id))
+    components_of(message)
+        .into_iter()
+        .find(|c| c["custom_id"] == json!(custom_id))
 }
 
 /// The `custom_id`s of a message's components, in order.

@@ -27,7 +27,11 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let query = req.uri().query().unwrap_or_default().to_owned();
-    let auth = req.headers().get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).map(str::to_owned);
+    let auth = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned);
     let (route, app) = classify(&path);
 
     if let Route::Attachment { id } = route {
@@ -35,7 +39,9 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
         let file = inner.state().files.get(&id).cloned();
         return match file {
             Some(f) => {
-                let mime = f.content_type.unwrap_or_else(|| "application/octet-stream".to_owned());
+                let mime = f
+                    .content_type
+                    .unwrap_or_else(|| "application/octet-stream".to_owned());
                 ([(header::CONTENT_TYPE, mime)], f.bytes).into_response()
             }
             None => StatusCode::NOT_FOUND.into_response(),
@@ -67,10 +73,13 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
             rec.json = json;
             rec.files = files;
             if rec.route != Route::Gateway && auth.as_deref() != Some(expected_auth.as_str()) {
-                rec.problems.push(format!("Authorization header {auth:?} is not the bot token"));
+                rec.problems.push(format!(
+                    "Authorization header {auth:?} is not the bot token"
+                ));
                 error(401, 0, "401: Unauthorized")
             } else if app.is_some_and(|a| a != inner.app_id) {
-                rec.problems.push(format!("application id {app:?} is not {}", inner.app_id));
+                rec.problems
+                    .push(format!("application id {app:?} is not {}", inner.app_id));
                 error(404, 10002, "Unknown Application")
             } else {
                 let mut st = inner.state();
@@ -88,8 +97,16 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
 
     let status = StatusCode::from_u16(status).expect("valid status");
     match answer {
-        Some(v) => (status, [(header::CONTENT_TYPE, "application/json")], v.to_string()).into_response(),
-        None => Response::builder().status(status).body(Body::empty()).expect("empty response"),
+        Some(v) => (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            v.to_string(),
+        )
+            .into_response(),
+        None => Response::builder()
+            .status(status)
+            .body(Body::empty())
+            .expect("empty response"),
     }
 }
 
@@ -101,16 +118,28 @@ async fn read_body(req: Request) -> Result<(Option<Value>, Vec<UploadedFile>), S
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("multipart/form-data"));
     if multipart {
-        let mut form = Multipart::from_request(req, &()).await.map_err(|e| format!("bad multipart body: {e}"))?;
+        let mut form = Multipart::from_request(req, &())
+            .await
+            .map_err(|e| format!("bad multipart body: {e}"))?;
         let mut json = None;
         let mut files = Vec::new();
-        while let Some(field) = form.next_field().await.map_err(|e| format!("bad multipart field: {e}"))? {
+        while let Some(field) = form
+            .next_field()
+            .await
+            .map_err(|e| format!("bad multipart field: {e}"))?
+        {
             let name = field.name().unwrap_or_default().to_owned();
             let filename = field.file_name().map(str::to_owned);
             let content_type = field.content_type().map(str::to_owned);
-            let bytes = field.bytes().await.map_err(|e| format!("bad multipart field {name}: {e}"))?;
+            let bytes = field
+                .bytes()
+                .await
+                .map_err(|e| format!("bad multipart field {name}: {e}"))?;
             if name == "payload_json" {
-                json = Some(serde_json::from_slice(&bytes).map_err(|e| format!("payload_json is not JSON: {e}"))?);
+                json = Some(
+                    serde_json::from_slice(&bytes)
+                        .map_err(|e| format!("payload_json is not JSON: {e}"))?,
+                );
             } else if name.starts_with("files[") || filename.is_some() {
                 files.push(UploadedFile {
                     field: name,
@@ -124,11 +153,14 @@ async fn read_body(req: Request) -> Result<(Option<Value>, Vec<UploadedFile>), S
         }
         return Ok((json, files));
     }
-    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024 * 1024).await.map_err(|e| format!("body: {e}"))?;
+    let bytes = axum::body::to_bytes(req.into_body(), 64 * 1024 * 1024)
+        .await
+        .map_err(|e| format!("body: {e}"))?;
     if bytes.is_empty() {
         return Ok((None, Vec::new()));
     }
-    let json = serde_json::from_slice(&bytes).map_err(|e| format!("The request body contains invalid JSON: {e}"))?;
+    let json = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("The request body contains invalid JSON: {e}"))?;
     Ok((Some(json), Vec::new()))
 }
 
@@ -141,28 +173,53 @@ fn classify(path: &str) -> (Route, Option<u64>) {
             return (Route::Attachment { id }, None);
         }
     }
-    let Some(rest) = segs.strip_prefix(&["api", "v10"]) else { return (Route::Unknown, None) };
+    let Some(rest) = segs.strip_prefix(&["api", "v10"]) else {
+        return (Route::Unknown, None);
+    };
     let route = match rest {
         ["gateway"] => Route::Gateway,
         ["gateway", "bot"] => Route::GatewayBot,
         ["users", "@me"] => Route::CurrentUser,
         ["oauth2", "applications", "@me"] => Route::CurrentApplication,
-        ["applications", app, "commands"] => return (Route::Commands { guild: None }, id(app).or(Some(0))),
+        ["applications", app, "commands"] => {
+            return (Route::Commands { guild: None }, id(app).or(Some(0)))
+        }
         ["applications", app, "guilds", g, "commands"] => match id(g) {
             Some(g) => return (Route::Commands { guild: Some(g) }, id(app).or(Some(0))),
             None => Route::Unknown,
         },
         ["interactions", i, token, "callback"] => match id(i) {
-            Some(interaction) => Route::Callback { interaction, token: (*token).to_owned() },
+            Some(interaction) => Route::Callback {
+                interaction,
+                token: (*token).to_owned(),
+            },
             None => Route::Unknown,
         },
-        ["webhooks", app, token] => return (Route::Followup { token: (*token).to_owned() }, id(app).or(Some(0))),
+        ["webhooks", app, token] => {
+            return (
+                Route::Followup {
+                    token: (*token).to_owned(),
+                },
+                id(app).or(Some(0)),
+            )
+        }
         ["webhooks", app, token, "messages", "@original"] => {
-            return (Route::Original { token: (*token).to_owned() }, id(app).or(Some(0)))
+            return (
+                Route::Original {
+                    token: (*token).to_owned(),
+                },
+                id(app).or(Some(0)),
+            )
         }
         ["webhooks", app, token, "messages", m] => match id(m) {
             Some(message) => {
-                return (Route::FollowupMessage { token: (*token).to_owned(), message }, id(app).or(Some(0)))
+                return (
+                    Route::FollowupMessage {
+                        token: (*token).to_owned(),
+                        message,
+                    },
+                    id(app).or(Some(0)),
+                )
             }
             None => Route::Unknown,
         },
@@ -197,14 +254,21 @@ fn answer(inner: &Inner, st: &mut State, rec: &mut Recorded) -> Answer {
         ("PUT", Route::Commands { guild }) => put_commands(inner, st, rec, guild),
         ("GET", Route::Commands { guild }) => (200, Some(json!(commands_of(st, guild)))),
         ("POST", Route::Commands { guild }) => post_command(inner, st, rec, guild),
-        ("POST", Route::Callback { interaction, token }) => callback(inner, st, rec, interaction, &token),
+        ("POST", Route::Callback { interaction, token }) => {
+            callback(inner, st, rec, interaction, &token)
+        }
         (_, Route::Original { token }) => webhook_message(inner, st, rec, &token, None),
         ("POST", Route::Followup { token }) => followup(inner, st, rec, &token),
-        (_, Route::FollowupMessage { token, message }) => webhook_message(inner, st, rec, &token, Some(message)),
+        (_, Route::FollowupMessage { token, message }) => {
+            webhook_message(inner, st, rec, &token, Some(message))
+        }
         ("POST", Route::ChannelMessages { channel }) => channel_post(inner, st, rec, channel),
-        (_, Route::ChannelMessage { channel, message }) => channel_message(inner, st, rec, channel, message),
+        (_, Route::ChannelMessage { channel, message }) => {
+            channel_message(inner, st, rec, channel, message)
+        }
         _ => {
-            rec.problems.push("the stand-in does not serve this request".to_owned());
+            rec.problems
+                .push("the stand-in does not serve this request".to_owned());
             not_found()
         }
     }
@@ -295,8 +359,12 @@ fn put_commands(inner: &Inner, st: &mut State, rec: &mut Recorded, guild: Option
         .iter()
         .map(|c| command_json(inner, &previous, guild, c))
         .collect();
-    if let Err(e) = serde_json::from_value::<Vec<serenity::model::application::Command>>(json!(list)) {
-        rec.problems.push(format!("stand-in bug: serenity cannot parse the commands answered: {e}"));
+    if let Err(e) =
+        serde_json::from_value::<Vec<serenity::model::application::Command>>(json!(list))
+    {
+        rec.problems.push(format!(
+            "stand-in bug: serenity cannot parse the commands answered: {e}"
+        ));
         return error(500, 0, "stand-in bug");
     }
     store_commands(st, guild, list.clone());
@@ -319,14 +387,25 @@ fn post_command(inner: &Inner, st: &mut State, rec: &mut Recorded, guild: Option
 }
 
 fn refuse(rec: &mut Recorded, problems: Problems) -> Answer {
-    rec.problems.extend(problems.0.iter().map(|p| format!("{}: {}", p.path, p.message)));
+    rec.problems.extend(
+        problems
+            .0
+            .iter()
+            .map(|p| format!("{}: {}", p.path, p.message)),
+    );
     (400, Some(validate::form_error(&problems.0)))
 }
 
 // ---- messages ----------------------------------------------------------------------------------
 
 /// A message with every field serenity's `Message` requires.
-pub(crate) fn message_base(inner: &Inner, id: u64, place: Place, author: Value, kind: u64) -> Value {
+pub(crate) fn message_base(
+    inner: &Inner,
+    id: u64,
+    place: Place,
+    author: Value,
+    kind: u64,
+) -> Value {
     let mut m = json!({
         "id": id.to_string(),
         "channel_id": place.channel.to_string(),
@@ -369,7 +448,11 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
 }
 
 fn mime_of(filename: &str, given: Option<&str>) -> String {
-    let ext = filename.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    let ext = filename
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     match ext.as_str() {
         "png" => "image/png",
         "jpg" | "jpeg" => "image/jpeg",
@@ -412,7 +495,10 @@ fn apply_message(
     prefix: &str,
 ) -> Problems {
     let mut problems = Problems::default();
-    let previous: Vec<Value> = message["attachments"].as_array().cloned().unwrap_or_default();
+    let previous: Vec<Value> = message["attachments"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let names = upload_names(body.get("attachments"), files);
     // Attachments the result will keep from before.
     let kept: Vec<Value> = match body.get("attachments").and_then(Value::as_array) {
@@ -426,7 +512,10 @@ fn apply_message(
                 if is_upload {
                     continue;
                 }
-                match previous.iter().find(|p| p["id"].as_str() == Some(id.as_str())) {
+                match previous
+                    .iter()
+                    .find(|p| p["id"].as_str() == Some(id.as_str()))
+                {
                     Some(p) => kept.push(p.clone()),
                     None => problems.0.push(validate::Problem {
                         path: format!("{prefix}.attachments.{i}.id"),
@@ -437,14 +526,19 @@ fn apply_message(
             kept
         }
     };
-    let kept_names: Vec<String> =
-        kept.iter().filter_map(|a| a["filename"].as_str().map(str::to_owned)).collect();
+    let kept_names: Vec<String> = kept
+        .iter()
+        .filter_map(|a| a["filename"].as_str().map(str::to_owned))
+        .collect();
     validate::message(&mut problems, prefix, body, use_, &names, &kept_names);
     if !problems.0.is_empty() {
         return problems;
     }
 
-    let channel = message["channel_id"].as_str().unwrap_or_default().to_owned();
+    let channel = message["channel_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let mut attachments = kept;
     for (file, name) in files.iter().zip(&names) {
         let id = snowflake();
@@ -462,14 +556,27 @@ fn apply_message(
             a["width"] = json!(w);
             a["height"] = json!(h);
         }
-        st.files.insert(id, UploadedFile { filename: name.clone(), content_type: Some(mime), ..file.clone() });
+        st.files.insert(
+            id,
+            UploadedFile {
+                filename: name.clone(),
+                content_type: Some(mime),
+                ..file.clone()
+            },
+        );
         attachments.push(a);
     }
     message["attachments"] = json!(attachments);
 
     for key in ["content", "embeds", "components"] {
         match body.get(key) {
-            Some(Value::Null) => message[key] = if key == "content" { json!("") } else { json!([]) },
+            Some(Value::Null) => {
+                message[key] = if key == "content" {
+                    json!("")
+                } else {
+                    json!([])
+                }
+            }
             Some(v) => message[key] = v.clone(),
             None => {}
         }
@@ -477,7 +584,11 @@ fn apply_message(
     if let Some(flags) = body["flags"].as_u64() {
         let old = message["flags"].as_u64().unwrap_or(0);
         // EPHEMERAL is set when a message is created; an edit cannot change it.
-        let ephemeral = if use_ == MessageUse::Create { flags & 64 } else { old & 64 };
+        let ephemeral = if use_ == MessageUse::Create {
+            flags & 64
+        } else {
+            old & 64
+        };
         message["flags"] = json!((flags & !64) | ephemeral | (old & 128));
     }
     if body.get("tts") == Some(&json!(true)) && use_ == MessageUse::Create {
@@ -487,7 +598,10 @@ fn apply_message(
     if let Some(embeds) = message["embeds"].as_array_mut() {
         for embed in embeds {
             for key in ["image", "thumbnail"] {
-                let Some(name) = embed[key]["url"].as_str().and_then(|u| u.strip_prefix("attachment://")) else {
+                let Some(name) = embed[key]["url"]
+                    .as_str()
+                    .and_then(|u| u.strip_prefix("attachment://"))
+                else {
                     continue;
                 };
                 if let Some(a) = attachments.iter().find(|a| a["filename"] == json!(name)) {
@@ -511,13 +625,19 @@ fn store_message(st: &mut State, rec: &mut Recorded, message: Value) -> Answer {
         rec.problems.push(format!("stand-in bug: {e}"));
         return error(500, 0, "stand-in bug");
     }
-    let id = message["id"].as_str().and_then(|s| s.parse().ok()).expect("message id");
+    let id = message["id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("message id");
     st.messages.insert(id, message.clone());
     (200, Some(message))
 }
 
 fn place_in(st: &State, channel: u64) -> Place {
-    Place { channel, guild: st.channel_guilds.get(&channel).copied() }
+    Place {
+        channel,
+        guild: st.channel_guilds.get(&channel).copied(),
+    }
 }
 
 /// Creates a message from a body (interaction response, follow-up, channel post).
@@ -538,7 +658,15 @@ fn create_message(
         message["webhook_id"] = json!(inner.app_id.to_string());
     }
     let files = rec.files.clone();
-    let problems = apply_message(inner, st, &mut message, body, &files, MessageUse::Create, prefix);
+    let problems = apply_message(
+        inner,
+        st,
+        &mut message,
+        body,
+        &files,
+        MessageUse::Create,
+        prefix,
+    );
     if !problems.0.is_empty() {
         return Err(refuse(rec, problems));
     }
@@ -548,13 +676,28 @@ fn create_message(
     }
 }
 
-fn edit_message(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, body: &Value, prefix: &str) -> Answer {
+fn edit_message(
+    inner: &Inner,
+    st: &mut State,
+    rec: &mut Recorded,
+    id: u64,
+    body: &Value,
+    prefix: &str,
+) -> Answer {
     let Some(mut message) = st.messages.get(&id).cloned() else {
         return error(404, 10008, "Unknown Message");
     };
     let files = rec.files.clone();
     let loading = message["flags"].as_u64().unwrap_or(0) & 128 != 0;
-    let problems = apply_message(inner, st, &mut message, body, &files, MessageUse::Edit, prefix);
+    let problems = apply_message(
+        inner,
+        st,
+        &mut message,
+        body,
+        &files,
+        MessageUse::Edit,
+        prefix,
+    );
     if !problems.0.is_empty() {
         return refuse(rec, problems);
     }
@@ -569,24 +712,30 @@ fn edit_message(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, body
 
 fn callback(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, token: &str) -> Answer {
     let Some(it) = st.interactions.get(&id).filter(|i| i.token == token) else {
-        rec.problems.push("no interaction has this id and token".to_owned());
+        rec.problems
+            .push("no interaction has this id and token".to_owned());
         return error(404, 10062, "Unknown interaction");
     };
     let elapsed = it.sent_at.elapsed();
     rec.elapsed = Some(elapsed);
     if let Some(deadline) = inner.cfg.interaction_deadline.filter(|d| elapsed > *d) {
-        rec.problems.push(format!("answered after {elapsed:?}, beyond {deadline:?}"));
+        rec.problems
+            .push(format!("answered after {elapsed:?}, beyond {deadline:?}"));
         return error(404, 10062, "Unknown interaction");
     }
     if let Some(ack) = it.ack {
-        rec.problems.push(format!("already answered with type {ack}"));
+        rec.problems
+            .push(format!("already answered with type {ack}"));
         return error(400, 40060, "Interaction has already been acknowledged.");
     }
     let (kind, place, component_message) = (it.kind, it.place, it.message);
     let body = rec.body().clone();
     let Some(answer_type) = body["type"].as_u64() else {
         let mut p = Problems::default();
-        p.0.push(validate::Problem { path: "type".into(), message: "This field is required".into() });
+        p.0.push(validate::Problem {
+            path: "type".into(),
+            message: "This field is required".into(),
+        });
         return refuse(rec, p);
     };
     let allowed: &[u64] = match kind {
@@ -649,7 +798,9 @@ fn callback(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, token: &
         _ => {
             // 9: a modal
             let mut p = Problems::default();
-            if data["custom_id"].as_str().is_none_or_empty() || data["title"].as_str().is_none_or_empty() {
+            if data["custom_id"].as_str().is_none_or_empty()
+                || data["title"].as_str().is_none_or_empty()
+            {
                 p.0.push(validate::Problem {
                     path: "data".into(),
                     message: "A modal needs a custom_id, a title and components.".into(),
@@ -684,7 +835,8 @@ fn webhook_message(
     message: Option<u64>,
 ) -> Answer {
     let Some(&id) = st.tokens.get(token) else {
-        rec.problems.push("no interaction has this token".to_owned());
+        rec.problems
+            .push("no interaction has this token".to_owned());
         return error(404, 10015, "Unknown Webhook");
     };
     let it = &st.interactions[&id];
@@ -711,7 +863,8 @@ fn webhook_message(
             (204, None)
         }
         _ => {
-            rec.problems.push("the stand-in does not serve this method here".to_owned());
+            rec.problems
+                .push("the stand-in does not serve this method here".to_owned());
             error(405, 0, "405: Method Not Allowed")
         }
     }
@@ -719,18 +872,22 @@ fn webhook_message(
 
 fn followup(inner: &Inner, st: &mut State, rec: &mut Recorded, token: &str) -> Answer {
     let Some(&id) = st.tokens.get(token) else {
-        rec.problems.push("no interaction has this token".to_owned());
+        rec.problems
+            .push("no interaction has this token".to_owned());
         return error(404, 10015, "Unknown Webhook");
     };
     let it = &st.interactions[&id];
     if it.ack.is_none() {
-        rec.problems.push("a follow-up before any answer to the interaction".to_owned());
+        rec.problems
+            .push("a follow-up before any answer to the interaction".to_owned());
         return error(404, 10015, "Unknown Webhook");
     }
     let body = rec.body().clone();
     // After a deferred answer (type 5), the first follow-up takes the placeholder's place.
     if let Some(original) = it.original.filter(|o| {
-        st.messages.get(o).is_some_and(|m| m["flags"].as_u64().unwrap_or(0) & 128 != 0)
+        st.messages
+            .get(o)
+            .is_some_and(|m| m["flags"].as_u64().unwrap_or(0) & 128 != 0)
     }) {
         return edit_message(inner, st, rec, original, &body, "");
     }
@@ -738,8 +895,15 @@ fn followup(inner: &Inner, st: &mut State, rec: &mut Recorded, token: &str) -> A
     let kind = if it.kind == 2 { 20 } else { 0 };
     match create_message(inner, st, rec, place, &body, kind, true, "") {
         Ok(m) => {
-            let mid = m["id"].as_str().and_then(|s| s.parse().ok()).expect("message id");
-            st.interactions.get_mut(&id).expect("known").followups.push(mid);
+            let mid = m["id"]
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .expect("message id");
+            st.interactions
+                .get_mut(&id)
+                .expect("known")
+                .followups
+                .push(mid);
             (200, Some(m))
         }
         Err(refused) => refused,
@@ -755,16 +919,28 @@ fn channel_post(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64)
     }
 }
 
-fn channel_message(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64, id: u64) -> Answer {
-    let Some(message) = st.messages.get(&id).filter(|m| m["channel_id"] == json!(channel.to_string())) else {
-        rec.problems.push(format!("no message {id} in channel {channel}"));
+fn channel_message(
+    inner: &Inner,
+    st: &mut State,
+    rec: &mut Recorded,
+    channel: u64,
+    id: u64,
+) -> Answer {
+    let Some(message) = st
+        .messages
+        .get(&id)
+        .filter(|m| m["channel_id"] == json!(channel.to_string()))
+    else {
+        rec.problems
+            .push(format!("no message {id} in channel {channel}"));
         return error(404, 10008, "Unknown Message");
     };
     let by_bot = message["author"]["id"] == json!(inner.app_id.to_string());
     match rec.method.as_str() {
         "GET" => (200, Some(message.clone())),
         "PATCH" if !by_bot => {
-            rec.problems.push("a bot can only edit its own messages".to_owned());
+            rec.problems
+                .push("a bot can only edit its own messages".to_owned());
             error(403, 50005, "Cannot edit a message authored by another user")
         }
         "PATCH" => {
@@ -776,7 +952,8 @@ fn channel_message(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u
             (204, None)
         }
         _ => {
-            rec.problems.push("the stand-in does not serve this method here".to_owned());
+            rec.problems
+                .push("the stand-in does not serve this method here".to_owned());
             error(405, 0, "405: Method Not Allowed")
         }
     }

@@ -20,7 +20,10 @@ pub(crate) struct Problems(pub Vec<Problem>);
 
 impl Problems {
     fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.0.push(Problem { path: path.into(), message: message.into() });
+        self.0.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
     }
 
     fn max_chars(&mut self, path: &str, value: &Value, max: usize) {
@@ -37,7 +40,10 @@ impl Problems {
             Some(text) => {
                 let n = text.chars().count();
                 if n < min || n > max {
-                    self.add(path, format!("Must be between {min} and {max} in length (is {n})."));
+                    self.add(
+                        path,
+                        format!("Must be between {min} and {max} in length (is {n})."),
+                    );
                 }
             }
             None => self.add(path, "This field is required and must be a string."),
@@ -82,7 +88,13 @@ pub(crate) fn message(
     files: &[String],
     kept: &[String],
 ) {
-    let p = |s: &str| if prefix.is_empty() { s.to_owned() } else { format!("{prefix}.{s}") };
+    let p = |s: &str| {
+        if prefix.is_empty() {
+            s.to_owned()
+        } else {
+            format!("{prefix}.{s}")
+        }
+    };
     if !body.is_object() {
         problems.add(prefix, "A message body must be a JSON object.");
         return;
@@ -92,7 +104,10 @@ pub(crate) fn message(
     // embeds
     let embeds = body["embeds"].as_array().cloned().unwrap_or_default();
     if embeds.len() > 10 {
-        problems.add(p("embeds"), format!("Must be 10 or fewer in length (is {}).", embeds.len()));
+        problems.add(
+            p("embeds"),
+            format!("Must be 10 or fewer in length (is {}).", embeds.len()),
+        );
     }
     let attachment_names: Vec<String> = files.iter().chain(kept).cloned().collect();
     let mut total = 0;
@@ -130,7 +145,10 @@ pub(crate) fn message(
         }
     }
     if total > 6000 {
-        problems.add(p("embeds"), "Embeds must hold at most 6000 characters in all.");
+        problems.add(
+            p("embeds"),
+            "Embeds must hold at most 6000 characters in all.",
+        );
     }
 
     // components
@@ -141,7 +159,10 @@ pub(crate) fn message(
     // flags: SUPPRESS_EMBEDS 4, EPHEMERAL 64, SUPPRESS_NOTIFICATIONS 4096
     if let Some(flags) = body["flags"].as_u64() {
         if flags & !(4 | 64 | 4096) != 0 {
-            problems.add(p("flags"), format!("Flags {flags} hold bits a bot may not set."));
+            problems.add(
+                p("flags"),
+                format!("Flags {flags} hold bits a bot may not set."),
+            );
         }
     }
 
@@ -161,22 +182,36 @@ fn components(problems: &mut Problems, prefix: &str, rows: &Value) {
         return;
     };
     if rows.len() > 5 {
-        problems.add(prefix, format!("Must be 5 or fewer in length (is {}).", rows.len()));
+        problems.add(
+            prefix,
+            format!("Must be 5 or fewer in length (is {}).", rows.len()),
+        );
     }
     let mut seen_ids: Vec<String> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let r = format!("{prefix}.{i}");
         if row["type"] != json!(1) {
-            problems.add(format!("{r}.type"), "A top-level component must be an action row (1).");
+            problems.add(
+                format!("{r}.type"),
+                "A top-level component must be an action row (1).",
+            );
             continue;
         }
         let items = row["components"].as_array().cloned().unwrap_or_default();
         if items.is_empty() || items.len() > 5 {
-            problems.add(format!("{r}.components"), "An action row holds 1 to 5 components.");
+            problems.add(
+                format!("{r}.components"),
+                "An action row holds 1 to 5 components.",
+            );
         }
-        let has_select = items.iter().any(|c| (3..=8).contains(&c["type"].as_u64().unwrap_or(0)));
+        let has_select = items
+            .iter()
+            .any(|c| (3..=8).contains(&c["type"].as_u64().unwrap_or(0)));
         if has_select && items.len() > 1 {
-            problems.add(format!("{r}.components"), "A select menu must be alone in its row.");
+            problems.add(
+                format!("{r}.components"),
+                "A select menu must be alone in its row.",
+            );
         }
         for (j, item) in items.iter().enumerate() {
             let c = |s: &str| format!("{r}.components.{j}.{s}");
@@ -200,7 +235,8 @@ fn components(problems: &mut Problems, prefix: &str, rows: &Value) {
                         problems.chars_between(&c("custom_id"), &item["custom_id"], 1, 100);
                     }
                     problems.max_chars(&c("label"), &item["label"], 80);
-                    if item["label"].as_str().map_or(true, str::is_empty) && item["emoji"].is_null() {
+                    if item["label"].as_str().map_or(true, str::is_empty) && item["emoji"].is_null()
+                    {
                         problems.add(c("label"), "A button needs a label or an emoji.");
                     }
                 }
@@ -219,14 +255,18 @@ fn components(problems: &mut Problems, prefix: &str, rows: &Value) {
                         problems.max_chars(&o("description"), &option["description"], 100);
                         let value = option["value"].as_str().unwrap_or_default().to_owned();
                         if values.contains(&value) {
-                            problems.add(o("value"), format!("Option value {value:?} is repeated."));
+                            problems
+                                .add(o("value"), format!("Option value {value:?} is repeated."));
                         }
                         values.push(value);
                     }
                     let min = item["min_values"].as_u64().unwrap_or(1);
                     let max = item["max_values"].as_u64().unwrap_or(1);
                     if min > max || max > 25 || max as usize > options.len().max(1) {
-                        problems.add(c("max_values"), "min_values/max_values do not fit the options.");
+                        problems.add(
+                            c("max_values"),
+                            "min_values/max_values do not fit the options.",
+                        );
                     }
                 }
                 Some(4..=8) => {
@@ -242,10 +282,16 @@ fn components(problems: &mut Problems, prefix: &str, rows: &Value) {
 pub(crate) fn autocomplete(problems: &mut Problems, data: &Value) {
     let choices = data["choices"].as_array().cloned().unwrap_or_default();
     if data["choices"].as_array().is_none() {
-        problems.add("data.choices", "An autocomplete answer needs a choices array.");
+        problems.add(
+            "data.choices",
+            "An autocomplete answer needs a choices array.",
+        );
     }
     if choices.len() > 25 {
-        problems.add("data.choices", format!("Must be 25 or fewer in length (is {}).", choices.len()));
+        problems.add(
+            "data.choices",
+            format!("Must be 25 or fewer in length (is {}).", choices.len()),
+        );
     }
     for (i, choice) in choices.iter().enumerate() {
         problems.chars_between(&format!("data.choices.{i}.name"), &choice["name"], 1, 100);
@@ -254,9 +300,18 @@ pub(crate) fn autocomplete(problems: &mut Problems, data: &Value) {
                 problems.max_chars(&format!("data.choices.{i}.value"), &choice["value"], 100)
             }
             Value::Number(_) => {}
-            _ => problems.add(format!("data.choices.{i}.value"), "A choice value is a string or number."),
+            _ => problems.add(
+                format!("data.choices.{i}.value"),
+                "A choice value is a string or number.",
+            ),
         }
-        localizations(problems, &format!("data.choices.{i}.name_localizations"), &choice["name_localizations"], 1, 100);
+        localizations(
+            problems,
+            &format!("data.choices.{i}.name_localizations"),
+            &choice["name_localizations"],
+            1,
+            100,
+        );
     }
 }
 
@@ -272,7 +327,10 @@ fn localizations(problems: &mut Problems, path: &str, map: &Value, min: usize, m
     let Some(map) = map.as_object() else { return };
     for (locale, text) in map {
         if !DISCORD_LOCALES.contains(&locale.as_str()) {
-            problems.add(format!("{path}.{locale}"), format!("Invalid locale {locale:?}."));
+            problems.add(
+                format!("{path}.{locale}"),
+                format!("Invalid locale {locale:?}."),
+            );
         }
         problems.chars_between(&format!("{path}.{locale}"), text, min, max);
     }
@@ -283,7 +341,10 @@ fn name_localizations(problems: &mut Problems, path: &str, map: &Value) {
     if let Some(map) = map.as_object() {
         for (locale, text) in map {
             if !text.as_str().is_some_and(is_command_name) {
-                problems.add(format!("{path}.{locale}"), format!("Invalid command name {text}."));
+                problems.add(
+                    format!("{path}.{locale}"),
+                    format!("Invalid command name {text}."),
+                );
             }
         }
     }
@@ -305,13 +366,26 @@ pub(crate) fn commands(problems: &mut Problems, body: &Value) {
                 problems.add(c("name"), format!("Invalid slash command name {name:?}."));
             }
             problems.chars_between(&c("description"), &command["description"], 1, 100);
-            name_localizations(problems, &c("name_localizations"), &command["name_localizations"]);
-            localizations(problems, &c("description_localizations"), &command["description_localizations"], 1, 100);
+            name_localizations(
+                problems,
+                &c("name_localizations"),
+                &command["name_localizations"],
+            );
+            localizations(
+                problems,
+                &c("description_localizations"),
+                &command["description_localizations"],
+                1,
+                100,
+            );
         } else {
             problems.chars_between(&c("name"), &command["name"], 1, 32);
         }
         if names.contains(&(kind, name.clone())) {
-            problems.add(c("name"), format!("Application command names must be unique ({name:?})."));
+            problems.add(
+                c("name"),
+                format!("Application command names must be unique ({name:?})."),
+            );
         }
         names.push((kind, name));
         if let Some(options) = command["options"].as_array() {
@@ -325,7 +399,10 @@ pub(crate) fn commands(problems: &mut Problems, body: &Value) {
 
 fn command_options(problems: &mut Problems, prefix: &str, options: &[Value], depth: usize) {
     if options.len() > 25 {
-        problems.add(prefix, format!("Must be 25 or fewer in length (is {}).", options.len()));
+        problems.add(
+            prefix,
+            format!("Must be 25 or fewer in length (is {}).", options.len()),
+        );
     }
     let mut optional_seen = false;
     let mut names: Vec<String> = Vec::new();
@@ -340,8 +417,18 @@ fn command_options(problems: &mut Problems, prefix: &str, options: &[Value], dep
         }
         names.push(name);
         problems.chars_between(&o("description"), &option["description"], 1, 100);
-        name_localizations(problems, &o("name_localizations"), &option["name_localizations"]);
-        localizations(problems, &o("description_localizations"), &option["description_localizations"], 1, 100);
+        name_localizations(
+            problems,
+            &o("name_localizations"),
+            &option["name_localizations"],
+        );
+        localizations(
+            problems,
+            &o("description_localizations"),
+            &option["description_localizations"],
+            1,
+            100,
+        );
         let kind = option["type"].as_u64().unwrap_or(0);
         if kind == 1 || kind == 2 {
             if depth >= 2 || (kind == 2 && depth >= 1) {
@@ -356,7 +443,10 @@ fn command_options(problems: &mut Problems, prefix: &str, options: &[Value], dep
         }
         let required = option["required"] == json!(true);
         if required && optional_seen {
-            problems.add(o("required"), "Required options must be placed before non-required options.");
+            problems.add(
+                o("required"),
+                "Required options must be placed before non-required options.",
+            );
         }
         optional_seen |= !required;
         let choices = option["choices"].as_array().cloned().unwrap_or_default();
@@ -364,11 +454,20 @@ fn command_options(problems: &mut Problems, prefix: &str, options: &[Value], dep
             problems.add(o("choices"), "Must be 25 or fewer in length.");
         }
         if !choices.is_empty() && option["autocomplete"] == json!(true) {
-            problems.add(o("autocomplete"), "Autocomplete and choices are mutually exclusive.");
+            problems.add(
+                o("autocomplete"),
+                "Autocomplete and choices are mutually exclusive.",
+            );
         }
         for (j, choice) in choices.iter().enumerate() {
             problems.chars_between(&o(&format!("choices.{j}.name")), &choice["name"], 1, 100);
-            localizations(problems, &o(&format!("choices.{j}.name_localizations")), &choice["name_localizations"], 1, 100);
+            localizations(
+                problems,
+                &o(&format!("choices.{j}.name_localizations")),
+                &choice["name_localizations"],
+                1,
+                100,
+            );
         }
     }
 }

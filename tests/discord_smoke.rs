@@ -7,18 +7,19 @@ mod discord_stand_in;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use discord_stand_in::{opt_bool, opt_focused, opt_str, Config, Place, Route, StandIn, TestUser};
+use discord_stand_in::{
+    opt_bool, opt_focused, opt_str, Config, Place, Route, RunningClient, StandIn, TestUser,
+};
 use serde_json::json;
 use serenity::all::{
     ApplicationId, ButtonStyle, CommandOptionType, Context, CreateActionRow, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateEmbed,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     EditInteractionResponse, EventHandler, GatewayIntents, GuildId, Interaction, InteractionId,
-    Ready, ResolvedValue, ShardManager,
+    Ready, ResolvedValue,
 };
 use serenity::async_trait;
 use serenity::builder::Builder;
-use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 /// A 1×1 transparent PNG.
@@ -76,6 +77,9 @@ impl EventHandler for SmokeBot {
                 let button = CreateButton::new("move:1:12-16")
                     .label("12-16")
                     .style(ButtonStyle::Primary);
+                let redraw = CreateButton::new("redraw")
+                    .label("Redraw")
+                    .style(ButtonStyle::Secondary);
                 let answer = CreateInteractionResponseMessage::new()
                     .content(format!("{} starts a game", command.user.name))
                     .embed(
@@ -84,7 +88,7 @@ impl EventHandler for SmokeBot {
                             .image("attachment://board.png"),
                     )
                     .add_file(CreateAttachment::bytes(PNG_1X1, "board.png"))
-                    .components(vec![CreateActionRow::Buttons(vec![button])])
+                    .components(vec![CreateActionRow::Buttons(vec![button, redraw])])
                     .ephemeral(private);
                 let result = command
                     .create_response(&ctx.http, CreateInteractionResponse::Message(answer))
@@ -101,9 +105,21 @@ impl EventHandler for SmokeBot {
                     self.fail("deferred update", e);
                     return;
                 }
-                let edit = EditInteractionResponse::new()
-                    .content(format!("played {}", click.data.custom_id))
-                    .components(vec![]);
+                let edit = if click.data.custom_id == "redraw" {
+                    // A new picture replaces the old one; the buttons stay.
+                    EditInteractionResponse::new()
+                        .new_attachment(CreateAttachment::bytes(PNG_1X1, "board.png"))
+                        .embed(
+                            CreateEmbed::new()
+                                .title("Board")
+                                .image("attachment://board.png"),
+                        )
+                } else {
+                    // No attachments given: the picture stays; the buttons go.
+                    EditInteractionResponse::new()
+                        .content(format!("played {}", click.data.custom_id))
+                        .components(vec![])
+                };
                 if let Err(e) = click.edit_response(&ctx.http, edit).await {
                     self.fail("edit original", e);
                 }
@@ -136,43 +152,6 @@ struct SilentBot;
 #[async_trait]
 impl EventHandler for SilentBot {}
 
-/// A serenity client running in a task.
-struct Running {
-    shard_manager: Arc<ShardManager>,
-    task: JoinHandle<Result<(), serenity::Error>>,
-}
-
-impl Running {
-    async fn start(
-        standin: &StandIn,
-        intents: GatewayIntents,
-        handler: impl EventHandler + 'static,
-    ) -> Self {
-        let mut client = standin
-            .client_builder(intents)
-            .event_handler(handler)
-            .await
-            .expect("build the serenity client");
-        let shard_manager = Arc::clone(&client.shard_manager);
-        let task = tokio::spawn(async move { client.start().await });
-        Self {
-            shard_manager,
-            task,
-        }
-    }
-
-    /// Shuts every shard down cleanly and waits for the client to return.
-    async fn stop(self) {
-        self.shard_manager.shutdown_all().await;
-        let result = timeout(Duration::from_secs(10), self.task)
-            .await
-            .expect("client stops within 10 s");
-        result
-            .expect("client task")
-            .expect("client returns Ok after shutdown_all");
-    }
-}
-
 fn smoke_bot(guild: u64) -> (SmokeBot, Arc<Mutex<Vec<String>>>) {
     let errors = Arc::new(Mutex::new(Vec::new()));
     (
@@ -190,7 +169,7 @@ async fn slash_command_button_and_autocomplete_reach_discord_correctly() {
         let standin = StandIn::start().await;
         let place = Place::random_guild();
         let (bot, errors) = smoke_bot(place.guild.unwrap());
-        let running = Running::start(&standin, GatewayIntents::non_privileged(), bot).await;
+        let running = RunningClient::start(&standin, GatewayIntents::non_privileged(), bot).await;
 
         // IDENTIFY carries the token and no privileged intent.
         let identify = standin.identify().await;
@@ -225,7 +204,7 @@ async fn slash_command_button_and_autocomplete_reach_discord_correctly() {
         let data = &answer.body()["data"];
         assert_eq!(data["attachments"][0]["filename"], "board.png");
         assert_eq!(data["embeds"][0]["image"]["url"], "attachment://board.png");
-        assert_eq!(answer.custom_ids(), vec!["move:1:12-16"]);
+        assert_eq!(answer.custom_ids(), vec!["move:1:12-16", "redraw"]);
 
         // What Discord now shows: the picture is attached and the embed points at it.
         let board = standin.original_message(&sent);
@@ -243,6 +222,23 @@ async fn slash_command_button_and_autocomplete_reach_discord_correctly() {
         let sent_private = standin.send_interaction(private).await;
         let answer = standin.callback(&sent_private).await;
         assert_eq!(answer.flags() & 64, 64, "{}", answer.summary());
+
+        // "Redraw": deferred update, then an edit uploading a new picture (multipart PATCH).
+        let redraw = standin.button_click(&alice, &board, "redraw");
+        let sent_redraw = standin.send_interaction(redraw).await;
+        assert_eq!(standin.callback(&sent_redraw).await.callback_type(), Some(6));
+        let edit = standin.original_edit(&sent_redraw).await;
+        assert_eq!(edit.status, 200, "{}", edit.summary());
+        assert_eq!(edit.file("board.png").expect("new picture uploaded").bytes, PNG_1X1);
+        assert_eq!(edit.body()["attachments"][0]["filename"], "board.png");
+        let redrawn = standin.original_message(&sent_redraw);
+        assert_eq!(redrawn["id"], board["id"]);
+        let attachments = redrawn["attachments"].as_array().unwrap();
+        assert_eq!(attachments.len(), 1, "the old picture is replaced: {attachments:?}");
+        assert_ne!(attachments[0]["id"], board["attachments"][0]["id"]);
+        assert_eq!(redrawn["embeds"][0]["image"]["url"], attachments[0]["url"]);
+        assert_eq!(discord_stand_in::custom_ids(&redrawn), vec!["move:1:12-16", "redraw"]);
+        let board = redrawn;
 
         // A click: deferred update (type 6), then an edit of @original, which is the board.
         let click = standin.button_click(&alice, &board, "move:1:12-16");
@@ -305,7 +301,7 @@ async fn a_restarted_bot_identifies_again_and_keeps_working() {
         let bob = TestUser::random("bob");
 
         let (bot, errors) = smoke_bot(place.guild.unwrap());
-        let first = Running::start(&standin, GatewayIntents::empty(), bot).await;
+        let first = RunningClient::start(&standin, GatewayIntents::empty(), bot).await;
         standin.identify().await;
         let first_put = standin.commands_put().await;
         let sent = standin
@@ -320,7 +316,7 @@ async fn a_restarted_bot_identifies_again_and_keeps_working() {
 
         // A new process: fresh connection, IDENTIFY, READY, registration again.
         let (bot, errors_2) = smoke_bot(place.guild.unwrap());
-        let second = Running::start(&standin, GatewayIntents::empty(), bot).await;
+        let second = RunningClient::start(&standin, GatewayIntents::empty(), bot).await;
         standin.identify().await;
         let second_put = standin.commands_put().await;
         assert_eq!(
@@ -360,7 +356,7 @@ async fn heartbeats_are_acknowledged_and_sessions_resume() {
         let place = Place::random_guild();
         let carol = TestUser::random("carol");
         let (bot, errors) = smoke_bot(place.guild.unwrap());
-        let running = Running::start(&standin, GatewayIntents::empty(), bot).await;
+        let running = RunningClient::start(&standin, GatewayIntents::empty(), bot).await;
         standin.identify().await;
         standin.commands_put().await;
 
@@ -459,15 +455,9 @@ async fn a_wrong_token_or_privileged_intents_fail_clearly() {
         assert_eq!(standin.identify().await.status, 4004);
 
         // A privileged intent the portal has not allowed: close 4014.
-        let mut client = standin
-            .client_builder(GatewayIntents::MESSAGE_CONTENT)
-            .event_handler(SilentBot)
-            .await
-            .unwrap();
-        let result = timeout(Duration::from_secs(10), client.start())
-            .await
-            .expect("start returns");
-        let err = result.unwrap_err();
+        let running =
+            RunningClient::start(&standin, GatewayIntents::MESSAGE_CONTENT, SilentBot).await;
+        let err = running.finished().await.unwrap_err();
         assert!(
             format!("{err:?}").contains("DisallowedGatewayIntents"),
             "{err:?}"
@@ -482,7 +472,7 @@ async fn a_wrong_token_or_privileged_intents_fail_clearly() {
 async fn the_stand_in_refuses_what_discord_refuses() {
     timeout(Duration::from_secs(60), async {
         let standin = StandIn::start().await;
-        let running = Running::start(&standin, GatewayIntents::empty(), SilentBot).await;
+        let running = RunningClient::start(&standin, GatewayIntents::empty(), SilentBot).await;
         standin.wait_connected().await;
         let http = standin.http();
         http.set_application_id(ApplicationId::new(standin.application_id()));
@@ -609,7 +599,7 @@ async fn late_answers_are_unknown_interactions_when_the_deadline_is_on() {
             ..Config::default()
         };
         let standin = StandIn::start_with(cfg).await;
-        let running = Running::start(&standin, GatewayIntents::empty(), SilentBot).await;
+        let running = RunningClient::start(&standin, GatewayIntents::empty(), SilentBot).await;
         let http = standin.http();
         http.set_application_id(ApplicationId::new(standin.application_id()));
         let place = Place::random_guild();

@@ -192,7 +192,7 @@ impl Recorded {
         custom_ids(self.message_body())
     }
 
-    /// The uploaded file with this name (as uploaded, or as renamed in `attachments`).
+    /// The uploaded file with this name (the multipart part's filename).
     pub fn file(&self, filename: &str) -> Option<&UploadedFile> {
         self.files.iter().find(|f| f.filename == filename)
     }
@@ -1106,6 +1106,58 @@ impl StandIn {
         for conn in st.conns.values() {
             let _ = conn.tx.send(Outgoing::Frame(json!({"op": 9, "d": false})));
         }
+    }
+}
+
+/// A serenity client running in a task, to stop cleanly between tests or to simulate a restart.
+pub struct RunningClient {
+    pub shard_manager: Arc<serenity::gateway::ShardManager>,
+    task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+}
+
+impl RunningClient {
+    /// Runs `client.start()` (one shard) in a task.
+    pub fn spawn(mut client: serenity::Client) -> Self {
+        let shard_manager = Arc::clone(&client.shard_manager);
+        let task = tokio::spawn(async move { client.start().await });
+        Self {
+            shard_manager,
+            task,
+        }
+    }
+
+    /// Builds a client on the stand-in with this handler and runs it.
+    pub async fn start(
+        standin: &StandIn,
+        intents: serenity::model::gateway::GatewayIntents,
+        handler: impl serenity::client::EventHandler + 'static,
+    ) -> Self {
+        let client = standin
+            .client_builder(intents)
+            .event_handler(handler)
+            .await
+            .expect("build the serenity client");
+        Self::spawn(client)
+    }
+
+    /// `shard_manager.shutdown_all()` (close 1000, so the session ends), then waits up to 10 s
+    /// for `client.start()` to return, and panics unless it returned `Ok`.
+    pub async fn stop(self) {
+        self.shard_manager.shutdown_all().await;
+        match tokio::time::timeout(Duration::from_secs(10), self.task).await {
+            Err(_) => panic!("the serenity client did not stop within 10 s of shutdown_all"),
+            Ok(Err(e)) => panic!("the serenity client task failed: {e}"),
+            Ok(Ok(Err(e))) => panic!("the serenity client returned an error: {e:?}"),
+            Ok(Ok(Ok(()))) => {}
+        }
+    }
+
+    /// Waits (up to 10 s) for the client to end by itself, e.g. refused by the gateway.
+    pub async fn finished(self) -> Result<(), serenity::Error> {
+        tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the serenity client did not end within 10 s")
+            .expect("the serenity client task failed")
     }
 }
 

@@ -1,0 +1,1171 @@
+//! A stand-in for Discord on 127.0.0.1, for end-to-end tests of the bot.
+//!
+//! It speaks Discord's real protocol: serenity's own client connects to it as it would to
+//! Discord (REST under `/api/v10`, the gateway websocket), so tests drive the real bot code.
+//!
+//! ```ignore
+//! mod discord_stand_in;
+//! use discord_stand_in::*;
+//!
+//! let standin = StandIn::start().await;
+//! let mut client = standin.client_builder(GatewayIntents::empty()).event_handler(MyBot).await?;
+//! // run the client in a task, then:
+//! standin.wait_connected().await;
+//! let alice = TestUser::random("alice").with_locale("es-ES");
+//! let place = Place::random_guild();
+//! let sent = standin.send_interaction(standin.slash_command(&alice, place, "play", vec![])).await;
+//! let answer = standin.callback(&sent).await;          // POST .../callback, parsed
+//! assert_eq!(answer.callback_type(), Some(4));
+//! let board = standin.original_message(&sent);         // the message as Discord now holds it
+//! let click = standin.button_click(&alice, &board, "move:1:12-16");
+//! ```
+//!
+//! What it does beyond echoing: it checks what the bot sends against Discord's limits (400 with
+//! Discord's "Invalid Form Body" shape), refuses a second answer to an interaction (40060) or
+//! an answer of the wrong type, keeps the messages the bot created so later edits, clicks and
+//! follow-ups act on them, enforces the bot token (REST 401, gateway close 4004), refuses
+//! privileged intents (close 4014), and resumes sessions with replay of missed events.
+//! Every request and gateway frame from the bot lands in a log that tests await.
+#![allow(dead_code)]
+
+mod gateway;
+pub mod payloads;
+mod rest;
+pub mod validate;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+pub use payloads::*;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, watch};
+
+/// The bot token the stand-in expects unless [`Config::token`] says otherwise.
+pub const DEFAULT_TOKEN: &str = "c3RhbmQtaW4.test.token";
+
+/// How the stand-in behaves; [`Config::default`] suits most tests.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The token the bot must present (`Authorization: Bot <token>`, IDENTIFY's `token`).
+    pub token: String,
+    /// HELLO's `heartbeat_interval` (Discord: 41.25 s). Short values exercise heartbeats.
+    pub heartbeat_interval: Duration,
+    /// Whether IDENTIFY may ask for privileged intents (members, presences, message content).
+    /// Off, as for a bot whose portal switches are off: Discord closes with 4014.
+    pub allow_privileged_intents: bool,
+    /// If set, an interaction answered later than this is refused with 404 Unknown interaction,
+    /// as Discord does after 3 s. Off by default so slow CI machines do not fail tests; every
+    /// callback's [`Recorded::elapsed`] is recorded either way.
+    pub interaction_deadline: Option<Duration>,
+    /// How long the waiting helpers wait before panicking with the log.
+    pub wait: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            token: DEFAULT_TOKEN.to_owned(),
+            heartbeat_interval: Duration::from_millis(41_250),
+            allow_privileged_intents: false,
+            interaction_deadline: None,
+            wait: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What a recorded request was, decoded from its method-independent path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `GET /gateway`
+    Gateway,
+    /// `GET /gateway/bot`
+    GatewayBot,
+    /// `GET /users/@me`
+    CurrentUser,
+    /// `GET /oauth2/applications/@me`
+    CurrentApplication,
+    /// `/applications/{app}/commands` (guild: None) or `/applications/{app}/guilds/{g}/commands`
+    Commands { guild: Option<u64> },
+    /// `POST /interactions/{id}/{token}/callback`
+    Callback { interaction: u64, token: String },
+    /// `/webhooks/{app}/{token}/messages/@original`
+    Original { token: String },
+    /// `POST /webhooks/{app}/{token}`: a follow-up message
+    Followup { token: String },
+    /// `/webhooks/{app}/{token}/messages/{id}`
+    FollowupMessage { token: String, message: u64 },
+    /// `POST /channels/{ch}/messages`
+    ChannelMessages { channel: u64 },
+    /// `/channels/{ch}/messages/{id}`
+    ChannelMessage { channel: u64, message: u64 },
+    /// `GET /attachments/...`: the stand-in's CDN for uploaded files
+    Attachment { id: u64 },
+    /// Gateway op 2 (method "GATEWAY")
+    Identify,
+    /// Gateway op 6 (method "GATEWAY")
+    Resume,
+    /// The bot closed the websocket with this code (method "GATEWAY")
+    GatewayClose { code: Option<u16> },
+    /// Any other gateway op from the bot (presence update, member request…)
+    GatewayOp { op: u64 },
+    /// A request the stand-in does not know: answered 404
+    Unknown,
+}
+
+/// A file uploaded in a multipart request (`files[n]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UploadedFile {
+    /// The form field, e.g. `files[0]`.
+    pub field: String,
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// One request (or gateway frame) from the bot, with the stand-in's answer.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// Position in the log.
+    pub index: usize,
+    /// HTTP method, or "GATEWAY" for websocket frames.
+    pub method: String,
+    /// Request path (`/api/v10/...`), or the gateway event name.
+    pub path: String,
+    pub query: String,
+    pub route: Route,
+    /// The JSON body, `payload_json` of a multipart body, or a gateway frame's `d`.
+    pub json: Option<Value>,
+    pub files: Vec<UploadedFile>,
+    /// HTTP status answered; for gateway frames 0 if accepted, else the close code sent.
+    pub status: u16,
+    /// The JSON answered (message, commands, error body), if any.
+    pub response: Option<Value>,
+    /// Why the stand-in refused or frowned (empty when all was well).
+    pub problems: Vec<String>,
+    /// For callbacks: time between sending the interaction and its answer.
+    pub elapsed: Option<Duration>,
+    pub at: Instant,
+}
+
+impl Recorded {
+    /// The JSON body, or `null`.
+    pub fn body(&self) -> &Value {
+        self.json.as_ref().unwrap_or(&Value::Null)
+    }
+
+    /// The message part of the body: `data` for interaction callbacks, else the body itself.
+    pub fn message_body(&self) -> &Value {
+        match self.route {
+            Route::Callback { .. } => &self.body()["data"],
+            _ => self.body(),
+        }
+    }
+
+    /// An interaction callback's `type` (4 message, 5 deferred, 6 deferred update, 7 update,
+    /// 8 autocomplete result, 9 modal).
+    pub fn callback_type(&self) -> Option<u64> {
+        match self.route {
+            Route::Callback { .. } => self.body()["type"].as_u64(),
+            _ => None,
+        }
+    }
+
+    /// Message flags of the body (64 = ephemeral).
+    pub fn flags(&self) -> u64 {
+        self.message_body()["flags"].as_u64().unwrap_or(0)
+    }
+
+    pub fn is_ephemeral(&self) -> bool {
+        self.flags() & 64 != 0
+    }
+
+    /// The `content` of the message body, or "".
+    pub fn content(&self) -> &str {
+        self.message_body()["content"].as_str().unwrap_or("")
+    }
+
+    /// The `custom_id`s of the components in the message body.
+    pub fn custom_ids(&self) -> Vec<String> {
+        custom_ids(self.message_body())
+    }
+
+    /// The uploaded file with this name (the multipart part's filename).
+    pub fn file(&self, filename: &str) -> Option<&UploadedFile> {
+        self.files.iter().find(|f| f.filename == filename)
+    }
+
+    /// Autocomplete choices answered (callback type 8).
+    pub fn choices(&self) -> Vec<Value> {
+        self.body()["data"]["choices"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The id of the message the stand-in answered with, if it answered with one.
+    pub fn message_id(&self) -> Option<u64> {
+        self.response.as_ref()?["id"].as_str()?.parse().ok()
+    }
+
+    /// One line (two with problems) for logs.
+    pub fn summary(&self) -> String {
+        let mut body = self.json.as_ref().map(Value::to_string).unwrap_or_default();
+        if body.len() > 600 {
+            let mut cut = 600;
+            while !body.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            body.truncate(cut);
+            body.push('…');
+        }
+        let files: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| format!("{}={} ({} B)", f.field, f.filename, f.bytes.len()))
+            .collect();
+        let query = if self.query.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", self.query)
+        };
+        let mut line = format!(
+            "#{} {} {}{} -> {}",
+            self.index, self.method, self.path, query, self.status
+        );
+        if !body.is_empty() {
+            let _ = write!(line, " {body}");
+        }
+        if !files.is_empty() {
+            let _ = write!(line, " files: {}", files.join(", "));
+        }
+        if !self.problems.is_empty() {
+            let _ = write!(line, "\n      problems: {}", self.problems.join("; "));
+        }
+        line
+    }
+}
+
+/// An interaction the stand-in dispatched, to match the bot's answers with.
+#[derive(Clone, Debug)]
+pub struct SentInteraction {
+    pub id: u64,
+    pub token: String,
+    /// Interaction type: 2 command, 3 component, 4 autocomplete, 5 modal submit.
+    pub kind: u64,
+    /// The gateway sequence number it was sent with.
+    pub seq: u64,
+    pub payload: Value,
+}
+
+// ---- shared state ------------------------------------------------------------------------------
+
+pub(crate) enum Outgoing {
+    Frame(Value),
+    Close(u16, String),
+    Drop,
+}
+
+pub(crate) struct Conn {
+    pub(crate) tx: mpsc::UnboundedSender<Outgoing>,
+    pub(crate) session: Option<String>,
+}
+
+pub(crate) struct Session {
+    pub(crate) seq: u64,
+    pub(crate) events: Vec<Value>,
+    pub(crate) conn: Option<u64>,
+    pub(crate) resumable: bool,
+    /// READY or RESUMED was sent on the current connection.
+    pub(crate) live: bool,
+    pub(crate) created: u64,
+}
+
+pub(crate) struct InteractionState {
+    pub(crate) token: String,
+    pub(crate) kind: u64,
+    pub(crate) place: Place,
+    /// For components: the message the component is on.
+    pub(crate) message: Option<u64>,
+    pub(crate) sent_at: Instant,
+    /// The callback type it was answered with.
+    pub(crate) ack: Option<u64>,
+    /// The message `@original` refers to.
+    pub(crate) original: Option<u64>,
+    pub(crate) followups: Vec<u64>,
+}
+
+#[derive(Default)]
+pub(crate) struct State {
+    pub(crate) log: Vec<Recorded>,
+    pub(crate) taken: Vec<bool>,
+    pub(crate) conns: HashMap<u64, Conn>,
+    pub(crate) next_conn: u64,
+    pub(crate) sessions: HashMap<String, Session>,
+    pub(crate) interactions: HashMap<u64, InteractionState>,
+    pub(crate) tokens: HashMap<String, u64>,
+    pub(crate) messages: HashMap<u64, Value>,
+    pub(crate) files: HashMap<u64, UploadedFile>,
+    pub(crate) channel_guilds: HashMap<u64, u64>,
+    pub(crate) global_commands: Vec<Value>,
+    pub(crate) guild_commands: HashMap<u64, Vec<Value>>,
+    pub(crate) heartbeats: u64,
+}
+
+impl State {
+    /// The session to send events to: the newest one whose connection is up and ready.
+    pub(crate) fn live_session(&self) -> Option<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.live && s.conn.is_some())
+            .max_by_key(|(_, s)| s.created)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// The newest session that could still be resumed, connected or not.
+    pub(crate) fn resumable_session(&self) -> Option<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.resumable)
+            .max_by_key(|(_, s)| s.created)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// Sends a dispatch (op 0) on a session, numbering it; kept for replay on RESUME.
+    pub(crate) fn dispatch(&mut self, session: &str, t: &str, d: Value) -> u64 {
+        let s = self
+            .sessions
+            .get_mut(session)
+            .expect("dispatch on a known session");
+        s.seq += 1;
+        let frame = json!({"op": 0, "s": s.seq, "t": t, "d": d});
+        s.events.push(frame.clone());
+        if let Some(conn) = s.conn.and_then(|c| self.conns.get(&c)) {
+            let _ = conn.tx.send(Outgoing::Frame(frame));
+        }
+        s.seq
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) cfg: Config,
+    pub(crate) addr: SocketAddr,
+    pub(crate) app_id: u64,
+    pub(crate) bot: TestUser,
+    pub(crate) state: Mutex<State>,
+    pub(crate) changed: watch::Sender<u64>,
+}
+
+impl Inner {
+    pub(crate) fn state(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub(crate) fn gateway_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// Wakes every waiter.
+    pub(crate) fn bump(&self) {
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    /// Appends to the log and wakes waiters.
+    pub(crate) fn record(&self, st: &mut State, mut rec: Recorded) -> usize {
+        rec.index = st.log.len();
+        st.log.push(rec);
+        st.taken.push(false);
+        st.log.len() - 1
+    }
+
+    /// The bot's user object as Discord sends it to the bot itself (`CurrentUser`).
+    pub(crate) fn bot_json(&self) -> Value {
+        let mut user = self.bot.json();
+        user["verified"] = json!(true);
+        user["mfa_enabled"] = json!(false);
+        user["flags"] = json!(0);
+        user["email"] = Value::Null;
+        user["locale"] = json!("en-US");
+        user
+    }
+}
+
+// ---- the stand-in ------------------------------------------------------------------------------
+
+/// A fake Discord serving REST and the gateway on 127.0.0.1. Dropping it stops the server and
+/// drops the websocket connections.
+pub struct StandIn {
+    inner: Arc<Inner>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        for conn in self.inner.state().conns.values() {
+            let _ = conn.tx.send(Outgoing::Drop);
+        }
+        self.server.abort();
+    }
+}
+
+impl StandIn {
+    /// Starts a stand-in with [`Config::default`] on a free port.
+    pub async fn start() -> Self {
+        Self::start_with(Config::default()).await
+    }
+
+    pub async fn start_with(cfg: Config) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("local addr");
+        let app_id = snowflake();
+        let bot = TestUser::new(app_id, "damas").into_bot();
+        let (changed, _) = watch::channel(0);
+        let inner = Arc::new(Inner {
+            cfg,
+            addr,
+            app_id,
+            bot,
+            state: Mutex::default(),
+            changed,
+        });
+        let app = axum::Router::new()
+            .route("/ws", axum::routing::get(gateway::upgrade))
+            .fallback(rest::handle)
+            .layer(axum::extract::DefaultBodyLimit::max(64 * 1024 * 1024))
+            .with_state(Arc::clone(&inner));
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app).await.expect("stand-in server");
+        });
+        Self { inner, server }
+    }
+
+    /// `http://127.0.0.1:PORT`: give it to `HttpBuilder::proxy`.
+    pub fn base_url(&self) -> String {
+        self.inner.base_url()
+    }
+
+    /// `ws://127.0.0.1:PORT/ws`, what `GET /gateway` answers.
+    pub fn gateway_url(&self) -> String {
+        self.inner.gateway_url()
+    }
+
+    /// The token the stand-in accepts.
+    pub fn token(&self) -> &str {
+        &self.inner.cfg.token
+    }
+
+    /// The application id READY announces (also the bot's user id, as on Discord).
+    pub fn application_id(&self) -> u64 {
+        self.inner.app_id
+    }
+
+    /// The bot's own user.
+    pub fn bot_user(&self) -> TestUser {
+        self.inner.bot.clone()
+    }
+
+    /// serenity's HTTP client pointed here: `HttpBuilder::new(token).proxy(base_url)
+    /// .ratelimiter_disabled(true)` (the proxy is ignored while the rate limiter is on).
+    pub fn http(&self) -> serenity::http::Http {
+        self.http_with_token(self.token())
+    }
+
+    /// Same as [`Self::http`] with another token (to check that a wrong one is refused).
+    pub fn http_with_token(&self, token: &str) -> serenity::http::Http {
+        serenity::http::HttpBuilder::new(token)
+            .proxy(self.base_url())
+            .ratelimiter_disabled(true)
+            .build()
+    }
+
+    /// A serenity client builder connected to the stand-in.
+    pub fn client_builder(
+        &self,
+        intents: serenity::model::gateway::GatewayIntents,
+    ) -> serenity::client::ClientBuilder {
+        serenity::client::ClientBuilder::new_with_http(self.http(), intents)
+    }
+
+    // ---- the log ---------------------------------------------------------------------------
+
+    /// Everything recorded so far.
+    pub fn log(&self) -> Vec<Recorded> {
+        self.inner.state().log.clone()
+    }
+
+    /// The log, one summary per line.
+    pub fn log_text(&self) -> String {
+        let st = self.inner.state();
+        let mut text = String::new();
+        for rec in &st.log {
+            let _ = writeln!(text, "  {}", rec.summary());
+        }
+        if st.log.is_empty() {
+            text.push_str("  (nothing recorded)\n");
+        }
+        text
+    }
+
+    /// Requests the stand-in refused (status >= 400, gateway closes) or did not know.
+    pub fn refusals(&self) -> Vec<Recorded> {
+        self.inner
+            .state()
+            .log
+            .iter()
+            .filter(|r| r.status >= 400 || !r.problems.is_empty())
+            .cloned()
+            .collect()
+    }
+
+    /// Panics, with the log, if any request was refused or unknown.
+    pub fn assert_no_refusals(&self) {
+        let refused = self.refusals();
+        assert!(
+            refused.is_empty(),
+            "the stand-in refused {} request(s):\n{}\nfull log:\n{}",
+            refused.len(),
+            refused
+                .iter()
+                .map(Recorded::summary)
+                .collect::<Vec<_>>()
+                .join("\n"),
+            self.log_text()
+        );
+    }
+
+    /// How many heartbeats the bot has sent.
+    pub fn heartbeats(&self) -> u64 {
+        self.inner.state().heartbeats
+    }
+
+    /// Waits (up to [`Config::wait`]) until `check` finds something in the state.
+    async fn wait_state<T>(
+        &self,
+        what: &str,
+        within: Duration,
+        mut check: impl FnMut(&mut State) -> Option<T>,
+    ) -> T {
+        let mut rx = self.inner.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            rx.borrow_and_update();
+            let found = check(&mut self.inner.state());
+            if let Some(found) = found {
+                return found;
+            }
+            if tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_err()
+            {
+                panic!(
+                    "stand-in: waited {within:?} for {what}, in vain. Log:\n{}",
+                    self.log_text()
+                );
+            }
+        }
+    }
+
+    /// The earliest request not yet returned by a `next_*` call that matches `pred`; waits for
+    /// it up to [`Config::wait`], then panics with the whole log.
+    pub async fn next_request(&self, pred: impl Fn(&Recorded) -> bool) -> Recorded {
+        self.next_request_within(self.inner.cfg.wait, "a matching request", pred)
+            .await
+    }
+
+    pub async fn next_request_within(
+        &self,
+        within: Duration,
+        what: &str,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        self.wait_state(what, within, |st| {
+            let i = (0..st.log.len()).find(|&i| !st.taken[i] && pred(&st.log[i]))?;
+            st.taken[i] = true;
+            Some(st.log[i].clone())
+        })
+        .await
+    }
+
+    /// Sleeps `dur`, then panics if a request not yet taken matches `pred`.
+    pub async fn assert_no_request_within(&self, dur: Duration, pred: impl Fn(&Recorded) -> bool) {
+        tokio::time::sleep(dur).await;
+        let st = self.inner.state();
+        let found: Vec<String> = (0..st.log.len())
+            .filter(|&i| !st.taken[i] && pred(&st.log[i]))
+            .map(|i| st.log[i].summary())
+            .collect();
+        assert!(
+            found.is_empty(),
+            "unexpected request(s):\n{}",
+            found.join("\n")
+        );
+    }
+
+    /// The bot's answer (`POST /interactions/{id}/{token}/callback`) to this interaction.
+    pub async fn callback(&self, sent: &SentInteraction) -> Recorded {
+        let id = sent.id;
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("the callback of interaction {id}"),
+            |r| matches!(&r.route, Route::Callback { interaction, .. } if *interaction == id),
+        )
+        .await
+    }
+
+    /// The bot's next `PATCH /webhooks/{app}/{token}/messages/@original` for this interaction.
+    pub async fn original_edit(&self, sent: &SentInteraction) -> Recorded {
+        let token = sent.token.clone();
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("an edit of @original of {}", sent.id),
+            |r| {
+                r.method == "PATCH"
+                    && matches!(&r.route, Route::Original { token: t } if *t == token)
+            },
+        )
+        .await
+    }
+
+    /// The bot's next follow-up (`POST /webhooks/{app}/{token}`) for this interaction.
+    pub async fn followup(&self, sent: &SentInteraction) -> Recorded {
+        let token = sent.token.clone();
+        self.next_request_within(
+            self.inner.cfg.wait,
+            &format!("a follow-up of {}", sent.id),
+            |r| {
+                r.method == "POST"
+                    && matches!(&r.route, Route::Followup { token: t } if *t == token)
+            },
+        )
+        .await
+    }
+
+    /// The next command registration (`PUT .../commands`, global or guild).
+    pub async fn commands_put(&self) -> Recorded {
+        self.next_request_within(self.inner.cfg.wait, "a PUT of application commands", |r| {
+            r.method == "PUT" && matches!(r.route, Route::Commands { .. })
+        })
+        .await
+    }
+
+    /// The next IDENTIFY (op 2) from a bot.
+    pub async fn identify(&self) -> Recorded {
+        self.next_request_within(self.inner.cfg.wait, "an IDENTIFY", |r| {
+            r.route == Route::Identify
+        })
+        .await
+    }
+
+    /// Waits until a bot has a ready session (after READY or RESUMED).
+    pub async fn wait_connected(&self) {
+        self.wait_state(
+            "a connected bot (READY or RESUMED sent)",
+            self.inner.cfg.wait,
+            |st| st.live_session(),
+        )
+        .await;
+    }
+
+    /// Whether a bot is connected and ready now.
+    pub fn is_connected(&self) -> bool {
+        self.inner.state().live_session().is_some()
+    }
+
+    /// Waits until no bot is connected (e.g. after `shard_manager.shutdown_all()`).
+    pub async fn wait_disconnected(&self) {
+        self.wait_state("every bot connection to close", self.inner.cfg.wait, |st| {
+            st.conns.is_empty().then_some(())
+        })
+        .await;
+    }
+
+    // ---- what Discord holds ----------------------------------------------------------------
+
+    /// A message as the stand-in holds it (serenity's `Message` JSON).
+    pub fn message(&self, id: u64) -> Option<Value> {
+        self.inner.state().messages.get(&id).cloned()
+    }
+
+    /// The messages in a channel, oldest first.
+    pub fn messages_in(&self, channel: u64) -> Vec<Value> {
+        let st = self.inner.state();
+        let mut list: Vec<Value> = st
+            .messages
+            .values()
+            .filter(|m| m["channel_id"] == json!(channel.to_string()))
+            .cloned()
+            .collect();
+        list.sort_by_key(|m| m["id"].as_str().and_then(|s| s.parse::<u64>().ok()));
+        list
+    }
+
+    /// The message `@original` of this interaction now refers to; panics if there is none.
+    pub fn original_message(&self, sent: &SentInteraction) -> Value {
+        let st = self.inner.state();
+        let id = st.interactions.get(&sent.id).and_then(|i| i.original);
+        match id.and_then(|id| st.messages.get(&id)) {
+            Some(m) => m.clone(),
+            None => panic!("interaction {} has no original message (yet)", sent.id),
+        }
+    }
+
+    /// The bytes of an attachment of a message, by filename.
+    pub fn attachment_bytes(&self, message: &Value, filename: &str) -> Option<Vec<u8>> {
+        let attachment = message["attachments"]
+            .as_array()?
+            .iter()
+            .find(|a| a["filename"] == json!(filename))?;
+        let id: u64 = attachment["id"].as_str()?.parse().ok()?;
+        self.inner.state().files.get(&id).map(|f| f.bytes.clone())
+    }
+
+    /// Puts a message into a channel as if `author` had posted it (an old board, say): returns
+    /// its JSON, which [`Self::button_click`] can use.
+    pub fn post_message(
+        &self,
+        place: Place,
+        author: &TestUser,
+        content: &str,
+        components: Value,
+    ) -> Value {
+        let id = snowflake();
+        let mut message = rest::message_base(&self.inner, id, place, author.json(), 0);
+        message["content"] = json!(content);
+        message["components"] = components;
+        rest::check_message(&message)
+            .unwrap_or_else(|e| panic!("post_message builds a bad message: {e}"));
+        let mut st = self.inner.state();
+        if let Some(guild) = place.guild {
+            st.channel_guilds.insert(place.channel, guild);
+        }
+        st.messages.insert(id, message.clone());
+        message
+    }
+
+    /// The commands registered (global with `None`).
+    pub fn registered_commands(&self, guild: Option<u64>) -> Vec<Value> {
+        let st = self.inner.state();
+        match guild {
+            None => st.global_commands.clone(),
+            Some(g) => st.guild_commands.get(&g).cloned().unwrap_or_default(),
+        }
+    }
+
+    fn command_id(&self, guild: Option<u64>, name: &str, kind: u64) -> u64 {
+        let st = self.inner.state();
+        let local = guild.and_then(|g| st.guild_commands.get(&g));
+        local
+            .into_iter()
+            .flatten()
+            .chain(st.global_commands.iter())
+            .find(|c| c["name"] == json!(name) && c["type"].as_u64().unwrap_or(1) == kind)
+            .and_then(|c| c["id"].as_str()?.parse().ok())
+            .unwrap_or_else(snowflake)
+    }
+
+    // ---- interactions ----------------------------------------------------------------------
+
+    /// The fields every interaction has; `data` and the type vary.
+    fn interaction(&self, kind: u64, user: &TestUser, place: Place, data: Value) -> Value {
+        let id = snowflake();
+        let mut v = json!({
+            "id": id.to_string(),
+            "application_id": self.inner.app_id.to_string(),
+            "type": kind,
+            "data": data,
+            "channel_id": place.channel.to_string(),
+            "channel": place.channel_json(),
+            "token": format!("aW50ZXJhY3Rpb24.{id}.stand-in"),
+            "version": 1,
+            "locale": user.locale,
+            "app_permissions": "2248473465835073",
+            "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+        });
+        match place.guild {
+            Some(guild) => {
+                v["guild_id"] = json!(guild.to_string());
+                v["guild_locale"] = json!("en-US");
+                v["member"] = user.member_json();
+                v["context"] = json!(0);
+                v["authorizing_integration_owners"] = json!({"0": guild.to_string()});
+            }
+            None => {
+                v["user"] = user.json();
+                v["context"] = json!(1);
+                v["authorizing_integration_owners"] = json!({"0": "0"});
+            }
+        }
+        v
+    }
+
+    fn command_like(
+        &self,
+        kind: u64,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        mut options: Vec<Value>,
+    ) -> Value {
+        let mut resolved = json!({});
+        take_resolved(&mut options, place.guild.is_some(), &mut resolved);
+        let guild_command = place.guild.filter(|g| {
+            self.inner
+                .state()
+                .guild_commands
+                .get(g)
+                .is_some_and(|list| list.iter().any(|c| c["name"] == json!(name)))
+        });
+        let mut data = json!({
+            "id": self.command_id(place.guild, name, 1).to_string(),
+            "name": name,
+            "type": 1,
+            "options": options,
+        });
+        if resolved != json!({}) {
+            data["resolved"] = resolved;
+        }
+        if let Some(guild) = guild_command {
+            data["guild_id"] = json!(guild.to_string());
+        }
+        self.interaction(kind, user, place, data)
+    }
+
+    /// A slash command (`type 2`): `options` from [`opt_str`], [`opt_int`], [`opt_user`],
+    /// [`subcommand`]…; the command id is the registered one if the bot registered `name`.
+    pub fn slash_command(
+        &self,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        options: Vec<Value>,
+    ) -> Value {
+        self.command_like(2, user, place, name, options)
+    }
+
+    /// An autocomplete request (`type 4`): exactly one option (maybe inside a subcommand) made
+    /// with [`opt_focused`].
+    pub fn autocomplete(
+        &self,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        options: Vec<Value>,
+    ) -> Value {
+        assert_eq!(
+            count_focused(&options),
+            1,
+            "an autocomplete interaction has exactly one focused option"
+        );
+        self.command_like(4, user, place, name, options)
+    }
+
+    fn component_like(&self, user: &TestUser, message: &Value, data: Value) -> Value {
+        let place = place_of(message);
+        let mut v = self.interaction(3, user, place, data);
+        v["message"] = message.clone();
+        v
+    }
+
+    /// A click on the button `custom_id` of `message` (as returned by [`Self::original_message`],
+    /// [`Self::message`] or [`Self::post_message`]). Panics if the message has no such enabled
+    /// button: Discord would not let anyone click it.
+    pub fn button_click(&self, user: &TestUser, message: &Value, custom_id: &str) -> Value {
+        let found = component(message, custom_id).unwrap_or_else(|| {
+            panic!(
+                "the message has no component {custom_id:?}; it has {:?}",
+                custom_ids(message)
+            )
+        });
+        assert_eq!(
+            found["type"],
+            json!(2),
+            "component {custom_id:?} is not a button: {found}"
+        );
+        assert_ne!(
+            found["disabled"],
+            json!(true),
+            "button {custom_id:?} is disabled"
+        );
+        self.component_like(
+            user,
+            message,
+            json!({"custom_id": custom_id, "component_type": 2}),
+        )
+    }
+
+    /// A choice in the string select `custom_id` of `message`. Panics if the select does not
+    /// exist or the values are not among its options or break min/max_values.
+    pub fn select_menu(
+        &self,
+        user: &TestUser,
+        message: &Value,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Value {
+        let found = component(message, custom_id).unwrap_or_else(|| {
+            panic!(
+                "the message has no component {custom_id:?}; it has {:?}",
+                custom_ids(message)
+            )
+        });
+        assert_eq!(
+            found["type"],
+            json!(3),
+            "component {custom_id:?} is not a string select: {found}"
+        );
+        assert_ne!(
+            found["disabled"],
+            json!(true),
+            "select {custom_id:?} is disabled"
+        );
+        let options: Vec<&str> = found["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o["value"].as_str())
+            .collect();
+        for value in values {
+            assert!(
+                options.contains(value),
+                "select {custom_id:?} has no option {value:?}; it has {options:?}"
+            );
+        }
+        let min = found["min_values"].as_u64().unwrap_or(1) as usize;
+        let max = found["max_values"].as_u64().unwrap_or(1) as usize;
+        assert!(
+            (min..=max).contains(&values.len()),
+            "select {custom_id:?} takes {min}..={max} values"
+        );
+        self.component_like(
+            user,
+            message,
+            json!({"custom_id": custom_id, "component_type": 3, "values": values}),
+        )
+    }
+
+    /// A modal submit (`type 5`): `fields` are (custom_id, value) of text inputs, one per row.
+    pub fn modal_submit(
+        &self,
+        user: &TestUser,
+        place: Place,
+        custom_id: &str,
+        fields: &[(&str, &str)],
+    ) -> Value {
+        let rows: Vec<Value> = fields
+            .iter()
+            .map(|(id, value)| json!({"type": 1, "components": [{"type": 4, "custom_id": id, "value": value}]}))
+            .collect();
+        self.interaction(
+            5,
+            user,
+            place,
+            json!({"custom_id": custom_id, "components": rows}),
+        )
+    }
+
+    /// Dispatches INTERACTION_CREATE to the connected bot (waiting for one to be ready). Panics
+    /// if serenity 0.12.5 would not parse the payload, since it would drop it silently.
+    pub async fn send_interaction(&self, payload: Value) -> SentInteraction {
+        self.send_interaction_to(payload, false).await
+    }
+
+    /// Like [`Self::send_interaction`], but also to a session whose connection is down: the
+    /// event waits in the session and is replayed when the bot resumes, as Discord does.
+    pub async fn queue_interaction(&self, payload: Value) -> SentInteraction {
+        self.send_interaction_to(payload, true).await
+    }
+
+    async fn send_interaction_to(&self, payload: Value, queue: bool) -> SentInteraction {
+        if let Err(e) =
+            serde_json::from_value::<serenity::model::application::Interaction>(payload.clone())
+        {
+            panic!("serenity would drop this interaction silently: {e}\npayload: {payload:#}");
+        }
+        let id: u64 = payload["id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("interaction id");
+        let token = payload["token"]
+            .as_str()
+            .expect("interaction token")
+            .to_owned();
+        let kind = payload["type"].as_u64().expect("interaction type");
+        let channel: u64 = payload["channel_id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("channel_id");
+        let guild: Option<u64> = payload["guild_id"].as_str().and_then(|s| s.parse().ok());
+        let place = Place { channel, guild };
+        let message = payload.get("message").cloned();
+        let message_id: Option<u64> = message
+            .as_ref()
+            .and_then(|m| m["id"].as_str()?.parse().ok());
+        {
+            let mut st = self.inner.state();
+            if let Some(guild) = guild {
+                st.channel_guilds.insert(channel, guild);
+            }
+            if let (Some(mid), Some(m)) = (message_id, message) {
+                st.messages.entry(mid).or_insert(m);
+            }
+            st.tokens.insert(token.clone(), id);
+            st.interactions.insert(
+                id,
+                InteractionState {
+                    token: token.clone(),
+                    kind,
+                    place,
+                    message: message_id,
+                    sent_at: Instant::now(),
+                    ack: None,
+                    original: None,
+                    followups: Vec::new(),
+                },
+            );
+        }
+        let seq = if queue {
+            self.queue_dispatch("INTERACTION_CREATE", payload.clone())
+                .await
+        } else {
+            self.dispatch("INTERACTION_CREATE", payload.clone()).await
+        };
+        if let Some(st) = self.inner.state().interactions.get_mut(&id) {
+            st.sent_at = Instant::now();
+        }
+        SentInteraction {
+            id,
+            token,
+            kind,
+            seq,
+            payload,
+        }
+    }
+
+    /// Sends any dispatch event (`t`, `d`) to the connected bot; returns its sequence number.
+    pub async fn dispatch(&self, t: &str, d: Value) -> u64 {
+        let what = format!("a connected bot to send {t} to");
+        let t = t.to_owned();
+        self.wait_state(&what, self.inner.cfg.wait, |st| {
+            let session = st.live_session()?;
+            Some(st.dispatch(&session, &t, d.clone()))
+        })
+        .await
+    }
+
+    /// Sends a dispatch to the newest resumable session, connected or not (replayed on RESUME).
+    pub async fn queue_dispatch(&self, t: &str, d: Value) -> u64 {
+        let what = format!("a session to queue {t} in");
+        let t = t.to_owned();
+        self.wait_state(&what, self.inner.cfg.wait, |st| {
+            let session = st.live_session().or_else(|| st.resumable_session())?;
+            Some(st.dispatch(&session, &t, d.clone()))
+        })
+        .await
+    }
+
+    /// Asks the bot to reconnect (op 7 RECONNECT): serenity then resumes on a new connection.
+    pub fn request_reconnect(&self) {
+        for conn in self.inner.state().conns.values() {
+            let _ = conn.tx.send(Outgoing::Frame(json!({"op": 7, "d": null})));
+        }
+    }
+
+    /// Cuts every websocket connection without a close frame, like a network failure; sessions
+    /// stay resumable and events dispatched meanwhile are replayed on RESUME.
+    pub fn drop_connections(&self) {
+        let mut st = self.inner.state();
+        for conn in st.conns.values() {
+            let _ = conn.tx.send(Outgoing::Drop);
+        }
+        // Detach now, so that what is dispatched next is queued for the RESUME.
+        for session in st.sessions.values_mut() {
+            session.conn = None;
+            session.live = false;
+        }
+        drop(st);
+        self.inner.bump();
+    }
+
+    /// Sends op 9 INVALID_SESSION (not resumable) on every connection: serenity re-identifies.
+    pub fn invalidate_sessions(&self) {
+        let mut st = self.inner.state();
+        for s in st.sessions.values_mut() {
+            s.resumable = false;
+        }
+        for conn in st.conns.values() {
+            let _ = conn.tx.send(Outgoing::Frame(json!({"op": 9, "d": false})));
+        }
+    }
+}
+
+/// A serenity client running in a task, to stop cleanly between tests or to simulate a restart.
+pub struct RunningClient {
+    pub shard_manager: Arc<serenity::gateway::ShardManager>,
+    task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+}
+
+impl RunningClient {
+    /// Runs `client.start()` (one shard) in a task.
+    pub fn spawn(mut client: serenity::Client) -> Self {
+        let shard_manager = Arc::clone(&client.shard_manager);
+        let task = tokio::spawn(async move { client.start().await });
+        Self {
+            shard_manager,
+            task,
+        }
+    }
+
+    /// Builds a client on the stand-in with this handler and runs it.
+    pub async fn start(
+        standin: &StandIn,
+        intents: serenity::model::gateway::GatewayIntents,
+        handler: impl serenity::client::EventHandler + 'static,
+    ) -> Self {
+        let client = standin
+            .client_builder(intents)
+            .event_handler(handler)
+            .await
+            .expect("build the serenity client");
+        Self::spawn(client)
+    }
+
+    /// `shard_manager.shutdown_all()` (close 1000, so the session ends), then waits up to 10 s
+    /// for `client.start()` to return, and panics unless it returned `Ok`.
+    pub async fn stop(self) {
+        self.shard_manager.shutdown_all().await;
+        match tokio::time::timeout(Duration::from_secs(10), self.task).await {
+            Err(_) => panic!("the serenity client did not stop within 10 s of shutdown_all"),
+            Ok(Err(e)) => panic!("the serenity client task failed: {e}"),
+            Ok(Ok(Err(e))) => panic!("the serenity client returned an error: {e:?}"),
+            Ok(Ok(Ok(()))) => {}
+        }
+    }
+
+    /// Waits (up to 10 s) for the client to end by itself, e.g. refused by the gateway.
+    pub async fn finished(self) -> Result<(), serenity::Error> {
+        tokio::time::timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the serenity client did not end within 10 s")
+            .expect("the serenity client task failed")
+    }
+}
+
+/// Where a message is (its channel and guild).
+pub fn place_of(message: &Value) -> Place {
+    let id = |v: &Value| v.as_str().and_then(|s| s.parse::<u64>().ok());
+    Place {
+        channel: id(&message["channel_id"]).expect("message without channel_id"),
+        guild: id(&message["guild_id"]),
+    }
+}

@@ -1,3 +1,204 @@
-//! The application layer: the use cases, with plain inputs and plain replies.
+//! The application layer: every use case of the bot ("challenge", "move", "explain"…) with
+//! plain inputs (user ids, channel id, locale, text) and plain replies ([`Reply`]). All game
+//! logic and all permission checks live here, so Discord, the console and the tests share
+//! them. Nothing in here knows about serenity.
 
+// A refusal *is* a reply to show: use cases return `Result<_, Reply>` on purpose, and the
+// size of a `Reply` on the error path is irrelevant next to rendering and storage.
+#![allow(clippy::result_large_err)]
+
+pub mod board;
+pub mod challenge;
 pub mod i18n;
+pub mod ids;
+pub mod info;
+pub mod play;
+pub mod reply;
+
+pub use ids::{Action, ComponentId};
+pub use reply::{Attachment, BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply, Visibility};
+
+use crate::ai::Level;
+use crate::engine::{Color, Game, Variant};
+use crate::store::{GameRecord, Seat, Store, StoreError};
+use i18n::Lang;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Who acts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub user_id: u64,
+    pub name: String,
+    /// The Discord locale (`es-ES`, `es-419`, `en-US`…).
+    pub locale: String,
+    /// Members with Manage Messages may cancel stuck games.
+    pub can_manage_messages: bool,
+}
+
+impl Actor {
+    pub fn lang(&self) -> Lang {
+        Lang::from_locale(&self.locale)
+    }
+}
+
+/// Another user named in a command (an opponent, a `/stats` subject).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRef {
+    pub user_id: u64,
+    pub name: String,
+    pub is_bot: bool,
+}
+
+/// Where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub guild_id: Option<u64>,
+    pub channel_id: u64,
+}
+
+/// What a use case answers: messages to show, and whether the bot must now think and move
+/// (the front end calls [`App::bot_turn`] next, after showing these).
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    pub replies: Vec<Reply>,
+    pub bot_turn: Option<Place>,
+}
+
+impl Answer {
+    pub fn one(r: Reply) -> Answer {
+        Answer {
+            replies: vec![r],
+            bot_turn: None,
+        }
+    }
+}
+
+impl From<Reply> for Answer {
+    fn from(r: Reply) -> Answer {
+        Answer::one(r)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a challenge stays open.
+    pub challenge_ttl: Duration,
+    /// The expert level's thinking time.
+    pub expert_time: Duration,
+    /// Fixed seed for the bot's randomness (tests); random when `None`.
+    pub bot_seed: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            challenge_ttl: Duration::from_secs(15 * 60),
+            expert_time: Duration::from_secs(2),
+            bot_seed: None,
+        }
+    }
+}
+
+type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
+
+/// The bot's shared state: storage, configuration, a clock. Cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub(crate) store: Store,
+    pub(crate) config: Config,
+    clock: Clock,
+}
+
+impl App {
+    pub fn new(store: Store, config: Config) -> App {
+        App {
+            store,
+            config,
+            clock: Arc::new(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .unwrap_or(0)
+            }),
+        }
+    }
+
+    /// Replaces the clock (tests of expiry and stale games).
+    pub fn with_clock(mut self, clock: impl Fn() -> u64 + Send + Sync + 'static) -> App {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        (self.clock)()
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The front end posted a board: remember its message so the next board can strip its
+    /// buttons. A failure here is harmless (the old buttons answer "outdated").
+    pub async fn board_posted(&self, board: BoardRef, message_id: u64) {
+        let Ok(Some(mut rec)) = self.store.active_game(board.channel_id) else {
+            return;
+        };
+        if rec.moves.len() != board.ply {
+            return;
+        }
+        rec.board_message_id = Some(message_id);
+        if let Err(e) = self.store.update_game(board.channel_id, board.ply, &rec).await {
+            tracing::debug!("board message not recorded: {e}");
+        }
+    }
+}
+
+/// The colour a user plays in a game, if they play in it.
+pub(crate) fn seat_of(rec: &GameRecord, user_id: u64) -> Option<Color> {
+    [Color::White, Color::Black].into_iter().find(
+        |&c| matches!(rec.seat(c), Seat::Human { user_id: u, .. } if *u == user_id),
+    )
+}
+
+/// The bot's level if the bot plays `color`.
+pub(crate) fn bot_level(rec: &GameRecord, color: Color) -> Option<Level> {
+    match rec.seat(color) {
+        Seat::Bot { level } => level.parse().ok(),
+        Seat::Human { .. } => None,
+    }
+}
+
+pub(crate) fn vs_bot(rec: &GameRecord) -> bool {
+    matches!(rec.players[0], Seat::Bot { .. }) || matches!(rec.players[1], Seat::Bot { .. })
+}
+
+/// A seat's display name.
+pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
+    match seat {
+        Seat::Human { name, .. } => name.clone(),
+        Seat::Bot { level } => {
+            let level_name = i18n::t(lang, &format!("level-{level}"));
+            i18n::tr(lang, "bot-name", &[("level", i18n::s(level_name))])
+        }
+    }
+}
+
+/// The game a record describes, or a reply saying the record is broken.
+pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
+    rec.to_game().map_err(|e| {
+        tracing::error!("game {} in channel {} unreadable: {e}", rec.id, rec.channel_id);
+        Reply::private(i18n::t(lang, "err-storage"))
+    })
+}
+
+/// A storage failure: nothing changed; the user may try again.
+pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
+    tracing::error!("storage: {e}");
+    Reply::private(i18n::t(lang, "err-storage"))
+}
+
+/// Default variant when a command leaves it out.
+pub(crate) fn variant_or_default(v: Option<Variant>) -> Variant {
+    v.unwrap_or_default()
+}

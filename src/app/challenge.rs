@@ -1,0 +1,268 @@
+//! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
+
+use super::board::board_reply;
+use super::i18n::{self, s, t, tr, Lang};
+use super::ids::{Action, ComponentId};
+use super::reply::{Button, ButtonStyle, Reply};
+use super::{storage_failed, variant_or_default, Actor, Answer, App, Place, UserRef};
+use crate::ai::Level;
+use crate::engine::{Color, Game, Variant};
+use crate::store::{Challenge, GameRecord, Seat, StoreError};
+use rand::Rng;
+
+impl App {
+    /// `/challenge opponent [variant] [colour]`.
+    pub async fn challenge(
+        &self,
+        actor: &Actor,
+        place: Place,
+        opponent: &UserRef,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+    ) -> Answer {
+        let lang = actor.lang();
+        if opponent.user_id == actor.user_id {
+            return Reply::private(t(lang, "err-challenge-self")).into();
+        }
+        if opponent.is_bot {
+            return Reply::private(t(lang, "err-challenge-bot")).into();
+        }
+        if let Some(r) = self.channel_busy(lang, place) {
+            return r.into();
+        }
+        let now = self.now_ms();
+        match self.store.challenge(place.channel_id) {
+            Ok(Some(c)) if c.expires_at_ms > now => {
+                return Reply::private(t(lang, "err-challenge-open")).into()
+            }
+            Ok(_) => {}
+            Err(e) => return storage_failed(lang, &e).into(),
+        }
+        let variant = variant_or_default(variant);
+        let challenge = Challenge {
+            challenger_id: actor.user_id,
+            challenger_name: actor.name.clone(),
+            challenged_id: opponent.user_id,
+            challenged_name: opponent.name.clone(),
+            variant,
+            challenger_color: colour,
+            created_at_ms: now,
+            expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
+            message_id: None,
+        };
+        if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
+            return storage_failed(lang, &e).into();
+        }
+        let minutes = self.config.challenge_ttl.as_secs().div_ceil(60);
+        let text = tr(
+            lang,
+            "challenge-posted",
+            &[
+                ("challenger", s(mention(actor.user_id))),
+                ("opponent", s(mention(opponent.user_id))),
+                ("variant", s(i18n::variant_name(lang, variant))),
+                ("minutes", i18n::n(minutes as f64)),
+            ],
+        );
+        let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
+        reply.buttons = vec![
+            Button {
+                id: ComponentId::new(Action::Accept, place.channel_id, now).encode(),
+                label: t(lang, "button-accept"),
+                style: ButtonStyle::Success,
+            },
+            Button {
+                id: ComponentId::new(Action::Decline, place.channel_id, now).encode(),
+                label: t(lang, "button-decline"),
+                style: ButtonStyle::Danger,
+            },
+        ];
+        Answer::one(reply)
+    }
+
+    /// The Accept button of a challenge created at `created_at`.
+    pub(crate) async fn accept_challenge(&self, actor: &Actor, place: Place, created_at: u64) -> Answer {
+        let lang = actor.lang();
+        let c = match self.open_challenge(lang, actor, place, created_at) {
+            Ok(c) => c,
+            Err(r) => return r.into(),
+        };
+        if let Some(r) = self.channel_busy(lang, place) {
+            return r.into();
+        }
+        // Taking it out atomically makes a double click start one game, not two.
+        match self.store.take_challenge(place.channel_id, created_at).await {
+            Ok(Some(_)) => {}
+            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        }
+        let challenger_color = match c.challenger_color {
+            Some(col) => col,
+            None => self.rematch_or_random(c.challenger_id, c.challenged_id),
+        };
+        let challenger = Seat::Human {
+            user_id: c.challenger_id,
+            name: c.challenger_name.clone(),
+        };
+        let challenged = Seat::Human {
+            user_id: c.challenged_id,
+            name: c.challenged_name.clone(),
+        };
+        let players = match challenger_color {
+            Color::White => [challenger, challenged],
+            Color::Black => [challenged, challenger],
+        };
+        self.start_game(lang, place, c.variant, players, None).await
+    }
+
+    /// The Decline button: the challenged declines, or the challenger withdraws.
+    pub(crate) async fn decline_challenge(&self, actor: &Actor, place: Place, created_at: u64) -> Answer {
+        let lang = actor.lang();
+        let c = match self.store.challenge(place.channel_id) {
+            Ok(Some(c)) if c.created_at_ms == created_at => c,
+            Ok(_) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        if actor.user_id != c.challenged_id && actor.user_id != c.challenger_id {
+            return Reply::private(t(lang, "err-not-your-challenge")).into();
+        }
+        match self.store.take_challenge(place.channel_id, created_at).await {
+            Ok(Some(_)) => {}
+            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        }
+        Reply::public(tr(lang, "challenge-declined", &[("name", s(&actor.name))])).into()
+    }
+
+    fn open_challenge(&self, lang: Lang, actor: &Actor, place: Place, created_at: u64) -> Result<Challenge, Reply> {
+        let c = match self.store.challenge(place.channel_id) {
+            Ok(Some(c)) if c.created_at_ms == created_at => c,
+            Ok(_) => return Err(Reply::private(t(lang, "err-challenge-gone"))),
+            Err(e) => return Err(storage_failed(lang, &e)),
+        };
+        if actor.user_id != c.challenged_id {
+            return Err(Reply::private(t(lang, "err-not-your-challenge")));
+        }
+        if c.expires_at_ms <= self.now_ms() {
+            return Err(Reply::private(t(lang, "err-challenge-expired")));
+        }
+        Ok(c)
+    }
+
+    /// Colours for the challenger: a rematch swaps the last game's colours (seed 004), a
+    /// first game draws them by lot.
+    fn rematch_or_random(&self, challenger: u64, challenged: u64) -> Color {
+        if let Ok(Some(last)) = self.store.last_game_between(challenger, challenged) {
+            let was_white =
+                matches!(&last.players[0], Seat::Human { user_id, .. } if *user_id == challenger);
+            return if was_white { Color::Black } else { Color::White };
+        }
+        if rand::thread_rng().gen_bool(0.5) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// `/play [level] [variant] [colour]`: a game against the bot.
+    pub async fn play_bot(
+        &self,
+        actor: &Actor,
+        place: Place,
+        level: Option<Level>,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+    ) -> Answer {
+        let lang = actor.lang();
+        if let Some(r) = self.channel_busy(lang, place) {
+            return r.into();
+        }
+        let level = level.unwrap_or(Level::Medium);
+        let colour = colour.unwrap_or_else(|| {
+            if rand::thread_rng().gen_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        });
+        let me = Seat::Human {
+            user_id: actor.user_id,
+            name: actor.name.clone(),
+        };
+        let bot = Seat::Bot {
+            level: level.id().to_string(),
+        };
+        let players = match colour {
+            Color::White => [me, bot],
+            Color::Black => [bot, me],
+        };
+        self.start_game(lang, place, variant_or_default(variant), players, Some(level))
+            .await
+    }
+
+    /// Refuses when the channel already has a game that still blocks it.
+    fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
+        match self.store.active_game(place.channel_id) {
+            Ok(Some(rec)) if !self.is_stale(&rec) => Some(Reply::private(t(lang, "err-channel-busy"))),
+            Ok(_) => None,
+            Err(e) => Some(storage_failed(lang, &e)),
+        }
+    }
+
+    /// A game with no move for 7 days no longer blocks its channel.
+    pub(crate) fn is_stale(&self, rec: &GameRecord) -> bool {
+        const WEEK_MS: u64 = 7 * 24 * 60 * 60 * 1000;
+        self.now_ms().saturating_sub(rec.last_move_at_ms) >= WEEK_MS
+    }
+
+    async fn start_game(
+        &self,
+        lang: Lang,
+        place: Place,
+        variant: Variant,
+        players: [Seat; 2],
+        bot: Option<Level>,
+    ) -> Answer {
+        let now = self.now_ms();
+        let rec = GameRecord {
+            id: 0,
+            guild_id: place.guild_id,
+            channel_id: place.channel_id,
+            variant,
+            start_fen: None,
+            players,
+            moves: vec![],
+            draw_offer: None,
+            undo_used: false,
+            created_at_ms: now,
+            last_move_at_ms: now,
+            board_message_id: None,
+            outcome: None,
+            rematch_of: None,
+        };
+        let rec = match self.store.create_game(rec, now).await {
+            Ok(r) => r,
+            Err(StoreError::ChannelBusy { .. }) => {
+                return Reply::private(t(lang, "err-channel-busy")).into()
+            }
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let game = Game::new(variant);
+        let headline = t(lang, "game-started");
+        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });
+        if bot_first {
+            reply.menu = None;
+            reply.buttons.clear();
+        }
+        Answer {
+            replies: vec![reply],
+            bot_turn: bot_first.then_some(place),
+        }
+    }
+}
+
+/// A Discord mention (`<@id>`); the console prints names instead.
+pub fn mention(user_id: u64) -> String {
+    format!("<@{user_id}>")
+}

@@ -1,0 +1,217 @@
+//! The commands that show things: `/board`, `/rules`, `/stats`, `/leaderboard`, `/pdn`,
+//! `/help`, and `/cancel` for moderators.
+
+use super::board::board_reply;
+use super::i18n::{self, n, s, t, tr};
+use super::reply::{Attachment, Reply};
+use super::{game_of, seat_name, storage_failed, Actor, Answer, App, Place, UserRef};
+use crate::ai::Level;
+use crate::engine::{pdn, Variant};
+
+impl App {
+    /// `/board`: posts the current board again (the old one's controls go away).
+    pub async fn board(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let game = match game_of(lang, &rec) {
+            Ok(g) => g,
+            Err(r) => return r.into(),
+        };
+        Answer::one(board_reply(lang, &rec, &game, None))
+    }
+
+    /// `/rules [variant]`.
+    pub fn rules(&self, actor: &Actor, variant: Option<Variant>) -> Answer {
+        let lang = actor.lang();
+        let v = variant.unwrap_or_default();
+        Reply::private(t(lang, &format!("rules-{}", v.id())))
+            .with_title(i18n::variant_name(lang, v))
+            .into()
+    }
+
+    /// `/help`.
+    pub fn help(&self, actor: &Actor) -> Answer {
+        let lang = actor.lang();
+        Reply::private(t(lang, "help")).with_title(t(lang, "help-title")).into()
+    }
+
+    /// `/stats [user]`.
+    pub fn stats(&self, actor: &Actor, user: Option<&UserRef>) -> Answer {
+        let lang = actor.lang();
+        let (id, name) = match user {
+            Some(u) => (u.user_id, u.name.clone()),
+            None => (actor.user_id, actor.name.clone()),
+        };
+        let record = match self.store.player(id) {
+            Ok(r) => r,
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let Some(record) = record else {
+            return Reply::private(tr(lang, "stats-none", &[("name", s(&name))])).into();
+        };
+        let mut lines = vec![tr(lang, "stats-title", &[("name", s(&name))])];
+        for v in Variant::ALL {
+            let people = record.vs_people(v);
+            if people.games() > 0 {
+                lines.push(tr(
+                    lang,
+                    "stats-people",
+                    &[
+                        ("variant", s(i18n::variant_name(lang, v))),
+                        ("wins", n(people.wins)),
+                        ("losses", n(people.losses)),
+                        ("draws", n(people.draws)),
+                        ("rating", n(record.rating(v).round())),
+                    ],
+                ));
+            }
+            for level in Level::ALL {
+                let b = record.vs_bot(v, level.id());
+                if b.games() > 0 {
+                    lines.push(tr(
+                        lang,
+                        "stats-bot",
+                        &[
+                            ("variant", s(i18n::variant_name(lang, v))),
+                            ("level", s(t(lang, &format!("level-{}", level.id())))),
+                            ("wins", n(b.wins)),
+                            ("losses", n(b.losses)),
+                            ("draws", n(b.draws)),
+                            ("best", n(b.best_score)),
+                        ],
+                    ));
+                }
+            }
+        }
+        Reply::private(lines.join("\n")).into()
+    }
+
+    /// `/leaderboard [variant] [level]`: ratings between people, or best scores against a
+    /// bot level, in this server.
+    pub fn leaderboard(
+        &self,
+        actor: &Actor,
+        place: Place,
+        variant: Option<Variant>,
+        level: Option<Level>,
+    ) -> Answer {
+        let lang = actor.lang();
+        let Some(guild) = place.guild_id else {
+            return Reply::private(t(lang, "err-guild-only")).into();
+        };
+        let v = variant.unwrap_or_default();
+        let entries = match self.store.leaderboard(guild, v, level.map(|l| l.id()), 10) {
+            Ok(e) => e,
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let title = match level {
+            Some(l) => tr(
+                lang,
+                "leaderboard-bot-title",
+                &[
+                    ("variant", s(i18n::variant_name(lang, v))),
+                    ("level", s(t(lang, &format!("level-{}", l.id())))),
+                ],
+            ),
+            None => tr(
+                lang,
+                "leaderboard-title",
+                &[("variant", s(i18n::variant_name(lang, v)))],
+            ),
+        };
+        if entries.is_empty() {
+            return Reply::public(t(lang, "leaderboard-empty")).with_title(title).into();
+        }
+        let lines: Vec<String> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                tr(
+                    lang,
+                    "leaderboard-line",
+                    &[
+                        ("rank", n((i + 1) as f64)),
+                        ("name", s(&e.name)),
+                        ("score", n(e.score.round())),
+                        ("games", n(e.games as f64)),
+                    ],
+                )
+            })
+            .collect();
+        Reply::public(lines.join("\n")).with_title(title).into()
+    }
+
+    /// `/pdn`: the channel's game (or its last finished one) as a `.pdn` file.
+    pub async fn pdn(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => match self.store.games_in_channel(place.channel_id, 1) {
+                Ok(mut v) => v.pop(),
+                Err(e) => return storage_failed(lang, &e).into(),
+            },
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let Some(rec) = rec else {
+            return Reply::private(t(lang, "err-no-game")).into();
+        };
+        let game = match game_of(lang, &rec) {
+            Ok(g) => g,
+            Err(r) => return r.into(),
+        };
+        let tags = pdn::PdnTags {
+            event: Some("damas (Discord)".into()),
+            site: None,
+            date: Some(pdn_date(rec.created_at_ms)),
+            white: Some(seat_name(lang, rec.seat(crate::engine::Color::White))),
+            black: Some(seat_name(lang, rec.seat(crate::engine::Color::Black))),
+        };
+        let text = pdn::export(&game, &tags);
+        let mut reply = Reply::public(t(lang, "pdn-attached"));
+        reply.files.push(Attachment {
+            filename: format!("damas-{}.pdn", rec.id),
+            bytes: text.into_bytes(),
+        });
+        Answer::one(reply)
+    }
+
+    /// `/cancel`: a member with Manage Messages ends a stuck game; it counts for no one.
+    pub async fn cancel(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        if !actor.can_manage_messages {
+            return Reply::private(t(lang, "err-cancel-permission")).into();
+        }
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let ply = rec.moves.len();
+        match self.store.cancel_game(place.channel_id, ply).await {
+            Ok(()) => Reply::public(tr(lang, "cancelled", &[("name", s(&actor.name))])).into(),
+            Err(e) => storage_failed(lang, &e).into(),
+        }
+    }
+}
+
+/// `YYYY.MM.DD` (UTC) from a Unix time in milliseconds, as PDN's Date tag wants it.
+pub fn pdn_date(ms: u64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms as i64)
+        .map(|d| d.format("%Y.%m.%d").to_string())
+        .unwrap_or_else(|| "????.??.??".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pdn_dates_are_civil_dates() {
+        assert_eq!(super::pdn_date(0), "1970.01.01");
+        // 2026-11-29 00:00 UTC
+        assert_eq!(super::pdn_date(1_795_910_400_000), "2026.11.29");
+        assert_eq!(super::pdn_date(951_782_400_000), "2000.02.29");
+    }
+}

@@ -1,0 +1,479 @@
+//! Playing a game: moves (typed, from the menu, autocompleted), the bot's answer, resign,
+//! draw offers, undo, explanations, and the buttons of the board message.
+
+use super::board::{self, board_reply, piece_menu};
+use super::i18n::{self, s, t, tr, Lang};
+use super::ids::{Action, ComponentId};
+use super::reply::Reply;
+use super::{bot_level, game_of, seat_name, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
+use crate::ai::{self, Level, SearchOptions};
+use crate::engine::{
+    explain, notation, Attempt, Color, Game, GameError, Move, Square,
+};
+use crate::store::{GameRecord, StoreError, StoredMove};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A game loaded for an action, with the actor's colour.
+struct Loaded {
+    rec: GameRecord,
+    game: Game,
+}
+
+impl App {
+    /// Loads the channel's active game, or the reply that there is none.
+    async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Err(Reply::private(t(lang, "err-no-game"))),
+            Err(e) => return Err(storage_failed(lang, &e)),
+        };
+        let game = game_of(lang, &rec)?;
+        Ok(Loaded { rec, game })
+    }
+
+    /// Loads the game and checks that the actor plays in it.
+    async fn load_as_player(&self, actor: &Actor, place: Place) -> Result<(Loaded, Color), Reply> {
+        let lang = actor.lang();
+        let loaded = self.load(lang, place).await?;
+        match seat_of(&loaded.rec, actor.user_id) {
+            Some(c) => Ok((loaded, c)),
+            None => Err(Reply::private(t(lang, "err-not-your-game"))),
+        }
+    }
+
+    /// Writes the game after a change made at `expected_ply`: an update while it goes on, the
+    /// end (archive, records, ratings) once it is over. Durable before it returns.
+    pub(crate) async fn save(
+        &self,
+        mut rec: GameRecord,
+        game: &Game,
+        expected_ply: usize,
+    ) -> Result<GameRecord, StoreError> {
+        rec.moves = game.moves().iter().map(StoredMove::from_move).collect();
+        rec.outcome = game.outcome();
+        rec.last_move_at_ms = self.now_ms();
+        if game.is_over() {
+            self.store
+                .finish_game(rec.channel_id, expected_ply, &rec)
+                .await?;
+        } else {
+            self.store
+                .update_game(rec.channel_id, expected_ply, &rec)
+                .await?;
+        }
+        Ok(rec)
+    }
+
+    fn save_error(&self, lang: Lang, e: &StoreError) -> Reply {
+        match e {
+            StoreError::Conflict { .. } => Reply::private(t(lang, "err-position-changed")),
+            other => storage_failed(lang, other),
+        }
+    }
+
+    /// `/move`: plays a move typed in notation.
+    pub async fn play_move(&self, actor: &Actor, place: Place, text: &str) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { rec, mut game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        if game.is_over() {
+            return Reply::private(t(lang, "err-game-over")).into();
+        }
+        if game.side_to_move() != color {
+            return Reply::private(t(lang, "err-not-your-turn")).into();
+        }
+        let before = *game.position();
+        let ply = game.ply();
+        let mv = match game.play_text(text) {
+            Ok(mv) => mv,
+            Err(GameError::Move(e)) => {
+                let legal: Vec<String> = notation::legal_notations(&before)
+                    .into_iter()
+                    .map(|(_, n)| n)
+                    .collect();
+                let text = format!(
+                    "{}\n{}",
+                    i18n::move_error_text(lang, &e),
+                    tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))])
+                );
+                return Reply::private(text).into();
+            }
+            Err(_) => return Reply::private(t(lang, "err-game-over")).into(),
+        };
+        let mut rec = rec;
+        // A move answers a pending draw offer with "no".
+        rec.draw_offer = None;
+        let rec = match self.save(rec, &game, ply).await {
+            Ok(r) => r,
+            Err(e) => return self.save_error(lang, &e).into(),
+        };
+        let headline = tr(
+            lang,
+            "played",
+            &[
+                ("name", s(&actor.name)),
+                ("move", s(before.move_notation(&mv))),
+            ],
+        );
+        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
+        if bot_next {
+            // The person cannot act while the bot thinks; its answer brings the controls back.
+            reply.menu = None;
+            reply.buttons.clear();
+        }
+        Answer {
+            replies: vec![reply],
+            bot_turn: bot_next.then_some(place),
+        }
+    }
+
+    /// The bot's move in the channel's game, if it is the bot's turn. Searches off the async
+    /// runtime with the level's time limit.
+    pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
+        let Loaded { rec, mut game } = match self.load(lang, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        if game.is_over() {
+            return Answer::default();
+        }
+        let side = game.side_to_move();
+        let Some(level) = bot_level(&rec, side) else {
+            return Answer::default();
+        };
+        let ply = game.ply();
+        let opts = SearchOptions {
+            seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms()) ^ (ply as u64),
+            time: (level == Level::Expert).then_some(self.config.expert_time),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let search_game = game.clone();
+        let found =
+            tokio::task::spawn_blocking(move || ai::best_move(&search_game, level, &opts)).await;
+        let Ok(Some(result)) = found else {
+            tracing::error!("the bot found no move in channel {}", place.channel_id);
+            return Reply::private(t(lang, "err-bot-failed")).into();
+        };
+        let before = *game.position();
+        let mv = result.mv;
+        if game.play(mv).is_err() {
+            tracing::error!("the bot chose an illegal move in channel {}", place.channel_id);
+            return Reply::private(t(lang, "err-bot-failed")).into();
+        }
+        let rec = match self.save(rec, &game, ply).await {
+            Ok(r) => r,
+            Err(e) => return self.save_error(lang, &e).into(),
+        };
+        let mut headline = tr(
+            lang,
+            "bot-played",
+            &[
+                ("name", s(seat_name(lang, rec.seat(side)))),
+                ("move", s(before.move_notation(&mv))),
+            ],
+        );
+        if let Some(why) = forced_note(lang, &before, &mv) {
+            headline.push(' ');
+            headline.push_str(&why);
+        }
+        Answer::one(board_reply(lang, &rec, &game, Some(headline)))
+    }
+
+    /// Autocomplete for `/move`: the legal moves that match what was typed so far.
+    pub async fn autocomplete_move(&self, place: Place, typed: &str) -> Vec<String> {
+        let Ok(Some(rec)) = self.store.active_game(place.channel_id) else {
+            return vec![];
+        };
+        let Ok(game) = rec.to_game() else {
+            return vec![];
+        };
+        let want = normalize(typed);
+        notation::legal_notations(game.position())
+            .into_iter()
+            .map(|(m, text)| (text, m.full_notation()))
+            .filter(|(text, full)| {
+                normalize(text).starts_with(&want) || normalize(full).starts_with(&want)
+            })
+            .map(|(text, _)| text)
+            .take(board::MENU_LIMIT)
+            .collect()
+    }
+
+    /// `/resign`.
+    pub async fn resign(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { rec, mut game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        let ply = game.ply();
+        if game.resign(color).is_err() {
+            return Reply::private(t(lang, "err-game-over")).into();
+        }
+        let rec = match self.save(rec, &game, ply).await {
+            Ok(r) => r,
+            Err(e) => return self.save_error(lang, &e).into(),
+        };
+        let headline = tr(lang, "resigned", &[("name", s(&actor.name))]);
+        Answer::one(board_reply(lang, &rec, &game, Some(headline)))
+    }
+
+    /// `/draw`: offers a draw, or accepts the opponent's offer.
+    pub async fn draw(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { mut rec, mut game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        if game.is_over() {
+            return Reply::private(t(lang, "err-game-over")).into();
+        }
+        let ply = game.ply();
+        if vs_bot(&rec) {
+            // The bot takes a draw only when it stands worse.
+            let bot = color.opposite();
+            if material(&game, bot) < material(&game, color) {
+                let _ = game.agree_draw();
+                return match self.save(rec, &game, ply).await {
+                    Ok(rec) => Answer::one(board_reply(
+                        lang,
+                        &rec,
+                        &game,
+                        Some(t(lang, "bot-accepts-draw")),
+                    )),
+                    Err(e) => self.save_error(lang, &e).into(),
+                };
+            }
+            return Reply::public(t(lang, "bot-declines-draw")).into();
+        }
+        match rec.draw_offer {
+            Some(c) if c == color => Reply::private(t(lang, "err-draw-already-offered")).into(),
+            Some(_) => {
+                let _ = game.agree_draw();
+                rec.draw_offer = None;
+                match self.save(rec, &game, ply).await {
+                    Ok(rec) => Answer::one(board_reply(
+                        lang,
+                        &rec,
+                        &game,
+                        Some(tr(lang, "draw-accepted", &[("name", s(&actor.name))])),
+                    )),
+                    Err(e) => self.save_error(lang, &e).into(),
+                }
+            }
+            None => {
+                rec.draw_offer = Some(color);
+                match self.save(rec, &game, ply).await {
+                    Ok(rec) => Answer::one(board_reply(
+                        lang,
+                        &rec,
+                        &game,
+                        Some(tr(lang, "draw-offered", &[("name", s(&actor.name))])),
+                    )),
+                    Err(e) => self.save_error(lang, &e).into(),
+                }
+            }
+        }
+    }
+
+    /// Declines the opponent's draw offer.
+    pub async fn decline_draw(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { mut rec, game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        match rec.draw_offer {
+            Some(c) if c != color => {
+                rec.draw_offer = None;
+                let ply = game.ply();
+                match self.save(rec, &game, ply).await {
+                    Ok(rec) => Answer::one(board_reply(
+                        lang,
+                        &rec,
+                        &game,
+                        Some(tr(lang, "draw-declined", &[("name", s(&actor.name))])),
+                    )),
+                    Err(e) => self.save_error(lang, &e).into(),
+                }
+            }
+            _ => Reply::private(t(lang, "err-no-draw-offer")).into(),
+        }
+    }
+
+    /// `/undo`: against the bot, takes back the person's last move and the bot's answer. The
+    /// game becomes unranked.
+    pub async fn undo(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { mut rec, mut game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        if !vs_bot(&rec) {
+            return Reply::private(t(lang, "err-undo-people")).into();
+        }
+        if game.is_over() {
+            return Reply::private(t(lang, "err-game-over")).into();
+        }
+        if game.side_to_move() != color {
+            return Reply::private(t(lang, "err-bot-thinking")).into();
+        }
+        let ply = game.ply();
+        // The bot's answer, then the person's move; with the bot moving first, its opening
+        // move stays.
+        let mut taken = 0;
+        while taken < 2 && game.ply() > 0 {
+            let _ = game.undo();
+            taken += 1;
+            if game.side_to_move() == color {
+                break;
+            }
+        }
+        if taken == 0 || game.side_to_move() != color {
+            return Reply::private(t(lang, "err-nothing-to-undo")).into();
+        }
+        rec.undo_used = true;
+        match self.save(rec, &game, ply).await {
+            Ok(rec) => Answer::one(board_reply(lang, &rec, &game, Some(t(lang, "undone")))),
+            Err(e) => self.save_error(lang, &e).into(),
+        }
+    }
+
+    /// `/explain [move]`: without a move, the last move; with one, why it is or is not legal now.
+    pub async fn explain(&self, actor: &Actor, place: Place, text: Option<&str>) -> Answer {
+        let lang = actor.lang();
+        let Loaded { rec, game } = match self.load(lang, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        let (position, attempt, heading) = match text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(t) => (*game.position(), Attempt::Text(t), None),
+            None => match game.last_move() {
+                Some((p, m)) => (
+                    *p,
+                    Attempt::Move(*m),
+                    Some(tr(lang, "explain-last", &[("move", s(p.move_notation(m)))])),
+                ),
+                None => return Reply::private(t(lang, "err-no-move-yet")).into(),
+            },
+        };
+        let exp = explain(&position, Some(attempt));
+        let mut text = String::new();
+        if let Some(h) = heading {
+            text.push_str(&h);
+            text.push('\n');
+        }
+        text.push_str(&i18n::explanation_text(lang, &exp));
+        let mut reply = Reply::public(text).with_title(t(lang, "explain-title"));
+        reply.image = board::picture(lang, &rec, &game, Some((&position, &exp)), None);
+        Answer::one(reply)
+    }
+
+    /// A click on a button or a choice in a menu of a board or a challenge.
+    pub async fn component(
+        &self,
+        actor: &Actor,
+        place: Place,
+        custom_id: &str,
+        values: &[String],
+    ) -> Answer {
+        let lang = actor.lang();
+        let Some(id) = ComponentId::parse(custom_id) else {
+            return Reply::private(t(lang, "err-stale")).into();
+        };
+        if id.channel_id != place.channel_id {
+            return Reply::private(t(lang, "err-stale")).into();
+        }
+        match id.action {
+            Action::Accept => return self.accept_challenge(actor, place, id.ply).await,
+            Action::Decline => return self.decline_challenge(actor, place, id.ply).await,
+            _ => {}
+        }
+        // Board controls act only on the board they belong to.
+        let current = match self.store.active_game(place.channel_id) {
+            Ok(Some(rec)) => rec.moves.len() as u64,
+            Ok(None) => return Reply::private(t(lang, "err-stale-over")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        if id.ply != current {
+            return Reply::private(t(lang, "err-stale")).into();
+        }
+        match id.action {
+            Action::Resign => self.resign(actor, place).await,
+            Action::DrawOffer | Action::DrawAccept => self.draw(actor, place).await,
+            Action::DrawDecline => self.decline_draw(actor, place).await,
+            Action::Explain => {
+                let mut a = self.explain(actor, place, None).await;
+                for r in &mut a.replies {
+                    r.visibility = super::Visibility::Private;
+                }
+                a
+            }
+            Action::Undo => self.undo(actor, place).await,
+            Action::Move => match values.first() {
+                Some(v) => self.play_move(actor, place, v).await,
+                None => Reply::private(t(lang, "err-stale")).into(),
+            },
+            Action::Piece => self.piece_choice(actor, place, values).await,
+            Action::Accept | Action::Decline => Answer::default(),
+        }
+    }
+
+    /// The first step of the two-step menu: shows the chosen piece's moves, privately.
+    async fn piece_choice(&self, actor: &Actor, place: Place, values: &[String]) -> Answer {
+        let lang = actor.lang();
+        let (Loaded { rec, game }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        if game.side_to_move() != color {
+            return Reply::private(t(lang, "err-not-your-turn")).into();
+        }
+        let from = values
+            .first()
+            .and_then(|v| v.parse::<u8>().ok())
+            .and_then(Square::new);
+        let Some(menu) = from.and_then(|sq| piece_menu(lang, place.channel_id, &game, sq)) else {
+            return Reply::private(t(lang, "err-stale")).into();
+        };
+        let mut reply = Reply::private(t(lang, "choose-destination"));
+        reply.image = board::picture(lang, &rec, &game, None, from);
+        reply.menu = Some(menu);
+        Answer::one(reply)
+    }
+}
+
+/// "It was forced: law of quantity." when the move was a capture the rules imposed.
+pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> Option<String> {
+    if !mv.is_capture() {
+        return None;
+    }
+    let exp = explain(before, None);
+    let law = i18n::law_text(lang, &exp);
+    Some(if exp.forced() {
+        tr(lang, "forced-capture", &[("law", s(law))])
+    } else {
+        law
+    })
+}
+
+/// Material in men-equivalents (a king counts as three men... roughly, for draw offers).
+fn material(game: &Game, color: Color) -> u32 {
+    let p = game.position();
+    p.men(color).count() * 2 + p.kings(color).count() * 3
+}
+
+/// Notation with every separator made the same, for prefix matching.
+fn normalize(s: &str) -> String {
+    s.trim()
+        .chars()
+        .map(|c| match c {
+            'x' | 'X' | '×' | ':' | ' ' | '–' | '—' => '-',
+            c => c,
+        })
+        .collect()
+}

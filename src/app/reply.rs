@@ -1,0 +1,107 @@
+//! What any front end can show: text, a board picture, buttons, a menu, files; public or
+//! private. The Discord adapter and the console turn these into their own forms.
+
+/// Who sees a reply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Visibility {
+    /// Everyone in the channel.
+    Public,
+    /// Only the person who acted (an ephemeral message on Discord).
+    Private,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ButtonStyle {
+    Primary,
+    Secondary,
+    Success,
+    Danger,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Button {
+    /// Component id, `damas:<action>:<channel>:<ply>[:<arg>]`.
+    pub id: String,
+    pub label: String,
+    pub style: ButtonStyle,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MenuOption {
+    pub label: String,
+    pub value: String,
+    pub description: Option<String>,
+}
+
+/// A select menu (at most 25 options).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Menu {
+    pub id: String,
+    pub placeholder: String,
+    pub options: Vec<MenuOption>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Attachment {
+    pub filename: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One message to show.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Reply {
+    pub visibility: Visibility,
+    /// A short heading (the embed title on Discord).
+    pub title: Option<String>,
+    pub text: String,
+    /// The board picture (PNG), shown as the embed image.
+    pub image: Option<Vec<u8>>,
+    pub buttons: Vec<Button>,
+    pub menu: Option<Menu>,
+    /// Other files, e.g. a `.pdn`.
+    pub files: Vec<Attachment>,
+    /// A board message this one replaces: its buttons and menu should be removed.
+    pub supersedes: Option<u64>,
+    /// The channel whose board this is, when the reply is a board: the front end reports the
+    /// posted message's id back with [`crate::app::App::board_posted`].
+    pub board_of: Option<BoardRef>,
+}
+
+/// Identifies a posted board: its channel and the ply it shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BoardRef {
+    pub channel_id: u64,
+    pub ply: usize,
+}
+
+impl Reply {
+    pub fn public(text: impl Into<String>) -> Reply {
+        Reply {
+            visibility: Visibility::Public,
+            title: None,
+            text: text.into(),
+            image: None,
+            buttons: vec![],
+            menu: None,
+            files: vec![],
+            supersedes: None,
+            board_of: None,
+        }
+    }
+
+    pub fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            visibility: Visibility::Private,
+            ..Reply::public(text)
+        }
+    }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Reply {
+        self.title = Some(title.into());
+        self
+    }
+
+    pub fn is_private(&self) -> bool {
+        self.visibility == Visibility::Private
+    }
+}

@@ -1,0 +1,345 @@
+//! The application layer's use cases, driven as the Discord adapter and the console drive
+//! them: permissions, turns, refusals that change nothing, draws, undo, explanations.
+
+use damas::ai::Level;
+use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
+use damas::engine::{Color, Variant};
+use damas::store::Store;
+
+struct World {
+    app: App,
+    _dir: tempfile::TempDir,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("store");
+    let config = Config {
+        bot_seed: Some(7),
+        ..Config::default()
+    };
+    World {
+        app: App::new(store, config),
+        _dir: dir,
+    }
+}
+
+fn actor(id: u64, name: &str) -> Actor {
+    Actor {
+        user_id: id,
+        name: name.into(),
+        locale: "en-US".into(),
+        can_manage_messages: false,
+    }
+}
+
+fn user(a: &Actor) -> UserRef {
+    UserRef {
+        user_id: a.user_id,
+        name: a.name.clone(),
+        is_bot: false,
+    }
+}
+
+const PLACE: Place = Place {
+    guild_id: Some(10),
+    channel_id: 20,
+};
+
+fn only(a: &Answer) -> &Reply {
+    assert_eq!(a.replies.len(), 1, "one reply expected: {:#?}", a.replies);
+    &a.replies[0]
+}
+
+fn button_id(r: &Reply, action: Action) -> String {
+    r.buttons
+        .iter()
+        .find(|b| ComponentId::parse(&b.id).is_some_and(|id| id.action == action))
+        .unwrap_or_else(|| panic!("no {action:?} button in {r:#?}"))
+        .id
+        .clone()
+}
+
+/// alice (White) challenges bob; bob accepts. Returns the first board.
+async fn started(w: &World, alice: &Actor, bob: &Actor) -> Reply {
+    let a = w
+        .app
+        .challenge(alice, PLACE, &user(bob), Some(Variant::Spanish), Some(Color::White))
+        .await;
+    let accept = button_id(only(&a), Action::Accept);
+    let a = w.app.component(bob, PLACE, &accept, &[]).await;
+    only(&a).clone()
+}
+
+#[tokio::test]
+async fn a_challenge_is_accepted_only_by_the_challenged() {
+    let w = world();
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    let a = w
+        .app
+        .challenge(&alice, PLACE, &user(&bob), None, Some(Color::White))
+        .await;
+    let r = only(&a);
+    assert!(!r.is_private());
+    assert!(r.text.contains("<@1>") && r.text.contains("<@2>"), "{}", r.text);
+    let accept = button_id(r, Action::Accept);
+    // Carol's click is refused privately and changes nothing.
+    let refused = w.app.component(&carol, PLACE, &accept, &[]).await;
+    assert!(only(&refused).is_private());
+    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    // Bob accepts: the board is public, with a picture, a move menu and controls.
+    let board = only(&w.app.component(&bob, PLACE, &accept, &[]).await).clone();
+    assert!(!board.is_private());
+    assert!(board.image.as_ref().is_some_and(|png| png.starts_with(b"\x89PNG")));
+    let menu = board.menu.as_ref().expect("move menu");
+    assert_eq!(menu.options.len(), 7, "White's seven first moves");
+    assert!(menu.options.iter().any(|o| o.value == "11-15"));
+    // A second click on the same Accept is refused: the challenge is gone.
+    let again = w.app.component(&bob, PLACE, &accept, &[]).await;
+    assert!(only(&again).is_private());
+}
+
+#[tokio::test]
+async fn challenging_yourself_or_a_bot_is_refused() {
+    let w = world();
+    let alice = actor(1, "alice");
+    let me = w.app.challenge(&alice, PLACE, &user(&alice), None, None).await;
+    assert!(only(&me).is_private());
+    let bot = UserRef {
+        user_id: 99,
+        name: "somebot".into(),
+        is_bot: true,
+    };
+    let b = w.app.challenge(&alice, PLACE, &bot, None, None).await;
+    assert!(only(&b).is_private());
+    assert!(w.app.store().challenge(PLACE.channel_id).unwrap().is_none());
+}
+
+#[tokio::test]
+async fn moves_are_checked_for_player_turn_and_legality() {
+    let w = world();
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    started(&w, &alice, &bob).await;
+    // Not bob's turn; carol is not playing.
+    assert!(only(&w.app.play_move(&bob, PLACE, "22-18").await).is_private());
+    assert!(only(&w.app.play_move(&carol, PLACE, "11-15").await).is_private());
+    // A man moves only forward: the reason and the legal moves, privately.
+    let bad = w.app.play_move(&alice, PLACE, "11-7").await;
+    let r = only(&bad);
+    assert!(r.is_private());
+    assert!(r.text.contains("forward"), "{}", r.text);
+    assert!(r.text.contains("11-15"), "{}", r.text);
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 0, "a refused move changes nothing");
+    // A good move: public board, bob to move.
+    let ok = w.app.play_move(&alice, PLACE, "11x15").await;
+    let r = only(&ok);
+    assert!(!r.is_private());
+    assert!(r.text.contains("11-15"), "canonical echo: {}", r.text);
+    assert!(r.text.contains("bob"), "{}", r.text);
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 1);
+}
+
+#[tokio::test]
+async fn outdated_buttons_say_so_and_do_nothing() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    let board = started(&w, &alice, &bob).await;
+    let resign_old = button_id(&board, Action::Resign);
+    w.app.play_move(&alice, PLACE, "11-15").await;
+    let r = w.app.component(&alice, PLACE, &resign_old, &[]).await;
+    assert!(only(&r).is_private());
+    assert!(only(&r).text.contains("outdated"), "{}", only(&r).text);
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert!(rec.outcome.is_none());
+    // Garbage ids too.
+    let r = w.app.component(&alice, PLACE, "damas:zzz", &[]).await;
+    assert!(only(&r).is_private());
+}
+
+#[tokio::test]
+async fn the_move_menu_plays_the_chosen_move() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    let board = started(&w, &alice, &bob).await;
+    let menu = board.menu.expect("menu");
+    let a = w
+        .app
+        .component(&alice, PLACE, &menu.id, &["12-16".to_string()])
+        .await;
+    assert!(!only(&a).is_private());
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 1);
+}
+
+#[tokio::test]
+async fn autocomplete_offers_matching_legal_moves() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    let mut all = w.app.autocomplete_move(PLACE, "").await;
+    all.sort();
+    assert_eq!(all, vec!["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]);
+    let mut some = w.app.autocomplete_move(PLACE, "11").await;
+    some.sort();
+    assert_eq!(some, vec!["11-14", "11-15"]);
+    assert!(w.app.autocomplete_move(PLACE, "5").await.is_empty());
+}
+
+#[tokio::test]
+async fn a_forced_capture_is_explained_with_its_law() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    // 10-14 23-19 leaves White one capture: 14x23.
+    w.app.play_move(&alice, PLACE, "10-14").await;
+    w.app.play_move(&bob, PLACE, "23-19").await;
+    let refused = w.app.play_move(&alice, PLACE, "9-13").await;
+    assert!(only(&refused).text.contains("mandatory"), "{}", only(&refused).text);
+    assert!(only(&refused).text.contains("14x23"), "{}", only(&refused).text);
+    w.app.play_move(&alice, PLACE, "14x23").await;
+    let e = w.app.explain(&bob, PLACE, None).await;
+    let r = only(&e);
+    assert!(r.text.contains("14x23"), "{}", r.text);
+    assert!(r.text.to_lowercase().contains("mandatory"), "{}", r.text);
+    assert!(r.image.is_some());
+    // With a move: why it is not legal now.
+    let e = w.app.explain(&bob, PLACE, Some("21-17")).await;
+    assert!(only(&e).text.contains("Not legal"), "{}", only(&e).text);
+}
+
+#[tokio::test]
+async fn draws_are_offered_and_answered_by_the_opponent_only() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    let offer = w.app.draw(&alice, PLACE).await;
+    assert!(!only(&offer).is_private());
+    // The offerer cannot accept their own offer.
+    assert!(only(&w.app.draw(&alice, PLACE).await).is_private());
+    let accept = w.app.draw(&bob, PLACE).await;
+    assert!(only(&accept).text.contains("Draw"), "{}", only(&accept).text);
+    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+}
+
+#[tokio::test]
+async fn resignation_ends_the_game_and_frees_the_channel() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    let r = w.app.resign(&bob, PLACE).await;
+    assert!(only(&r).text.contains("White wins"), "{}", only(&r).text);
+    assert!(only(&r).buttons.is_empty());
+    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    // The channel takes a new game.
+    let again = w.app.challenge(&alice, PLACE, &user(&bob), None, None).await;
+    assert!(!only(&again).is_private());
+}
+
+#[tokio::test]
+async fn one_game_per_channel() {
+    let w = world();
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    started(&w, &alice, &bob).await;
+    let r = w.app.challenge(&carol, PLACE, &user(&alice), None, None).await;
+    assert!(only(&r).is_private());
+    let r = w.app.play_bot(&carol, PLACE, None, None, None).await;
+    assert!(only(&r).is_private());
+}
+
+#[tokio::test]
+async fn the_bot_answers_and_undo_takes_back_a_pair() {
+    let w = world();
+    let alice = actor(1, "alice");
+    let start = w
+        .app
+        .play_bot(&alice, PLACE, Some(Level::Easy), Some(Variant::English), Some(Color::Black))
+        .await;
+    // English: Black moves first, so alice moves and the bot answers.
+    assert!(start.bot_turn.is_none());
+    let a = w.app.play_move(&alice, PLACE, "11-15").await;
+    let place = a.bot_turn.expect("the bot must move next");
+    let b = w.app.bot_turn(place, alice.lang()).await;
+    assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 2);
+    let u = w.app.undo(&alice, PLACE).await;
+    assert!(!only(&u).is_private(), "{}", only(&u).text);
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 0);
+    assert!(rec.undo_used);
+}
+
+#[tokio::test]
+async fn undo_is_refused_between_people() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    w.app.play_move(&alice, PLACE, "11-15").await;
+    assert!(only(&w.app.undo(&alice, PLACE).await).is_private());
+}
+
+#[tokio::test]
+async fn replies_follow_the_discord_locale() {
+    let w = world();
+    let mut alice = actor(1, "alice");
+    alice.locale = "es-419".into();
+    let bob = actor(2, "bob");
+    started(&w, &alice, &bob).await;
+    let bad = w.app.play_move(&alice, PLACE, "11-7").await;
+    assert!(only(&bad).text.contains("adelante"), "{}", only(&bad).text);
+    let bad_en = w.app.play_move(&bob, PLACE, "22-18").await;
+    assert!(only(&bad_en).text.contains("turn"), "{}", only(&bad_en).text);
+}
+
+#[tokio::test]
+async fn cancel_needs_manage_messages() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    let mut moderator = actor(5, "mod");
+    assert!(only(&w.app.cancel(&moderator, PLACE).await).is_private());
+    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_some());
+    moderator.can_manage_messages = true;
+    assert!(!only(&w.app.cancel(&moderator, PLACE).await).is_private());
+    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+}
+
+#[tokio::test]
+async fn the_pdn_of_a_game_is_a_file() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    w.app.play_move(&alice, PLACE, "11-15").await;
+    let p = w.app.pdn(&alice, PLACE).await;
+    let f = &only(&p).files[0];
+    let text = String::from_utf8(f.bytes.clone()).unwrap();
+    assert!(text.contains("[GameType \"24\"]"), "{text}");
+    assert!(text.contains("1. 11-15"), "{text}");
+}
+
+#[tokio::test]
+async fn concurrent_moves_apply_once() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    started(&w, &alice, &bob).await;
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let app = w.app.clone();
+        let alice = alice.clone();
+        tasks.push(tokio::spawn(async move {
+            app.play_move(&alice, PLACE, "11-15").await
+        }));
+    }
+    let mut public = 0;
+    for t in tasks {
+        let a = t.await.unwrap();
+        if !only(&a).is_private() {
+            public += 1;
+        }
+    }
+    assert_eq!(public, 1, "exactly one of the racing moves is played");
+    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    assert_eq!(rec.moves.len(), 1);
+}

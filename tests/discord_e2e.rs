@@ -1,0 +1,317 @@
+//! End to end: the real serenity client, our router and application layer, against a local
+//! stand-in for Discord that speaks its real JSON over HTTP and the gateway websocket.
+
+mod discord_stand_in;
+
+use damas::app::{App, Config};
+use damas::discord::{BotConfig, Token};
+use damas::engine::{Color, Position, Square, Variant};
+use damas::store::Store;
+use discord_stand_in::*;
+use serde_json::Value;
+use std::path::Path;
+
+const GUILD: u64 = 4242;
+
+fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
+    BotConfig {
+        token: Token::new(standin.token()),
+        db_path: db.to_path_buf(),
+        guild_id: Some(GUILD),
+        api_proxy: Some(standin.base_url()),
+    }
+}
+
+/// Starts the bot (store, app, serenity client) against the stand-in.
+async fn start_bot(standin: &StandIn, db: &Path) -> RunningClient {
+    let store = Store::open(db).expect("store opens");
+    let app = App::new(
+        store,
+        Config {
+            bot_seed: Some(11),
+            ..Config::default()
+        },
+    );
+    let client = damas::discord::client(&bot_config(standin, db), app)
+        .await
+        .expect("the bot builds its client");
+    let running = RunningClient::spawn(client);
+    standin.wait_connected().await;
+    running
+}
+
+/// All the text of a message body: content and embed descriptions and titles.
+fn text_of(v: &Value) -> String {
+    let mut s = v["content"].as_str().unwrap_or_default().to_string();
+    for e in v["embeds"].as_array().into_iter().flatten() {
+        for k in ["title", "description"] {
+            if let Some(t) = e[k].as_str() {
+                s.push('\n');
+                s.push_str(t);
+            }
+        }
+    }
+    s
+}
+
+fn text(r: &Recorded) -> String {
+    text_of(r.message_body())
+}
+
+/// Checks the posted PNG shows exactly `pos`, from `perspective`.
+fn assert_picture_shows(png: &[u8], pos: &Position, perspective: Color) {
+    let img = image::load_from_memory(png)
+        .expect("the attachment is a PNG")
+        .to_rgba8();
+    for sq in Square::all() {
+        let seen = damas::render::read_square(&img, pos.variant(), perspective, sq);
+        assert_eq!(seen, pos.piece_at(sq), "square {sq} of the posted board");
+    }
+}
+
+fn board_png(r: &Recorded) -> Vec<u8> {
+    r.file("board.png")
+        .unwrap_or_else(|| panic!("no board.png in {}", r.summary()))
+        .bytes
+        .clone()
+}
+
+fn custom_id_starting(message: &Value, prefix: &str) -> String {
+    custom_ids(message)
+        .into_iter()
+        .find(|id| id.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix}… component in {:?}", custom_ids(message)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_a_short_game_in_a_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let standin = StandIn::start().await;
+    let bot = start_bot(&standin, &db).await;
+
+    // The commands are registered in the guild, with Spanish localizations.
+    let put = standin.commands_put().await;
+    let names: Vec<&str> = put
+        .body()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    for n in ["challenge", "play", "move", "board", "resign", "draw", "undo", "explain", "rules", "stats", "leaderboard", "pdn", "help", "cancel"] {
+        assert!(names.contains(&n), "command {n} registered: {names:?}");
+    }
+    let challenge_cmd = &put.body().as_array().unwrap()[0];
+    assert_eq!(challenge_cmd["name_localizations"]["es-ES"], "desafiar");
+    assert_eq!(challenge_cmd["name_localizations"]["es-419"], "desafiar");
+
+    let alice = TestUser::random("alice");
+    let bob = TestUser::random("bob").with_locale("es-ES");
+    let carol = TestUser::random("carol");
+    let place = Place::guild(GUILD, snowflake());
+
+    // alice challenges bob, playing White.
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "challenge",
+            vec![opt_user("opponent", &bob), opt_str("variant", "spanish"), opt_str("colour", "white")],
+        ))
+        .await;
+    let cb = standin.callback(&sent).await;
+    assert_eq!(cb.callback_type(), Some(4));
+    assert!(!cb.is_ephemeral());
+    assert!(text(&cb).contains(&format!("<@{}>", bob.id)), "{}", text(&cb));
+    let challenge = standin.original_message(&sent);
+    let accept = custom_id_starting(&challenge, "damas:accept:");
+
+    // carol's click is refused privately.
+    let click = standin.send_interaction(standin.button_click(&carol, &challenge, &accept)).await;
+    let cb = standin.callback(&click).await;
+    assert!(cb.is_ephemeral(), "{}", cb.summary());
+    assert!(text(&cb).contains("not for you"), "{}", text(&cb));
+
+    // bob accepts: the board, in Spanish for him, with the start position in the picture.
+    let click = standin.send_interaction(standin.button_click(&bob, &challenge, &accept)).await;
+    let cb = standin.callback(&click).await;
+    assert!(!cb.is_ephemeral());
+    assert!(text(&cb).contains("Empieza"), "{}", text(&cb));
+    let start = Position::start(Variant::Spanish);
+    assert_picture_shows(&board_png(&cb), &start, Color::White);
+    let board1 = standin.original_message(&click);
+    assert!(custom_ids(&board1).iter().any(|id| id.starts_with("damas:move:")));
+
+    // Autocomplete lists the matching legal moves.
+    let ac = standin
+        .send_interaction(standin.autocomplete(&alice, place, "move", vec![opt_focused("move", 3, "11")]))
+        .await;
+    let cb = standin.callback(&ac).await;
+    let mut choices: Vec<String> = cb
+        .choices()
+        .iter()
+        .filter_map(|c| c["value"].as_str().map(str::to_string))
+        .collect();
+    choices.sort();
+    assert_eq!(choices, vec!["11-14", "11-15"]);
+
+    // alice plays 10-14 by /move; the old board loses its controls.
+    let mv = standin
+        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "10-14")]))
+        .await;
+    let cb = standin.callback(&mv).await;
+    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+    let mut pos = start.apply(&start.parse_move("10-14").unwrap());
+    assert_picture_shows(&board_png(&cb), &pos, Color::Black);
+    let board1_id: u64 = board1["id"].as_str().unwrap().parse().unwrap();
+    standin
+        .next_request(|r| {
+            r.method == "PATCH"
+                && matches!(r.route, Route::ChannelMessage { message, .. } if message == board1_id)
+        })
+        .await;
+    let board2 = standin.original_message(&mv);
+
+    // bob plays 23-19 from the board's menu.
+    let menu = custom_id_starting(&board2, "damas:move:");
+    let pick = standin.send_interaction(standin.select_menu(&bob, &board2, &menu, &["23-19"])).await;
+    let cb = standin.callback(&pick).await;
+    assert!(text(&cb).contains("bob jugó 23-19"), "{}", text(&cb));
+    pos = pos.apply(&pos.parse_move("23-19").unwrap());
+    assert_picture_shows(&board_png(&cb), &pos, Color::White);
+    let board3 = standin.original_message(&pick);
+
+    // A click on an outdated board says so and changes nothing.
+    let resign_old = custom_id_starting(&board2, "damas:resign:");
+    let stale = standin.send_interaction(standin.button_click(&bob, &board2, &resign_old)).await;
+    let cb = standin.callback(&stale).await;
+    assert!(cb.is_ephemeral());
+    assert!(text(&cb).contains("desactualizado"), "{}", text(&cb));
+
+    // An illegal move is answered privately with its reason and the legal moves.
+    let bad = standin
+        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "9-13")]))
+        .await;
+    let cb = standin.callback(&bad).await;
+    assert!(cb.is_ephemeral());
+    assert!(text(&cb).contains("Capturing is mandatory"), "{}", text(&cb));
+    assert!(text(&cb).contains("14x23"), "{}", text(&cb));
+
+    // Someone else's move is refused.
+    let intruder = standin
+        .send_interaction(standin.slash_command(&carol, place, "move", vec![opt_str("move", "14x23")]))
+        .await;
+    assert!(standin.callback(&intruder).await.is_ephemeral());
+
+    // alice takes: a forced capture. bob asks why.
+    let take = standin
+        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "14x23")]))
+        .await;
+    standin.callback(&take).await;
+    pos = pos.apply(&pos.parse_move("14x23").unwrap());
+    let why = standin.send_interaction(standin.slash_command(&bob, place, "explain", vec![])).await;
+    let cb = standin.callback(&why).await;
+    let t = text(&cb);
+    assert!(t.contains("14x23"), "{t}");
+    assert!(t.to_lowercase().contains("comer es obligatorio"), "{t}");
+    assert!(cb.file("board.png").is_some(), "the explanation picture");
+    let _ = board3;
+
+    // The bot restarts in the middle of the game; the game goes on.
+    bot.stop().await;
+    standin.wait_disconnected().await;
+    let bot = start_bot(&standin, &db).await;
+    let after = standin
+        .send_interaction(standin.slash_command(&bob, place, "move", vec![opt_str("move", "28x19")]))
+        .await;
+    let cb = standin.callback(&after).await;
+    assert!(!cb.is_ephemeral(), "{}", text(&cb));
+    pos = pos.apply(&pos.parse_move("28x19").unwrap());
+    assert_picture_shows(&board_png(&cb), &pos, Color::White);
+    let board = standin.original_message(&after);
+
+    // alice resigns with the button.
+    let resign = custom_id_starting(&board, "damas:resign:");
+    let r = standin.send_interaction(standin.button_click(&alice, &board, &resign)).await;
+    let cb = standin.callback(&r).await;
+    assert!(text(&cb).contains("Black wins by resignation"), "{}", text(&cb));
+    assert!(custom_ids(cb.message_body()).is_empty(), "a finished game has no controls");
+
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_bot_is_played_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let standin = StandIn::start().await;
+    let bot = start_bot(&standin, &db).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![opt_str("level", "easy"), opt_str("variant", "english"), opt_str("colour", "black")],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let mut board = standin.original_message(&sent);
+    let mut finished = false;
+    for _turn in 0..200 {
+        let Some(menu) = custom_ids(&board).into_iter().find(|id| id.starts_with("damas:move:")) else {
+            break;
+        };
+        // alice plays the first move of the menu.
+        let first = component(&board, &menu).unwrap()["options"][0]["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let pick = standin.send_interaction(standin.select_menu(&alice, &board, &menu, &[&first])).await;
+        let cb = standin.callback(&pick).await;
+        assert!(!cb.is_ephemeral(), "{}", text(&cb));
+        if text(&cb).contains("wins") || text(&cb).contains("Draw") {
+            finished = true;
+            break;
+        }
+        // The bot's answer comes as a follow-up.
+        let f = standin.followup(&pick).await;
+        assert!(text(&f).contains("Bot (easy) played"), "{}", text(&f));
+        let id = f.message_id().expect("the follow-up message id");
+        board = standin.message(id).expect("the bot's board");
+        if text(&f).contains("wins") || text(&f).contains("Draw") {
+            finished = true;
+            break;
+        }
+    }
+    assert!(finished, "the game ends by the rules");
+    let pdn = standin.send_interaction(standin.slash_command(&alice, place, "pdn", vec![])).await;
+    let cb = standin.callback(&pdn).await;
+    let file = cb.files.iter().find(|f| f.filename.ends_with(".pdn")).expect("a .pdn file");
+    let text = String::from_utf8(file.bytes.clone()).unwrap();
+    assert!(text.contains("[GameType \"21\"]"), "{text}");
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_token_gives_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = StandIn::start().await;
+    let mut config = bot_config(&standin, &dir.path().join("db"));
+    config.token = Token::new("wrong.token.here");
+    let store = Store::open(dir.path().join("db")).unwrap();
+    let err = damas::discord::client(&config, App::new(store, Config::default()))
+        .await
+        .err()
+        .expect("a wrong token is refused");
+    let msg = err.to_string();
+    assert!(msg.contains("rejected") && msg.contains(".env"), "{msg}");
+    assert!(!msg.contains("wrong.token.here"), "the token never shows");
+    assert!(!format!("{config:?}").contains("wrong.token.here"));
+}

@@ -1,0 +1,137 @@
+//! How values and keys are laid out in sled: a format version byte, then postcard.
+
+use super::error::StoreError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// The format of every encoded value. A value with another first byte was written by a
+/// different version of the bot and is reported, never rewritten.
+pub const FORMAT_VERSION: u8 = 1;
+
+pub(crate) fn encode<T: Serialize>(what: &'static str, value: &T) -> Result<Vec<u8>, StoreError> {
+    postcard::to_extend(value, vec![FORMAT_VERSION]).map_err(|e| StoreError::Encode {
+        what,
+        reason: e.to_string(),
+    })
+}
+
+pub(crate) fn decode<T: DeserializeOwned>(
+    tree: &'static str,
+    key: &[u8],
+    bytes: &[u8],
+) -> Result<T, StoreError> {
+    match bytes.split_first() {
+        None => Err(StoreError::Corrupt {
+            tree,
+            key: key_text(key),
+            reason: "empty value".to_string(),
+        }),
+        Some((&FORMAT_VERSION, body)) => match postcard::take_from_bytes::<T>(body) {
+            Ok((value, [])) => Ok(value),
+            Ok((_, rest)) => Err(StoreError::Corrupt {
+                tree,
+                key: key_text(key),
+                reason: format!("{} bytes left after the record", rest.len()),
+            }),
+            Err(e) => Err(StoreError::Corrupt {
+                tree,
+                key: key_text(key),
+                reason: e.to_string(),
+            }),
+        },
+        Some((&version, _)) => Err(StoreError::UnknownVersion {
+            tree,
+            key: key_text(key),
+            version,
+        }),
+    }
+}
+
+/// A key as people read it: 8-byte keys are the ids they hold, longer ones a run of ids.
+pub(crate) fn key_text(key: &[u8]) -> String {
+    if key.len() % 8 == 0 && !key.is_empty() {
+        key.chunks(8)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                u64::from_be_bytes(b).to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(":")
+    } else {
+        key.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Big-endian, so that sled's byte order is the numbers' order.
+pub(crate) fn id_key(id: u64) -> [u8; 8] {
+    id.to_be_bytes()
+}
+
+/// Two ids one after the other (an index entry: owner, then game).
+pub(crate) fn pair_key(a: u64, b: u64) -> [u8; 16] {
+    let mut k = [0u8; 16];
+    k[..8].copy_from_slice(&a.to_be_bytes());
+    k[8..].copy_from_slice(&b.to_be_bytes());
+    k
+}
+
+/// The second id of a [`pair_key`].
+pub(crate) fn second_id(key: &[u8]) -> Option<u64> {
+    key.get(8..16)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(u64::from_be_bytes)
+}
+
+/// A u64 stored raw (index values).
+pub(crate) fn decode_u64(tree: &'static str, key: &[u8], bytes: &[u8]) -> Result<u64, StoreError> {
+    <[u8; 8]>::try_from(bytes)
+        .map(u64::from_be_bytes)
+        .map_err(|_| StoreError::Corrupt {
+            tree,
+            key: key_text(key),
+            reason: format!("expected 8 bytes, found {}", bytes.len()),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_version_check() {
+        let bytes = encode("test", &(7u64, "x".to_string())).unwrap();
+        assert_eq!(bytes[0], FORMAT_VERSION);
+        let back: (u64, String) = decode("t", b"k", &bytes).unwrap();
+        assert_eq!(back, (7, "x".to_string()));
+
+        let mut newer = bytes.clone();
+        newer[0] = FORMAT_VERSION + 1;
+        assert!(matches!(
+            decode::<(u64, String)>("t", b"k", &newer),
+            Err(StoreError::UnknownVersion { version, .. }) if version == FORMAT_VERSION + 1
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            decode::<(u64, String)>("t", b"k", &longer),
+            Err(StoreError::Corrupt { .. })
+        ));
+        assert!(matches!(
+            decode::<(u64, String)>("t", b"k", &bytes[..bytes.len() - 1]),
+            Err(StoreError::Corrupt { .. })
+        ));
+        assert!(matches!(
+            decode::<u64>("t", b"k", &[]),
+            Err(StoreError::Corrupt { .. })
+        ));
+    }
+
+    #[test]
+    fn keys_sort_like_numbers() {
+        assert!(id_key(255) < id_key(256));
+        assert!(pair_key(1, u64::MAX) < pair_key(2, 0));
+        assert_eq!(second_id(&pair_key(3, 99)), Some(99));
+        assert_eq!(key_text(&pair_key(3, 99)), "3:99");
+    }
+}

@@ -1,0 +1,97 @@
+//! What can go wrong in the store, with the data a message needs.
+
+use super::records::{Challenge, GameRecord};
+use crate::engine::Outcome;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Db(#[from] sled::Error),
+
+    #[error("could not create the database folder {path}: {source}")]
+    CreateDir {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error("could not encode a {what} record: {reason}")]
+    Encode { what: &'static str, reason: String },
+
+    /// A stored value that does not decode. It is left as it is, and writes over it are
+    /// refused, so that nothing that might be recovered is lost.
+    #[error("corrupt record in {tree} at key {key}: {reason}")]
+    Corrupt {
+        tree: &'static str,
+        key: String,
+        reason: String,
+    },
+
+    /// A value written by a newer (or unknown) version of the bot; left as it is.
+    #[error("record in {tree} at key {key} has unknown format version {version}")]
+    UnknownVersion {
+        tree: &'static str,
+        key: String,
+        version: u8,
+    },
+
+    /// The channel already has a game going (with a move in the last 7 days).
+    #[error("channel already has an active game ({})", game.id)]
+    ChannelBusy { game: Box<GameRecord> },
+
+    /// The game changed since it was read: the write was refused and nothing was written.
+    #[error("the position changed: expected ply {expected_ply}, found {found_ply:?}")]
+    Conflict {
+        channel_id: u64,
+        expected_ply: usize,
+        /// The ply stored now; `None` when the channel has no game any more.
+        found_ply: Option<usize>,
+    },
+
+    #[error("there is no active game in channel {channel_id}")]
+    NoActiveGame { channel_id: u64 },
+
+    #[error("the channel already has an open challenge")]
+    ChallengeExists { challenge: Box<Challenge> },
+
+    #[error("game {game_id}: move {ply} ({stored}) does not replay: {reason}")]
+    Replay {
+        game_id: u64,
+        ply: usize,
+        stored: String,
+        reason: String,
+    },
+
+    #[error("game {game_id}: bad start position {fen:?}: {reason}")]
+    BadStart {
+        game_id: u64,
+        fen: String,
+        reason: String,
+    },
+
+    #[error("game {game_id}: stored outcome {stored:?} but the moves give {played:?}")]
+    OutcomeMismatch {
+        game_id: u64,
+        stored: Option<Outcome>,
+        played: Option<Outcome>,
+    },
+
+    /// A record the caller handed in that the store will not write.
+    #[error("invalid record: {0}")]
+    Invalid(#[from] Invalid),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Invalid {
+    #[error("unknown computer level {0:?}")]
+    UnknownLevel(String),
+    #[error("the record is for channel {record}, not {asked}")]
+    WrongChannel { asked: u64, record: u64 },
+    #[error("the channel's game is {stored}, not {given}")]
+    WrongGame { stored: u64, given: u64 },
+    #[error("a finished game must have an outcome")]
+    NotFinished,
+    #[error("the game is over: end it with finish_game")]
+    AlreadyOver,
+    #[error("game id {0} is already archived")]
+    DuplicateId(u64),
+}

@@ -1,0 +1,429 @@
+//! The records the store keeps: active games, challenges, players. Plain serde data; the
+//! engine is only called to turn a game record back into a [`Game`].
+
+use super::error::StoreError;
+use crate::engine::{
+    Color, DrawReason, Game, GameError, Move, Outcome, Position, Variant, WinReason,
+};
+use serde::{Deserialize, Serialize};
+
+/// The computer's levels, in order of strength. Stored by position in this list, so new
+/// levels go at the end.
+pub const BOT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
+
+/// Position of a level name in [`BOT_LEVELS`].
+pub fn level_index(level: &str) -> Option<usize> {
+    BOT_LEVELS.iter().position(|l| *l == level)
+}
+
+pub(crate) fn variant_index(variant: Variant) -> usize {
+    match variant {
+        Variant::Spanish => 0,
+        Variant::Portuguese => 1,
+        Variant::English => 2,
+    }
+}
+
+pub(crate) fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Who sits on one side of the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    Human {
+        user_id: u64,
+        name: String,
+    },
+    /// The computer, at one of [`BOT_LEVELS`].
+    Bot {
+        level: String,
+    },
+}
+
+impl Seat {
+    pub fn user_id(&self) -> Option<u64> {
+        match self {
+            Seat::Human { user_id, .. } => Some(*user_id),
+            Seat::Bot { .. } => None,
+        }
+    }
+
+    pub fn is_bot(&self) -> bool {
+        matches!(self, Seat::Bot { .. })
+    }
+}
+
+/// One ply as stored: the starting square and every landing square. That names exactly one
+/// legal move, because a capture step between two landings runs along one diagonal over one
+/// piece, so the landings fix the captured pieces too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMove {
+    pub from: u8,
+    pub landings: Vec<u8>,
+}
+
+impl StoredMove {
+    pub fn from_move(mv: &Move) -> StoredMove {
+        StoredMove {
+            from: mv.from().number(),
+            landings: mv.path().iter().map(|s| s.number()).collect(),
+        }
+    }
+
+    /// The legal move of `pos` this stored move names.
+    pub fn resolve(&self, pos: &Position) -> Option<Move> {
+        let legal = pos.legal_moves();
+        let same_path = |m: &&Move| {
+            m.from().number() == self.from
+                && m.path()
+                    .iter()
+                    .map(|s| s.number())
+                    .eq(self.landings.iter().copied())
+        };
+        if let Some(m) = legal.iter().find(same_path) {
+            return Some(*m);
+        }
+        // Two capture routes with the same start, end and captured pieces are one move and
+        // the generator keeps one of them; should it ever keep the other one, from and to
+        // still name the move when they name only one.
+        let to = *self.landings.last()?;
+        let mut same_ends = legal
+            .iter()
+            .filter(|m| m.from().number() == self.from && m.to().number() == to);
+        match (same_ends.next(), same_ends.next()) {
+            (Some(m), None) => Some(*m),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for StoredMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.from)?;
+        for l in &self.landings {
+            write!(f, "/{l}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The game being played in a channel (a thread is a channel too).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Unique; [`super::Store::new_game_id`] hands out increasing ones.
+    pub id: u64,
+    pub guild_id: Option<u64>,
+    pub channel_id: u64,
+    pub variant: Variant,
+    /// PDN FEN of the start; `None` is the variant's standard start.
+    pub start_fen: Option<String>,
+    /// `[white, black]`; see [`GameRecord::seat`].
+    pub players: [Seat; 2],
+    pub moves: Vec<StoredMove>,
+    pub draw_offer: Option<Color>,
+    /// A move was taken back: a win still counts, but is not ranked (seed 002).
+    pub undo_used: bool,
+    pub created_at_ms: u64,
+    pub last_move_at_ms: u64,
+    pub board_message_id: Option<u64>,
+    pub outcome: Option<Outcome>,
+    pub rematch_of: Option<u64>,
+    /// How many times the store has written this record. The store checks it on every write
+    /// and increases it, so that a change built on an outdated read is refused even when the
+    /// ply happens to match (after an undo, say). Leave it as read.
+    pub revision: u64,
+}
+
+impl GameRecord {
+    /// A game at its start, with nothing played.
+    pub fn new(
+        id: u64,
+        guild_id: Option<u64>,
+        channel_id: u64,
+        variant: Variant,
+        players: [Seat; 2],
+        now_ms: u64,
+    ) -> GameRecord {
+        GameRecord {
+            id,
+            guild_id,
+            channel_id,
+            variant,
+            start_fen: None,
+            players,
+            moves: Vec::new(),
+            draw_offer: None,
+            undo_used: false,
+            created_at_ms: now_ms,
+            last_move_at_ms: now_ms,
+            board_message_id: None,
+            outcome: None,
+            rematch_of: None,
+            revision: 0,
+        }
+    }
+
+    pub fn seat(&self, color: Color) -> &Seat {
+        &self.players[color_index(color)]
+    }
+
+    /// Plies played.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The colour a user plays, if they play (White first if they play both sides).
+    pub fn color_of(&self, user_id: u64) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.seat(*c).user_id() == Some(user_id))
+    }
+
+    pub fn start_position(&self) -> Result<Position, StoreError> {
+        match &self.start_fen {
+            None => Ok(Position::start(self.variant)),
+            Some(fen) => Position::from_fen(self.variant, fen).map_err(|e| StoreError::BadStart {
+                game_id: self.id,
+                fen: fen.clone(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// Replays the moves with the engine and restores an ending the rules cannot see
+    /// (resignation, agreement, abandon).
+    pub fn to_game(&self) -> Result<Game, StoreError> {
+        let mut game = Game::from_position(self.start_position()?);
+        for (ply, stored) in self.moves.iter().enumerate() {
+            let replay_error = |reason: String| StoreError::Replay {
+                game_id: self.id,
+                ply,
+                stored: stored.to_string(),
+                reason,
+            };
+            if game.is_over() {
+                return Err(replay_error(GameError::Over.to_string()));
+            }
+            let pos = *game.position();
+            let Some(mv) = stored.resolve(&pos) else {
+                // Name the engine's reason when it has one.
+                let squares: Vec<_> = std::iter::once(stored.from)
+                    .chain(stored.landings.iter().copied())
+                    .filter_map(crate::engine::Square::new)
+                    .collect();
+                let reason = match crate::engine::notation::resolve_squares(&pos, &squares) {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "the squares name no single legal move".to_string(),
+                };
+                return Err(replay_error(reason));
+            };
+            game.play(mv).map_err(|e| replay_error(e.to_string()))?;
+        }
+        match (self.outcome, game.outcome()) {
+            (stored, played) if stored == played => {}
+            (Some(stored), None) if !is_rule_outcome(stored) => game.set_outcome(Some(stored)),
+            (stored, played) => {
+                return Err(StoreError::OutcomeMismatch {
+                    game_id: self.id,
+                    stored,
+                    played,
+                })
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// Whether the rules decide this outcome from the position (so replaying finds it again).
+pub fn is_rule_outcome(outcome: Outcome) -> bool {
+    match outcome {
+        Outcome::Win { reason, .. } => matches!(reason, WinReason::NoPieces | WinReason::NoMoves),
+        Outcome::Draw { reason } => !matches!(reason, DrawReason::Agreement),
+    }
+}
+
+/// A user on one side of a challenge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserRef {
+    pub user_id: u64,
+    pub name: String,
+}
+
+/// An open challenge. One per channel: see [`super::Store::put_challenge`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub challenger: UserRef,
+    pub challenged: UserRef,
+    pub variant: Variant,
+    /// The challenger's colour; `None` draws it at random when the game starts.
+    pub challenger_color: Option<Color>,
+    pub created_at_ms: u64,
+    pub expires_at_ms: u64,
+    pub message_id: Option<u64>,
+}
+
+impl Challenge {
+    pub fn is_expired(&self, now_ms: u64) -> bool {
+        now_ms >= self.expires_at_ms
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+/// A Glicko-2 rating (skillratings' scale: 1500 ± 350 to start).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        let r = skillratings::glicko2::Glicko2Rating::new();
+        Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<Rating> for skillratings::glicko2::Glicko2Rating {
+    fn from(r: Rating) -> Self {
+        skillratings::glicko2::Glicko2Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<skillratings::glicko2::Glicko2Rating> for Rating {
+    fn from(r: skillratings::glicko2::Glicko2Rating) -> Self {
+        Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+/// Games against one level of the computer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRecord {
+    pub tally: Tally,
+    /// Best score of a ranked win (seed 002); `None` before the first one.
+    pub best_score: Option<u32>,
+    /// Wins with an undo: counted in `tally.wins`, never ranked.
+    pub unranked_wins: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VariantRecord {
+    /// Games against people.
+    pub people: Tally,
+    /// Rating from games against people.
+    pub rating: Rating,
+    /// Indexed like [`BOT_LEVELS`].
+    pub bots: [BotRecord; 4],
+}
+
+/// What the bot knows about a user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub user_id: u64,
+    /// The name of their latest finished game.
+    pub name: String,
+    /// Indexed Spanish, Portuguese, English; see [`PlayerRecord::variant`].
+    pub variants: [VariantRecord; 3],
+    /// Guilds where they stand on a leaderboard, so that a change of rating or game count
+    /// reaches every board they are on.
+    pub guilds: Vec<u64>,
+}
+
+impl PlayerRecord {
+    pub fn new(user_id: u64, name: String) -> PlayerRecord {
+        PlayerRecord {
+            user_id,
+            name,
+            variants: Default::default(),
+            guilds: Vec::new(),
+        }
+    }
+
+    pub fn variant(&self, variant: Variant) -> &VariantRecord {
+        &self.variants[variant_index(variant)]
+    }
+
+    pub(crate) fn variant_mut(&mut self, variant: Variant) -> &mut VariantRecord {
+        &mut self.variants[variant_index(variant)]
+    }
+
+    /// Games against the computer at `level` (`None` for an unknown level name).
+    pub fn bot(&self, variant: Variant, level: &str) -> Option<&BotRecord> {
+        level_index(level).map(|i| &self.variant(variant).bots[i])
+    }
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderboardEntry {
+    pub user_id: u64,
+    pub name: String,
+    /// The Glicko-2 rating, rounded (people), or the best score in this guild (computer).
+    pub score: u32,
+    /// Games behind the figure: rated games in the variant (people), or games against the
+    /// level (computer); counted over all guilds.
+    pub games: u32,
+}
+
+/// A player's result in a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// What finishing a game changed for one human seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatSummary {
+    pub user_id: u64,
+    pub result: GameResult,
+    /// Against the computer: the seed 002 score of the game (0 unless a win).
+    pub score: Option<u32>,
+    /// Whether the score entered the best scores and leaderboards (a win without undo).
+    pub ranked: bool,
+    /// The score beat the player's previous best at this level.
+    pub new_best: bool,
+    /// Against a person: rating before and after.
+    pub rating: Option<(Rating, Rating)>,
+}
+
+/// What [`super::Store::finish_game`] did.
+#[derive(Debug)]
+pub struct FinishSummary {
+    pub game_id: u64,
+    pub outcome: Outcome,
+    /// Indexed by colour like [`GameRecord::players`]; `None` for the computer.
+    pub seats: [Option<SeatSummary>; 2],
+    /// Player or leaderboard records that could not be read: reported here and left as they
+    /// are (the game itself was archived).
+    pub skipped: Vec<StoreError>,
+}

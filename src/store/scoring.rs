@@ -1,0 +1,299 @@
+//! Scores against the computer (seed 002), Glicko-2 ratings between people, and how a finished
+//! game changes the players' records. Pure functions: the store calls them inside its
+//! transaction.
+
+use super::records::{
+    level_index, GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary,
+};
+use crate::engine::{Color, Game, Outcome};
+use skillratings::glicko2::{glicko2, Glicko2Config};
+use skillratings::Outcomes;
+
+/// Points per own piece left after a win (seed 002).
+pub const POINTS_PER_PIECE: u32 = 100;
+/// Points per move under [`MOVES_PAR`] (seed 002).
+pub const POINTS_PER_MOVE_SAVED: u32 = 10;
+/// Moves a win may take before it stops earning speed points.
+pub const MOVES_PAR: u32 = 60;
+
+/// The seed 002 score of a finished game for the human against the computer: 100 per own
+/// piece left plus 10 per own move under 60 for a win; 0 for anything else (a draw, a loss,
+/// a game between people, a game still going, or a record that does not replay).
+pub fn score(rec: &GameRecord) -> u32 {
+    let Some(human) = human_against_bot(rec) else {
+        return 0;
+    };
+    match rec.to_game() {
+        Ok(game) => score_in(&game, human),
+        Err(_) => 0,
+    }
+}
+
+/// The score of `game` for `human` (0 unless `human` won).
+pub fn score_in(game: &Game, human: Color) -> u32 {
+    if game.outcome().and_then(|o| o.winner()) != Some(human) {
+        return 0;
+    }
+    win_points(
+        game.position().pieces(human).count(),
+        own_moves(game, human) as u32,
+    )
+}
+
+/// The score of a win with `pieces` left after `own_moves` moves.
+pub fn win_points(pieces: u32, own_moves: u32) -> u32 {
+    pieces * POINTS_PER_PIECE + MOVES_PAR.saturating_sub(own_moves) * POINTS_PER_MOVE_SAVED
+}
+
+/// Plies `color` has played in `game`.
+pub fn own_moves(game: &Game, color: Color) -> usize {
+    game.positions()[..game.ply()]
+        .iter()
+        .filter(|p| p.side_to_move() == color)
+        .count()
+}
+
+/// The human's colour when exactly one seat is the computer.
+pub fn human_against_bot(rec: &GameRecord) -> Option<Color> {
+    match (&rec.players[0], &rec.players[1]) {
+        (Seat::Human { .. }, Seat::Bot { .. }) => Some(Color::White),
+        (Seat::Bot { .. }, Seat::Human { .. }) => Some(Color::Black),
+        _ => None,
+    }
+}
+
+fn result_for(outcome: Outcome, color: Color) -> GameResult {
+    match outcome.winner() {
+        Some(w) if w == color => GameResult::Win,
+        Some(_) => GameResult::Loss,
+        None => GameResult::Draw,
+    }
+}
+
+/// New ratings of White and Black after a game between them.
+pub fn rate(white: Rating, black: Rating, outcome: Outcome) -> (Rating, Rating) {
+    let from_white = match result_for(outcome, Color::White) {
+        GameResult::Win => Outcomes::WIN,
+        GameResult::Loss => Outcomes::LOSS,
+        GameResult::Draw => Outcomes::DRAW,
+    };
+    let (w, b) = glicko2(
+        &white.into(),
+        &black.into(),
+        &from_white,
+        &Glicko2Config::new(),
+    );
+    (w.into(), b.into())
+}
+
+/// Applies a finished game to the players' records, indexed by colour. A `None` record is a
+/// seat the store could not read (or the computer): it is left alone, and its opponent is
+/// rated against a fresh rating.
+pub(crate) fn settle(
+    rec: &GameRecord,
+    game: &Game,
+    outcome: Outcome,
+    players: &mut [Option<PlayerRecord>; 2],
+) -> [Option<SeatSummary>; 2] {
+    let mut seats: [Option<SeatSummary>; 2] = [None, None];
+    for (i, seat) in rec.players.iter().enumerate() {
+        if let (Seat::Human { name, .. }, Some(p)) = (seat, players[i].as_mut()) {
+            p.name.clone_from(name);
+        }
+    }
+    match (&rec.players[0], &rec.players[1]) {
+        (Seat::Human { user_id: a, .. }, Seat::Human { user_id: b, .. }) if a != b => {
+            let before = [0, 1].map(|i| {
+                players[i]
+                    .as_ref()
+                    .map_or_else(Rating::default, |p| p.variant(rec.variant).rating)
+            });
+            let (white_after, black_after) = rate(before[0], before[1], outcome);
+            let after = [white_after, black_after];
+            for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                let Some(p) = players[i].as_mut() else {
+                    continue;
+                };
+                let result = result_for(outcome, color);
+                let v = p.variant_mut(rec.variant);
+                count(&mut v.people, result);
+                v.rating = after[i];
+                seats[i] = Some(SeatSummary {
+                    user_id: p.user_id,
+                    result,
+                    score: None,
+                    ranked: false,
+                    new_best: false,
+                    rating: Some((before[i], after[i])),
+                });
+            }
+        }
+        _ => {
+            let Some(human) = human_against_bot(rec) else {
+                // Two computers, or someone playing themselves: nothing to count.
+                return seats;
+            };
+            let i = super::records::color_index(human);
+            let bot_level = match rec.seat(human.opposite()) {
+                Seat::Bot { level } => level_index(level),
+                Seat::Human { .. } => None,
+            };
+            let (Some(p), Some(level)) = (players[i].as_mut(), bot_level) else {
+                return seats;
+            };
+            let result = result_for(outcome, human);
+            let points = score_in(game, human);
+            let ranked = result == GameResult::Win && !rec.undo_used;
+            let bot = &mut p.variant_mut(rec.variant).bots[level];
+            count(&mut bot.tally, result);
+            let mut new_best = false;
+            if result == GameResult::Win {
+                if ranked {
+                    new_best = bot.best_score.map_or(true, |b| points > b);
+                    if new_best {
+                        bot.best_score = Some(points);
+                    }
+                } else {
+                    bot.unranked_wins += 1;
+                }
+            }
+            seats[i] = Some(SeatSummary {
+                user_id: p.user_id,
+                result,
+                score: Some(points),
+                ranked,
+                new_best,
+                rating: None,
+            });
+        }
+    }
+    seats
+}
+
+fn count(t: &mut super::records::Tally, result: GameResult) {
+    match result {
+        GameResult::Win => t.wins += 1,
+        GameResult::Loss => t.losses += 1,
+        GameResult::Draw => t.draws += 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Position, Variant, WinReason};
+    use crate::store::records::StoredMove;
+
+    fn human(id: u64) -> Seat {
+        Seat::Human {
+            user_id: id,
+            name: format!("user{id}"),
+        }
+    }
+
+    fn bot(level: &str) -> Seat {
+        Seat::Bot {
+            level: level.to_string(),
+        }
+    }
+
+    /// A short English game Black (first to move) wins by capturing White's only man.
+    fn quick_win(players: [Seat; 2]) -> GameRecord {
+        let mut rec = GameRecord::new(1, Some(5), 9, Variant::English, players, 0);
+        // Black men on 14 and 18; the one on 18 takes White's last man on 22.
+        rec.start_fen = Some("B:W22:B14,18".to_string());
+        let start = Position::from_fen(Variant::English, "B:W22:B14,18").unwrap();
+        let mut game = Game::from_position(start);
+        let mv = game.play_text("18x25").unwrap();
+        rec.moves.push(StoredMove::from_move(&mv));
+        rec.outcome = game.outcome();
+        rec
+    }
+
+    #[test]
+    fn win_against_the_computer_scores_pieces_and_speed() {
+        let rec = quick_win([bot("easy"), human(7)]);
+        assert_eq!(
+            rec.outcome,
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: WinReason::NoPieces
+            })
+        );
+        // Two pieces left, one own move: 2 * 100 + (60 - 1) * 10.
+        assert_eq!(score(&rec), 200 + 590);
+        // The same game seen from the loser's side scores nothing.
+        let lost = quick_win([human(7), bot("easy")]);
+        assert_eq!(score(&lost), 0);
+        // Between people there is no score.
+        assert_eq!(score(&quick_win([human(1), human(2)])), 0);
+    }
+
+    #[test]
+    fn speed_points_stop_at_sixty_moves() {
+        assert_eq!(win_points(3, 59), 310);
+        assert_eq!(win_points(3, 60), 300);
+        assert_eq!(win_points(3, 75), 300);
+        assert_eq!(win_points(12, 0), 1800);
+    }
+
+    #[test]
+    fn glicko2_moves_ratings_towards_the_result() {
+        let even = Rating::default();
+        let white_wins = Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Resignation,
+        };
+        let (w, b) = rate(even, even, white_wins);
+        assert!(w.rating > even.rating && b.rating < even.rating);
+        assert!(
+            w.deviation < even.deviation,
+            "a game makes the rating surer"
+        );
+        // Beating a stronger player gains more than beating an equal one.
+        let strong = Rating {
+            rating: 1900.0,
+            ..even
+        };
+        let (upset, _) = rate(even, strong, white_wins);
+        assert!(upset.rating - even.rating > w.rating - even.rating);
+        // A draw between equals moves nobody's rating much.
+        let (dw, db) = rate(
+            even,
+            even,
+            Outcome::Draw {
+                reason: crate::engine::DrawReason::Agreement,
+            },
+        );
+        assert!((dw.rating - even.rating).abs() < 1.0 && (db.rating - even.rating).abs() < 1.0);
+    }
+
+    #[test]
+    fn settle_counts_bot_wins_and_keeps_undo_wins_unranked() {
+        let rec = quick_win([bot("hard"), human(7)]);
+        let game = rec.to_game().unwrap();
+        let outcome = rec.outcome.unwrap();
+        let mut players = [None, Some(PlayerRecord::new(7, "old name".into()))];
+        let seats = settle(&rec, &game, outcome, &mut players);
+        let p = players[1].as_ref().unwrap();
+        assert_eq!(p.name, "user7");
+        let hard = p.bot(Variant::English, "hard").unwrap();
+        assert_eq!((hard.tally.wins, hard.best_score), (1, Some(790)));
+        let s = seats[1].as_ref().unwrap();
+        assert!(s.ranked && s.new_best);
+        assert!(seats[0].is_none());
+
+        let mut undone = rec.clone();
+        undone.undo_used = true;
+        let seats = settle(&undone, &game, outcome, &mut players);
+        let hard = players[1]
+            .as_ref()
+            .unwrap()
+            .bot(Variant::English, "hard")
+            .unwrap();
+        assert_eq!(hard.tally.wins, 2);
+        assert_eq!(hard.unranked_wins, 1);
+        assert_eq!(hard.best_score, Some(790));
+        assert!(!seats[1].as_ref().unwrap().ranked);
+    }
+}

@@ -1,0 +1,703 @@
+//! The store: durability across reopen, compare-and-swap under concurrency, corruption,
+//! players, scores, ratings, leaderboards, the stale-game rule and challenges.
+
+mod store_common;
+
+use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
+use damas::store::{
+    score, Challenge, GameResult, Invalid, Store, StoreError, StoredMove, UserRef, STALE_AFTER_MS,
+    TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS,
+};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use store_common::*;
+
+fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("open");
+    (dir, store)
+}
+
+fn reopen(dir: &tempfile::TempDir, store: Store) -> Store {
+    drop(store);
+    Store::open(dir.path().join("db")).expect("reopen")
+}
+
+/// Black (first in English) takes White's last man with 18x25: a win in one move with two
+/// pieces left, worth 2 * 100 + 59 * 10 = 790 for a human against the computer.
+const ONE_MOVE_WIN: &str = "B:W22:B14,18";
+const ONE_MOVE_WIN_SCORE: u32 = 790;
+
+fn one_move_win_game(
+    id: u64,
+    guild: u64,
+    channel: u64,
+    black: u64,
+    level: &str,
+) -> damas::store::GameRecord {
+    let mut rec = new_game(
+        id,
+        Some(guild),
+        channel,
+        Variant::English,
+        [bot(level), human(black)],
+    );
+    rec.start_fen = Some(ONE_MOVE_WIN.to_string());
+    rec
+}
+
+/// Plays the winning 18x25 and finishes the game.
+async fn win_it(store: &Store, mut rec: damas::store::GameRecord) -> damas::store::FinishSummary {
+    let pos = Position::from_fen(Variant::English, ONE_MOVE_WIN).unwrap();
+    let mv = pos.parse_move("18x25").unwrap();
+    push_move(&mut rec, mv, 2_000);
+    assert!(rec.outcome.is_some());
+    store
+        .finish_game(rec.channel_id, 0, &rec)
+        .await
+        .expect("finish")
+}
+
+#[tokio::test]
+async fn reopening_keeps_every_game_exactly() {
+    let (dir, store) = temp_store();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut active = Vec::new();
+    let setups = [
+        (Variant::Spanish, [human(1), human(2)], None),
+        (Variant::Portuguese, [human(3), bot("medium")], None),
+        (Variant::English, [bot("expert"), human(4)], None),
+        (
+            Variant::Spanish,
+            [human(5), human(6)],
+            Some("W:W9,10,K14:B21-24,K30"),
+        ),
+    ];
+    for (i, (variant, players, fen)) in setups.into_iter().enumerate() {
+        let channel = 100 + i as u64;
+        let mut rec = new_game(
+            store.new_game_id().unwrap(),
+            Some(9),
+            channel,
+            variant,
+            players,
+        );
+        rec.start_fen = fen.map(str::to_string);
+        store.create_game(rec.clone(), 1_000).await.unwrap();
+        for ply in 0..(5 + 3 * i) {
+            let Some(mv) = random_move(&rec, &mut rng) else {
+                break;
+            };
+            let mut next = rec.clone();
+            push_move(&mut next, mv, 2_000 + ply as u64);
+            if next.outcome.is_some() {
+                break;
+            }
+            next.revision = store.update_game(channel, rec.ply(), &next).await.unwrap();
+            rec = next;
+        }
+        rec.board_message_id = Some(555);
+        rec.draw_offer = Some(Color::Black);
+        rec.revision = store.update_game(channel, rec.ply(), &rec).await.unwrap();
+        active.push(rec);
+    }
+    // One finished game too, by agreement (an outcome only the record knows).
+    let mut done = active.pop().unwrap();
+    done.outcome = Some(Outcome::Draw {
+        reason: DrawReason::Agreement,
+    });
+    store
+        .finish_game(done.channel_id, done.ply(), &done)
+        .await
+        .unwrap();
+
+    let store = reopen(&dir, store);
+    for rec in &active {
+        let back = store
+            .active_game(rec.channel_id)
+            .unwrap()
+            .expect("still active");
+        assert_eq!(&back, rec);
+        let (a, b) = (back.to_game().unwrap(), rec.to_game().unwrap());
+        assert_eq!(a.position(), b.position());
+        assert_eq!(a.notations(), b.notations());
+    }
+    assert!(store.active_game(done.channel_id).unwrap().is_none());
+    let archived = store.archived_game(done.id).unwrap().expect("archived");
+    assert_eq!(archived.moves, done.moves);
+    assert_eq!(archived.revision, done.revision + 1);
+    let game = archived.to_game().unwrap();
+    assert_eq!(
+        game.outcome(),
+        done.outcome,
+        "agreement survives the replay"
+    );
+    let pdn = store.archived_pdn(done.id).unwrap().unwrap();
+    assert!(pdn.contains("[White \"player 5\"]") && pdn.contains("[FEN \""));
+    assert!(pdn.trim_end().ends_with("1-1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_hundred_tasks_sending_one_move_apply_it_once() {
+    let (_dir, store) = temp_store();
+    let rec = new_game(1, Some(1), 42, Variant::Spanish, [human(1), human(2)]);
+    store.create_game(rec, 1_000).await.unwrap();
+    // Every task reads first and only then writes, so all hundred race with the same read.
+    let all_read = std::sync::Arc::new(tokio::sync::Barrier::new(100));
+    let mut tasks = Vec::new();
+    for _ in 0..100 {
+        let store = store.clone();
+        let all_read = all_read.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut rec = store.active_game(42).unwrap().unwrap();
+            let expected = rec.ply();
+            let mv = rec
+                .to_game()
+                .unwrap()
+                .position()
+                .parse_move("11-15")
+                .unwrap();
+            push_move(&mut rec, mv, 5_000);
+            all_read.wait().await;
+            store.update_game(42, expected, &rec).await
+        }));
+    }
+    let (mut applied, mut conflicts) = (0, 0);
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => applied += 1,
+            Err(StoreError::Conflict { found_ply, .. }) => {
+                assert_eq!(found_ply, Some(1));
+                conflicts += 1
+            }
+            Err(e) => panic!("unexpected error {e}"),
+        }
+    }
+    assert_eq!((applied, conflicts), (1, 99));
+    let rec = store.active_game(42).unwrap().unwrap();
+    assert_eq!(rec.ply(), 1);
+    assert_eq!(rec.revision, 1);
+    assert_eq!(rec.to_game().unwrap().notations(), vec!["11-15"]);
+}
+
+#[tokio::test]
+async fn a_write_built_on_an_outdated_read_is_refused() {
+    let (_dir, store) = temp_store();
+    let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot("easy")]);
+    store.create_game(rec.clone(), 1_000).await.unwrap();
+    // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
+    let stale = store.active_game(7).unwrap().unwrap();
+    let mut moved = stale.clone();
+    let mv = moved
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut moved, mv, 2_000);
+    moved.revision = store.update_game(7, 0, &moved).await.unwrap();
+    let mut undone = moved.clone();
+    undone.moves.clear();
+    undone.undo_used = true;
+    store.update_game(7, 1, &undone).await.unwrap();
+    // The old read matches the ply but not the revision: refused, nothing written.
+    let mut late = stale.clone();
+    let mv = late
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("12-16")
+        .unwrap();
+    push_move(&mut late, mv, 3_000);
+    assert!(matches!(
+        store.update_game(7, 0, &late).await,
+        Err(StoreError::Conflict {
+            found_ply: Some(0),
+            ..
+        })
+    ));
+    let now = store.active_game(7).unwrap().unwrap();
+    assert!(now.undo_used && now.moves.is_empty());
+
+    // A record that does not replay is never written.
+    let mut bad = now.clone();
+    bad.moves.push(StoredMove {
+        from: 1,
+        landings: vec![30],
+    });
+    assert!(matches!(
+        store.update_game(7, 0, &bad).await,
+        Err(StoreError::Replay { ply: 0, .. })
+    ));
+    // Nor one whose moves ended the game: that is finish_game's job.
+    let mut over = now.clone();
+    over.outcome = Some(Outcome::Draw {
+        reason: DrawReason::Agreement,
+    });
+    assert!(matches!(
+        store.update_game(7, 0, &over).await,
+        Err(StoreError::Invalid(Invalid::AlreadyOver))
+    ));
+    assert_eq!(store.active_game(7).unwrap().unwrap(), now);
+}
+
+#[tokio::test]
+async fn corrupt_values_are_reported_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = Store::open(&path).unwrap();
+    let rec = new_game(1, Some(3), 10, Variant::Spanish, [human(1), human(2)]);
+    store.create_game(rec.clone(), 1_000).await.unwrap();
+    drop(store);
+
+    let garbage: &[u8] = &[
+        1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x42,
+    ];
+    let newer_format: &[u8] = &[200, 1, 2, 3];
+    {
+        let db = sled::open(&path).unwrap();
+        db.open_tree(TREE_GAMES)
+            .unwrap()
+            .insert(10u64.to_be_bytes(), garbage)
+            .unwrap();
+        db.open_tree(TREE_CHALLENGES)
+            .unwrap()
+            .insert(10u64.to_be_bytes(), newer_format)
+            .unwrap();
+        db.open_tree(TREE_PLAYERS)
+            .unwrap()
+            .insert(2u64.to_be_bytes(), garbage)
+            .unwrap();
+        db.flush().unwrap();
+    }
+
+    let store = Store::open(&path).unwrap();
+    let is_corrupt_game = |e: &StoreError| matches!(e, StoreError::Corrupt { tree, key, .. } if *tree == TREE_GAMES && key == "10");
+    let err = store.active_game(10).unwrap_err();
+    assert!(is_corrupt_game(&err), "{err}");
+    let err = store.update_game(10, 0, &rec).await.unwrap_err();
+    assert!(is_corrupt_game(&err), "{err}");
+    let err = store
+        .create_game(
+            new_game(2, Some(3), 10, Variant::Spanish, [human(1), human(2)]),
+            10 * STALE_AFTER_MS,
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        is_corrupt_game(&err),
+        "a new game does not replace a corrupt one: {err}"
+    );
+    let mut finished = rec.clone();
+    finished.outcome = Some(Outcome::Draw {
+        reason: DrawReason::Agreement,
+    });
+    let err = store.finish_game(10, 0, &finished).await.unwrap_err();
+    assert!(is_corrupt_game(&err), "{err}");
+
+    assert!(matches!(
+        store.challenge(10),
+        Err(StoreError::UnknownVersion { tree, version: 200, .. }) if tree == TREE_CHALLENGES
+    ));
+    let c = challenge(5, 6, 1_000);
+    assert!(matches!(
+        store.put_challenge(10, &c).await,
+        Err(StoreError::UnknownVersion { .. })
+    ));
+    assert!(matches!(
+        store.take_challenge(10, |_| true).await,
+        Err(StoreError::UnknownVersion { .. })
+    ));
+
+    // A game whose player record is corrupt still ends; that record is skipped and kept.
+    let mut other = new_game(3, Some(3), 11, Variant::Spanish, [human(1), human(2)]);
+    store.create_game(other.clone(), 1_000).await.unwrap();
+    other.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::Resignation,
+    });
+    let summary = store.finish_game(11, 0, &other).await.unwrap();
+    assert!(matches!(
+        summary.skipped.as_slice(),
+        [StoreError::Corrupt { tree, key, .. }] if *tree == TREE_PLAYERS && key == "2"
+    ));
+    assert!(summary.seats[0].is_some() && summary.seats[1].is_none());
+    assert!(matches!(store.player(2), Err(StoreError::Corrupt { .. })));
+    drop(store);
+
+    let db = sled::open(&path).unwrap();
+    let raw = |tree: &str, key: u64| db.open_tree(tree).unwrap().get(key.to_be_bytes()).unwrap();
+    assert_eq!(raw(TREE_GAMES, 10).as_deref(), Some(garbage));
+    assert_eq!(raw(TREE_CHALLENGES, 10).as_deref(), Some(newer_format));
+    assert_eq!(raw(TREE_PLAYERS, 2).as_deref(), Some(garbage));
+}
+
+#[tokio::test]
+async fn wins_against_the_computer_score_and_rank_per_seed_002() {
+    let (_dir, store) = temp_store();
+    let guild = 77;
+    // A ranked win.
+    let rec = one_move_win_game(1, guild, 10, 500, "hard");
+    store.create_game(rec.clone(), 1_000).await.unwrap();
+    let summary = win_it(&store, rec).await;
+    let seat = summary.seats[1].as_ref().expect("the human is Black");
+    assert_eq!(seat.result, GameResult::Win);
+    assert_eq!(seat.score, Some(ONE_MOVE_WIN_SCORE));
+    assert!(seat.ranked && seat.new_best);
+    assert_eq!(
+        score(&store.archived_game(1).unwrap().unwrap()),
+        ONE_MOVE_WIN_SCORE
+    );
+
+    // The same win with an undo: counted, never ranked.
+    let mut undo = one_move_win_game(2, guild, 11, 600, "hard");
+    undo.undo_used = true;
+    store.create_game(undo.clone(), 1_000).await.unwrap();
+    let summary = win_it(&store, undo).await;
+    let seat = summary.seats[1].as_ref().unwrap();
+    assert!(!seat.ranked && !seat.new_best);
+    let p = store.player(600).unwrap().unwrap();
+    let hard = p.bot(Variant::English, "hard").unwrap();
+    assert_eq!(
+        (hard.tally.wins, hard.unranked_wins, hard.best_score),
+        (1, 1, None)
+    );
+
+    // Abandoning half way is a loss.
+    let mut left = new_game(
+        3,
+        Some(guild),
+        12,
+        Variant::English,
+        [bot("hard"), human(500)],
+    );
+    store.create_game(left.clone(), 1_000).await.unwrap();
+    left.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::Abandoned,
+    });
+    let summary = store.finish_game(12, 0, &left).await.unwrap();
+    let seat = summary.seats[1].as_ref().unwrap();
+    assert_eq!(
+        (seat.result, seat.score, seat.ranked),
+        (GameResult::Loss, Some(0), false)
+    );
+    let p = store.player(500).unwrap().unwrap();
+    let hard = p.bot(Variant::English, "hard").unwrap();
+    assert_eq!(
+        (hard.tally.wins, hard.tally.losses, hard.best_score),
+        (1, 1, Some(ONE_MOVE_WIN_SCORE))
+    );
+
+    // A lower score later does not replace the best one.
+    let mut slower = one_move_win_game(4, guild, 13, 500, "hard");
+    slower.start_fen = Some("B:W22:B18".to_string());
+    let pos = Position::from_fen(Variant::English, "B:W22:B18").unwrap();
+    store.create_game(slower.clone(), 1_000).await.unwrap();
+    push_move(&mut slower, pos.parse_move("18x25").unwrap(), 2_000);
+    let summary = store.finish_game(13, 0, &slower).await.unwrap();
+    let seat = summary.seats[1].as_ref().unwrap();
+    assert_eq!(
+        (seat.score, seat.ranked, seat.new_best),
+        (Some(690), true, false)
+    );
+
+    let board = store
+        .leaderboard(guild, Variant::English, Some("hard"), 10)
+        .unwrap();
+    assert_eq!(board.len(), 1, "the undo win is not ranked: {board:?}");
+    assert_eq!(
+        (board[0].user_id, board[0].score, board[0].games),
+        (500, ONE_MOVE_WIN_SCORE, 3)
+    );
+    assert!(store
+        .leaderboard(guild, Variant::English, Some("easy"), 10)
+        .unwrap()
+        .is_empty());
+    assert!(store
+        .leaderboard(guild + 1, Variant::English, Some("hard"), 10)
+        .unwrap()
+        .is_empty());
+    assert!(matches!(
+        store.leaderboard(guild, Variant::English, Some("grandmaster"), 10),
+        Err(StoreError::Invalid(Invalid::UnknownLevel(_)))
+    ));
+    assert_eq!(
+        store
+            .games_of_player(500, 10)
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect::<Vec<_>>(),
+        vec![4, 3, 1]
+    );
+}
+
+#[tokio::test]
+async fn glicko2_ratings_follow_results_on_every_guilds_board() {
+    let (_dir, store) = temp_store();
+    let (alice, bob, carol) = (1, 2, 3);
+    let resign = |loser: Color| Outcome::Win {
+        winner: loser.opposite(),
+        reason: WinReason::Resignation,
+    };
+    // Guild 10: Alice (White) beats Bob.
+    let mut g = new_game(
+        1,
+        Some(10),
+        100,
+        Variant::Spanish,
+        [human(alice), human(bob)],
+    );
+    store.create_game(g.clone(), 1_000).await.unwrap();
+    g.outcome = Some(resign(Color::Black));
+    let summary = store.finish_game(100, 0, &g).await.unwrap();
+    let (before, after) = summary.seats[0].as_ref().unwrap().rating.unwrap();
+    assert!(after.rating > before.rating);
+    let (_, bob_after) = summary.seats[1].as_ref().unwrap().rating.unwrap();
+    assert!(bob_after.rating < before.rating);
+    let board = store.leaderboard(10, Variant::Spanish, None, 10).unwrap();
+    assert_eq!(
+        board.iter().map(|e| e.user_id).collect::<Vec<_>>(),
+        vec![alice, bob]
+    );
+    assert_eq!(board[0].score, after.rating.round() as u32);
+    assert_eq!(board[0].games, 1);
+
+    // Guild 20: Carol beats Alice twice; Alice's line in guild 10 follows her rating down.
+    for (i, id) in [2u64, 3].into_iter().enumerate() {
+        let channel = 200 + i as u64;
+        let mut g = new_game(
+            id,
+            Some(20),
+            channel,
+            Variant::Spanish,
+            [human(carol), human(alice)],
+        );
+        store.create_game(g.clone(), 1_000).await.unwrap();
+        g.outcome = Some(resign(Color::Black));
+        store.finish_game(channel, 0, &g).await.unwrap();
+    }
+    let alice_now = store.player(alice).unwrap().unwrap();
+    let spanish = alice_now.variant(Variant::Spanish);
+    assert_eq!((spanish.people.wins, spanish.people.losses), (1, 2));
+    assert!(spanish.rating.rating < after.rating);
+    let board10 = store.leaderboard(10, Variant::Spanish, None, 10).unwrap();
+    let line = board10.iter().find(|e| e.user_id == alice).unwrap();
+    assert_eq!(
+        (line.score, line.games),
+        (spanish.rating.rating.round() as u32, 3)
+    );
+    assert_eq!(board10.len(), 2, "Carol never played in guild 10");
+    let board20 = store.leaderboard(20, Variant::Spanish, None, 10).unwrap();
+    assert_eq!(
+        board20.iter().map(|e| e.user_id).collect::<Vec<_>>(),
+        vec![carol, alice]
+    );
+    assert!(store
+        .leaderboard(20, Variant::English, None, 10)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        store
+            .leaderboard(20, Variant::Spanish, None, 1)
+            .unwrap()
+            .len(),
+        1
+    );
+
+    assert_eq!(
+        store.last_game_between(alice, carol).unwrap().unwrap().id,
+        3
+    );
+    assert_eq!(store.last_game_between(bob, alice).unwrap().unwrap().id, 1);
+    assert!(store.last_game_between(bob, carol).unwrap().is_none());
+    let in_201 = store.games_in_channel(201, 10).unwrap();
+    assert_eq!(in_201.iter().map(|g| g.id).collect::<Vec<_>>(), vec![3]);
+    assert_eq!(
+        store
+            .games_of_player(alice, 2)
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect::<Vec<_>>(),
+        vec![3, 2]
+    );
+}
+
+#[tokio::test]
+async fn a_game_idle_for_seven_days_gives_way_as_abandoned() {
+    let (_dir, store) = temp_store();
+    let t0 = 50 * DAY_MS;
+    // Between people: White moves, then Black lets it sit.
+    let mut g = people_game(1, 30, t0);
+    store.create_game(g.clone(), t0).await.unwrap();
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, t0 + 1);
+    store.update_game(30, 0, &g).await.unwrap();
+
+    let next = people_game(2, 30, t0 + STALE_AFTER_MS);
+    match store.create_game(next.clone(), t0 + STALE_AFTER_MS).await {
+        Err(StoreError::ChannelBusy { game }) => assert_eq!(game.id, 1),
+        other => panic!("expected ChannelBusy, got {other:?}"),
+    }
+    let summary = store
+        .create_game(next.clone(), t0 + 1 + STALE_AFTER_MS)
+        .await
+        .unwrap()
+        .expect("the old game ended");
+    let abandoned = Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::Abandoned,
+    };
+    assert_eq!(summary.outcome, abandoned, "Black, to move, abandoned");
+    assert_eq!(
+        store.archived_game(1).unwrap().unwrap().outcome,
+        Some(abandoned)
+    );
+    assert_eq!(store.active_game(30).unwrap().unwrap().id, 2);
+    let black = store.player(2).unwrap().unwrap();
+    assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
+
+    // Against the computer, the human is the one who left, even on the computer's turn.
+    let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
+    b.created_at_ms = t0;
+    b.last_move_at_ms = t0;
+    store.create_game(b.clone(), t0).await.unwrap();
+    let mv = b.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut b, mv, t0);
+    store.update_game(31, 0, &b).await.unwrap();
+    assert_eq!(side_to_move(&b), Color::Black);
+    let fresh = new_game(4, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
+    let summary = store
+        .create_game(fresh, t0 + STALE_AFTER_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(summary.outcome.winner(), Some(Color::Black));
+    let human = summary.seats[0].as_ref().unwrap();
+    assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
+}
+
+/// A Spanish game between users 1 (White) and 2, started at `now_ms`.
+fn people_game(id: u64, channel: u64, now_ms: u64) -> damas::store::GameRecord {
+    let mut g = new_game(id, Some(1), channel, Variant::Spanish, [human(1), human(2)]);
+    g.created_at_ms = now_ms;
+    g.last_move_at_ms = now_ms;
+    g
+}
+
+fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
+    Challenge {
+        challenger: UserRef {
+            user_id: from,
+            name: format!("player {from}"),
+        },
+        challenged: UserRef {
+            user_id: to,
+            name: format!("player {to}"),
+        },
+        variant: Variant::Spanish,
+        challenger_color: None,
+        created_at_ms: now_ms,
+        expires_at_ms: now_ms + 60_000,
+        message_id: Some(1),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_challenge_per_channel_taken_once() {
+    let (_dir, store) = temp_store();
+    let first = challenge(1, 2, 1_000);
+    store.put_challenge(5, &first).await.unwrap();
+    // Someone else cannot replace an open challenge...
+    assert!(matches!(
+        store.put_challenge(5, &challenge(3, 4, 2_000)).await,
+        Err(StoreError::ChallengeExists { challenge }) if *challenge == first
+    ));
+    // ...the challenger can, and anyone can once it expired.
+    let again = challenge(1, 4, 3_000);
+    store.put_challenge(5, &again).await.unwrap();
+    let later = challenge(3, 4, again.expires_at_ms);
+    store.put_challenge(5, &later).await.unwrap();
+    assert_eq!(store.challenge(5).unwrap(), Some(later.clone()));
+    assert_eq!(store.open_challenges().unwrap(), vec![(5, later.clone())]);
+
+    // The wrong user's click takes nothing.
+    assert_eq!(
+        store
+            .take_challenge(5, |c| c.challenged.user_id == 99)
+            .await
+            .unwrap(),
+        None
+    );
+    // Twenty Accept clicks at once: one wins.
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            store.take_challenge(5, |c| c.challenged.user_id == 4).await
+        }));
+    }
+    let mut taken = Vec::new();
+    for t in tasks {
+        if let Some(c) = t.await.unwrap().unwrap() {
+            taken.push(c);
+        }
+    }
+    assert_eq!(taken, vec![later]);
+    assert_eq!(store.challenge(5).unwrap(), None);
+}
+
+#[tokio::test]
+async fn records_the_store_will_not_write() {
+    let (_dir, store) = temp_store();
+    let odd = new_game(1, None, 1, Variant::Spanish, [human(1), bot("grandmaster")]);
+    assert!(matches!(
+        store.create_game(odd, 0).await,
+        Err(StoreError::Invalid(Invalid::UnknownLevel(l))) if l == "grandmaster"
+    ));
+    let rec = new_game(2, None, 1, Variant::Spanish, [human(1), human(2)]);
+    store.create_game(rec.clone(), 0).await.unwrap();
+    assert!(matches!(
+        store.finish_game(1, 0, &rec).await,
+        Err(StoreError::Invalid(Invalid::NotFinished))
+    ));
+    assert!(matches!(
+        store.update_game(2, 0, &rec).await,
+        Err(StoreError::Invalid(Invalid::WrongChannel {
+            asked: 2,
+            record: 1
+        }))
+    ));
+    let mut other = new_game(3, None, 1, Variant::Spanish, [human(1), human(2)]);
+    other.outcome = Some(Outcome::Draw {
+        reason: DrawReason::Agreement,
+    });
+    assert!(matches!(
+        store.finish_game(1, 0, &other).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    let elsewhere = damas::store::GameRecord {
+        channel_id: 4,
+        ..other.clone()
+    };
+    assert!(matches!(
+        store.finish_game(4, 0, &elsewhere).await,
+        Err(StoreError::Conflict {
+            found_ply: None,
+            ..
+        })
+    ));
+    // A rule outcome the moves do not give is refused.
+    let mut wrong = rec.clone();
+    wrong.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::NoPieces,
+    });
+    assert!(matches!(
+        store.finish_game(1, 0, &wrong).await,
+        Err(StoreError::OutcomeMismatch { .. })
+    ));
+    assert!(store.active_game(1).unwrap().is_some());
+}

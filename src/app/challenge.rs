@@ -7,7 +7,7 @@ use super::reply::{Button, ButtonStyle, Reply};
 use super::{storage_failed, variant_or_default, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
-use crate::store::{Challenge, GameRecord, Seat, StoreError};
+use crate::store::{Challenge, GameRecord, Seat, StoreError, UserRef as StoredUser};
 use rand::Rng;
 
 impl App {
@@ -40,10 +40,14 @@ impl App {
         }
         let variant = variant_or_default(variant);
         let challenge = Challenge {
-            challenger_id: actor.user_id,
-            challenger_name: actor.name.clone(),
-            challenged_id: opponent.user_id,
-            challenged_name: opponent.name.clone(),
+            challenger: StoredUser {
+                user_id: actor.user_id,
+                name: actor.name.clone(),
+            },
+            challenged: StoredUser {
+                user_id: opponent.user_id,
+                name: opponent.name.clone(),
+            },
             variant,
             challenger_color: colour,
             created_at_ms: now,
@@ -91,22 +95,22 @@ impl App {
             return r.into();
         }
         // Taking it out atomically makes a double click start one game, not two.
-        match self.store.take_challenge(place.channel_id, created_at).await {
+        match self.store.take_challenge(place.channel_id, |c| c.created_at_ms == created_at).await {
             Ok(Some(_)) => {}
             Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let challenger_color = match c.challenger_color {
             Some(col) => col,
-            None => self.rematch_or_random(c.challenger_id, c.challenged_id),
+            None => self.rematch_or_random(c.challenger.user_id, c.challenged.user_id),
         };
         let challenger = Seat::Human {
-            user_id: c.challenger_id,
-            name: c.challenger_name.clone(),
+            user_id: c.challenger.user_id,
+            name: c.challenger.name.clone(),
         };
         let challenged = Seat::Human {
-            user_id: c.challenged_id,
-            name: c.challenged_name.clone(),
+            user_id: c.challenged.user_id,
+            name: c.challenged.name.clone(),
         };
         let players = match challenger_color {
             Color::White => [challenger, challenged],
@@ -123,10 +127,10 @@ impl App {
             Ok(_) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
-        if actor.user_id != c.challenged_id && actor.user_id != c.challenger_id {
+        if actor.user_id != c.challenged.user_id && actor.user_id != c.challenger.user_id {
             return Reply::private(t(lang, "err-not-your-challenge")).into();
         }
-        match self.store.take_challenge(place.channel_id, created_at).await {
+        match self.store.take_challenge(place.channel_id, |c| c.created_at_ms == created_at).await {
             Ok(Some(_)) => {}
             Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
@@ -140,7 +144,7 @@ impl App {
             Ok(_) => return Err(Reply::private(t(lang, "err-challenge-gone"))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
-        if actor.user_id != c.challenged_id {
+        if actor.user_id != c.challenged.user_id {
             return Err(Reply::private(t(lang, "err-not-your-challenge")));
         }
         if c.expires_at_ms <= self.now_ms() {
@@ -224,29 +228,19 @@ impl App {
         bot: Option<Level>,
     ) -> Answer {
         let now = self.now_ms();
-        let rec = GameRecord {
-            id: 0,
-            guild_id: place.guild_id,
-            channel_id: place.channel_id,
-            variant,
-            start_fen: None,
-            players,
-            moves: vec![],
-            draw_offer: None,
-            undo_used: false,
-            created_at_ms: now,
-            last_move_at_ms: now,
-            board_message_id: None,
-            outcome: None,
-            rematch_of: None,
+        let id = match self.store.new_game_id() {
+            Ok(id) => id,
+            Err(e) => return storage_failed(lang, &e).into(),
         };
-        let rec = match self.store.create_game(rec, now).await {
-            Ok(r) => r,
+        let rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
+        // A week-old game in the way ends as abandoned inside create_game.
+        match self.store.create_game(rec.clone(), now).await {
+            Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
                 return Reply::private(t(lang, "err-channel-busy")).into()
             }
             Err(e) => return storage_failed(lang, &e).into(),
-        };
+        }
         let game = Game::new(variant);
         let headline = t(lang, "game-started");
         let mut reply = board_reply(lang, &rec, &game, Some(headline));

@@ -55,7 +55,8 @@ impl App {
         };
         let mut lines = vec![tr(lang, "stats-title", &[("name", s(&name))])];
         for v in Variant::ALL {
-            let people = record.vs_people(v);
+            let vr = record.variant(v);
+            let people = vr.people;
             if people.games() > 0 {
                 lines.push(tr(
                     lang,
@@ -65,23 +66,25 @@ impl App {
                         ("wins", n(people.wins)),
                         ("losses", n(people.losses)),
                         ("draws", n(people.draws)),
-                        ("rating", n(record.rating(v).round())),
+                        ("rating", n(vr.rating.rating.round())),
                     ],
                 ));
             }
             for level in Level::ALL {
-                let b = record.vs_bot(v, level.id());
-                if b.games() > 0 {
+                let Some(b) = record.bot(v, level.id()) else {
+                    continue;
+                };
+                if b.tally.games() > 0 {
                     lines.push(tr(
                         lang,
                         "stats-bot",
                         &[
                             ("variant", s(i18n::variant_name(lang, v))),
                             ("level", s(t(lang, &format!("level-{}", level.id())))),
-                            ("wins", n(b.wins)),
-                            ("losses", n(b.losses)),
-                            ("draws", n(b.draws)),
-                            ("best", n(b.best_score)),
+                            ("wins", n(b.tally.wins)),
+                            ("losses", n(b.tally.losses)),
+                            ("draws", n(b.tally.draws)),
+                            ("best", n(b.best_score.unwrap_or(0))),
                         ],
                     ));
                 }
@@ -136,7 +139,7 @@ impl App {
                     &[
                         ("rank", n((i + 1) as f64)),
                         ("name", s(&e.name)),
-                        ("score", n(e.score.round())),
+                        ("score", n(e.score)),
                         ("games", n(e.games as f64)),
                     ],
                 )
@@ -192,7 +195,8 @@ impl App {
         };
         let ply = rec.moves.len();
         match self.store.cancel_game(place.channel_id, ply).await {
-            Ok(()) => Reply::public(tr(lang, "cancelled", &[("name", s(&actor.name))])).into(),
+            Ok(true) => Reply::public(tr(lang, "cancelled", &[("name", s(&actor.name))])).into(),
+            Ok(false) => Reply::private(t(lang, "err-no-game")).into(),
             Err(e) => storage_failed(lang, &e).into(),
         }
     }

@@ -80,7 +80,7 @@ impl BotConfig {
             .filter(|p| !p.is_empty());
         Ok(BotConfig {
             token: Token(token),
-            db_path: Store::default_path(),
+            db_path: crate::store::default_path(),
             guild_id,
             api_proxy,
         })

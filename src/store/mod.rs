@@ -18,6 +18,7 @@
 //! Every write is durable (`flush_async`) before its `async fn` returns: only then may the
 //! caller acknowledge a move.
 
+mod cancel;
 mod codec;
 mod error;
 pub mod records;

@@ -45,12 +45,13 @@ pub fn mirror(p: &Position) -> Position {
 pub fn mirror_text(text: &str) -> String {
     let mut out = String::new();
     let mut digits = String::new();
+    // Numbers that are not squares (tests of bad input) stay as they are.
     let flush = |digits: &mut String, out: &mut String| {
-        if !digits.is_empty() {
-            let n: u32 = digits.parse().expect("digits");
-            out.push_str(&(33 - n).to_string());
-            digits.clear();
+        match digits.parse::<u8>() {
+            Ok(n) if (1..=32).contains(&n) => out.push_str(&(33 - n).to_string()),
+            _ => out.push_str(digits),
         }
+        digits.clear();
     };
     for c in text.chars() {
         if c.is_ascii_digit() {
@@ -181,7 +182,7 @@ impl View {
 }
 
 /// Runs `f` on the position for each variant, as written and mirrored.
-pub fn check(variants: &[Variant], fen: &str, f: impl Fn(&View)) {
+pub fn check(variants: &[Variant], fen: &str, mut f: impl FnMut(&View)) {
     for &variant in variants {
         let written = pos(variant, fen);
         for flipped in [false, true] {

@@ -159,6 +159,13 @@ pub fn resolve_squares(pos: &Position, squares: &[Square]) -> Result<Move, MoveE
     match matching.len() {
         1 => return Ok(matching[0]),
         n if n > 1 => {
+            // Squares that spell out one move's whole path name that move, even when they
+            // also fit a longer one with the same ends (an English king's 11x2 beside its
+            // round trip 11x20x27x18x11x2): otherwise that move could never be entered.
+            let mut exact = matching.iter().filter(|m| m.path_with_start() == squares);
+            if let (Some(m), None) = (exact.next(), exact.next()) {
+                return Ok(*m);
+            }
             let mut candidates = matching;
             candidates.sort_by_key(|m| m.full_notation());
             return Err(MoveError::Ambiguous { candidates });

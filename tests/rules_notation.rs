@@ -123,6 +123,31 @@ fn squares_that_fit_several_moves_list_them_in_full() {
     check(&ENGLISH, "B:W14,15,22,23:B10", ambiguous);
 }
 
+#[test]
+fn a_whole_path_names_its_move_even_inside_a_longer_one() {
+    //  .  1  .  2  .  3  .  4
+    //  5  .  6  .  7b .  8  .
+    //  .  9  . 10  . 11W . 12
+    // 13  . 14  . 15b . 16b .
+    //  . 17  . 18  . 19  . 20
+    // 21  . 22  . 23b . 24b .
+    // The white king takes 7 landing on 2, or goes round 16, 24, 23 and 15 back through
+    // 11 and then takes 7: both end on 2. "11x2" spells out the short capture's whole
+    // path, so it names that one (or it could never be played); the round trip needs one
+    // of its own landing squares.
+    check(&ENGLISH, "W:WK11:B7,15,16,23,24", |t| {
+        let legal = t.pos.legal_moves();
+        assert_eq!(legal.len(), 2);
+        let short = t.mv("11x2");
+        assert_eq!(short.capture_count(), 1);
+        let round = t.mv("11x20x2");
+        assert_eq!(round.capture_count(), 5);
+        assert_eq!(t.pos.move_notation(&short), t.text("11x2"));
+        assert_eq!(t.pos.parse_move(&t.pos.move_notation(&round)), Ok(round));
+        assert_eq!(t.mv("11 27 2"), round);
+    });
+}
+
 // ---------------------------------------------------------------------------------------
 // Every refusal
 // ---------------------------------------------------------------------------------------

@@ -49,6 +49,15 @@ pub(crate) fn all_captures(pos: &Position) -> MoveList {
     out
 }
 
+/// Like [`all_captures`], but keeping every route: two routes to the same result are one
+/// move, yet a player may write either (`8x19x29` or `8x22x29`), so reading notation needs
+/// them all.
+pub(crate) fn capture_routes(pos: &Position) -> MoveList {
+    let mut out = MoveList::new();
+    collect_captures(pos, capturers(pos), &mut out, false);
+    out
+}
+
 /// The pieces of the side to move that can start a capture: men found with whole-board steps,
 /// every king (a king's capture is cheap to rule out one by one).
 fn capturers(pos: &Position) -> u32 {
@@ -71,6 +80,12 @@ fn capturers(pos: &Position) -> u32 {
 }
 
 fn captures_into(pos: &Position, capturers: u32, out: &mut MoveList) {
+    collect_captures(pos, capturers, out, true);
+}
+
+/// Capture chains of `capturers`; `merge_routes` lists a result reached by several routes
+/// once (with the first route found).
+fn collect_captures(pos: &Position, capturers: u32, out: &mut MoveList, merge_routes: bool) {
     let side = pos.side;
     let mine = capturers;
     if mine == 0 {
@@ -92,6 +107,7 @@ fn captures_into(pos: &Position, capturers: u32, out: &mut MoveList) {
             crown,
             from,
             path: [0; MAX_LANDINGS],
+            merge_routes,
             out: &mut *out,
         };
         if pos.kings & bit == 0 {
@@ -129,6 +145,7 @@ struct Ctx<'a> {
     crown: u32,
     from: Square,
     path: [u8; MAX_LANDINGS],
+    merge_routes: bool,
     out: &'a mut MoveList,
 }
 
@@ -202,10 +219,11 @@ impl Ctx<'_> {
         let to = self.path[len - 1];
         let from = self.from;
         // Same start, end and captured set: the same move by another route.
-        if self
-            .out
-            .iter()
-            .any(|m| m.from() == from && m.to().number() == to && m.captured().0 == captured)
+        if self.merge_routes
+            && self
+                .out
+                .iter()
+                .any(|m| m.from() == from && m.to().number() == to && m.captured().0 == captured)
         {
             return;
         }

@@ -142,14 +142,30 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
 pub fn resolve_squares(pos: &Position, squares: &[Square]) -> Result<Move, MoveError> {
     let from = squares[0];
     let legal = pos.legal_moves();
-    let matching: Vec<Move> = legal
+    let mut matching: Vec<Move> = legal
         .iter()
         .filter(|m| names(m, squares))
         .copied()
         .collect();
+    if matching.is_empty() && squares.len() > 2 {
+        // The landings may follow another route of a legal move than the one it records.
+        let routes = movegen::capture_routes(pos);
+        matching = legal
+            .iter()
+            .filter(|m| routes.iter().any(|r| r == *m && names(r, squares)))
+            .copied()
+            .collect();
+    }
     match matching.len() {
         1 => return Ok(matching[0]),
         n if n > 1 => {
+            // Squares that spell out one move's whole path name that move, even when they
+            // also fit a longer one with the same ends (an English king's 11x2 beside its
+            // round trip 11x20x27x18x11x2): otherwise that move could never be entered.
+            let mut exact = matching.iter().filter(|m| m.path_with_start() == squares);
+            if let (Some(m), None) = (exact.next(), exact.next()) {
+                return Ok(*m);
+            }
             let mut candidates = matching;
             candidates.sort_by_key(|m| m.full_notation());
             return Err(MoveError::Ambiguous { candidates });
@@ -172,8 +188,10 @@ fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -
     let from = squares[0];
     let to = squares[squares.len() - 1];
     let all = movegen::all_captures(pos);
+    // Routes, not merged moves: the squares may follow any route of a capture.
+    let routes = movegen::capture_routes(pos);
     // A capture the laws exclude.
-    if let Some(mv) = all.iter().find(|m| names(m, squares)) {
+    if let Some(mv) = routes.iter().find(|m| names(m, squares)) {
         if pos.variant().capture_choice() == CaptureChoice::MostPiecesThenMostKings {
             let best = legal.iter().map(|m| m.capture_count()).max().unwrap_or(0);
             let keeps = sorted(legal.to_vec());
@@ -196,16 +214,19 @@ fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -
             };
         }
     }
-    // A capture that stops where it must go on.
+    // A capture that stops where it must go on (along any of its routes).
     let continuations: Vec<Move> = all
         .iter()
         .filter(|m| {
-            let path = m.path();
-            m.from() == from
-                && path[..path.len() - 1].contains(&to)
-                && squares[1..squares.len() - 1]
-                    .iter()
-                    .all(|s| path.contains(s))
+            routes.iter().any(|r| {
+                let path = r.path();
+                r == *m
+                    && r.from() == from
+                    && path[..path.len() - 1].contains(&to)
+                    && squares[1..squares.len() - 1]
+                        .iter()
+                        .all(|s| path.contains(s))
+            })
         })
         .copied()
         .collect();

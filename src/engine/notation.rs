@@ -282,11 +282,12 @@ fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -
         return IllegalMove::ManCapturesForwardOnly { from, to };
     }
     let quiet_shape = squares.len() == 2 && between_pieces.is_empty();
-    if quiet_shape && !target_free {
-        return IllegalMove::TargetOccupied { to };
-    }
+    // Backwards is the more basic refusal: a man never goes there, occupied or not.
     if role == Role::Man && walk.len() == 1 && !is_forward(dir) {
         return IllegalMove::ManMovesForwardOnly { from, to };
+    }
+    if quiet_shape && !target_free {
+        return IllegalMove::TargetOccupied { to };
     }
     if any_capture && quiet_shape {
         return IllegalMove::CaptureMandatory {

@@ -212,7 +212,7 @@ mod tests {
 
     fn n(g: &Geometry, sq: u8, d: Direction) -> Option<u8> {
         let t = g.neighbor[sq as usize - 1][d as usize];
-        (t != NONE).then_some(t + 1)
+        (t != NONE).then(|| t + 1)
     }
 
     #[test]
@@ -222,8 +222,9 @@ mod tests {
         assert_eq!(n(g, 1, Direction::UpLeft), Some(5));
         assert_eq!(n(g, 1, Direction::UpRight), None);
         // White's first moves: 9-13 10-13 10-14 11-14 11-15 12-15 12-16.
-        assert_eq!(n(g, 9, Direction::UpRight), Some(13));
-        assert_eq!(n(g, 9, Direction::UpLeft), None);
+        // 9 sits on the right edge (like 1), so 13 is up and to the left.
+        assert_eq!(n(g, 9, Direction::UpLeft), Some(13));
+        assert_eq!(n(g, 9, Direction::UpRight), None);
         assert_eq!(n(g, 10, Direction::UpRight), Some(13));
         assert_eq!(n(g, 10, Direction::UpLeft), Some(14));
         assert_eq!(n(g, 12, Direction::UpLeft), Some(16));

@@ -1,0 +1,480 @@
+//! The renderer: everything that never changes is drawn once when it is built (a board
+//! background per variant and point of view, the piece sprites, the square numbers); a picture
+//! then only copies a background and composites what the view asks for.
+
+use super::canvas::{Canvas, Sprite};
+use super::encode::Palette;
+use super::layout::Layout;
+use super::palette::{self, Rgb};
+use super::sprites;
+use super::text::Text;
+use super::{BoardView, Caption, RenderError};
+use crate::engine::{
+    explain, notation, Bitboard, CaptureOption, Color, Move, Piece, Position, Role, Square, Variant,
+};
+use image::RgbImage;
+
+/// Caption lines: (font size, baseline from the top of the picture).
+const TITLE_LINE: (f32, f32) = (24.0, 32.0);
+const PLAYERS_LINE: (f32, f32) = (18.0, 61.0);
+const STATUS_LINE: (f32, f32) = (18.0, 88.0);
+const CAPTION_MARGIN: f32 = 14.0;
+/// Size of the labels on explanation arrows.
+const LABEL_SIZE: f32 = 17.0;
+
+pub struct Renderer {
+    pub(crate) text: Text,
+    /// Indexed by [`piece_index`].
+    pieces: [Sprite; 4],
+    /// Square numbers 1..=32 at index 0..32.
+    numbers: Vec<Sprite>,
+    /// The empty picture (caption band and squares, RGB) per variant and point of view,
+    /// indexed by [`background_index`].
+    backgrounds: Vec<Vec<u8>>,
+    /// The PNG palette, chosen from sample pictures.
+    pub(crate) palette: Palette,
+}
+
+fn piece_index(p: Piece) -> usize {
+    (p.color == Color::Black) as usize * 2 + (p.role == Role::King) as usize
+}
+
+fn background_index(variant: Variant, perspective: Color) -> usize {
+    let v = Variant::ALL.iter().position(|&x| x == variant).unwrap_or(0);
+    v * 2 + (perspective == Color::Black) as usize
+}
+
+impl Renderer {
+    pub fn new() -> Result<Renderer, RenderError> {
+        let text = Text::new().map_err(|_| RenderError::Font)?;
+        let piece = |color, role| sprites::piece(Piece { color, role });
+        let pieces = [
+            piece(Color::White, Role::Man),
+            piece(Color::White, Role::King),
+            piece(Color::Black, Role::Man),
+            piece(Color::Black, Role::King),
+        ];
+        let numbers = Square::all()
+            .map(|sq| sprites::number(&text, sq.number()))
+            .collect();
+        let mut backgrounds = Vec::with_capacity(6);
+        for variant in Variant::ALL {
+            for perspective in [Color::White, Color::Black] {
+                debug_assert_eq!(backgrounds.len(), background_index(variant, perspective));
+                backgrounds.push(draw_background(variant, perspective));
+            }
+        }
+        let mut renderer = Renderer {
+            text,
+            pieces,
+            numbers,
+            backgrounds,
+            palette: Palette::from_samples(&[]),
+        };
+        let samples = renderer.sample_pictures();
+        renderer.palette = Palette::from_samples(&samples);
+        Ok(renderer)
+    }
+
+    /// Pictures that show every colour and every kind of edge the renderer draws (pieces on
+    /// plain and tinted squares, ghosts, crosses, rings, dots, arrows, labels, caption), for
+    /// choosing the palette.
+    fn sample_pictures(&self) -> Vec<RgbImage> {
+        let caption = Caption {
+            title: "Spanish draughts (WQ) 0123456789".into(),
+            players: "alice (White) vs bob (Black) — ¿ñ?".into(),
+            status: "Black to move · move 18 · 12 moves left".into(),
+        };
+        let mut out = Vec::new();
+        let spanish = |fen: &str| Position::from_fen(Variant::Spanish, fen).ok();
+        let start = Position::start(Variant::Spanish);
+        let mut view = BoardView::new(&start, Color::White);
+        view.caption = caption.clone();
+        out.push(self.draw(&view));
+        // A capture by a king, with kings of both colours about and a man that must capture.
+        if let Some(before) = spanish("B:W1,3,4,9,10,15,17,K26:B22,24,25,27-30,32,K20") {
+            if let Ok(mv) = notation::resolve(&before, "20x6x13") {
+                let after = before.apply(&mv);
+                let mut view = BoardView::new(&after, Color::Black);
+                view.last_move = Some(mv);
+                view.highlight_captures = true;
+                view.caption = caption.clone();
+                out.push(self.draw(&view));
+            }
+        }
+        // Captures allowed and excluded, over kings and men.
+        if let Some(pos) = spanish("B:W1,5,7,8,13,K11:B22,24-26,29-32,K2,K16") {
+            let exp = explain(&pos, None);
+            let mut view = BoardView::new(&pos, Color::White);
+            view.explanation = Some(&exp);
+            view.reachable_from = Square::new(22);
+            view.caption = caption.clone();
+            out.push(self.draw(&view));
+        }
+        // A plain move and the squares a king can reach.
+        if let Some(pos) = spanish("W:W5,9,K14:B30,K27") {
+            let mut view = BoardView::new(&pos, Color::White);
+            view.reachable_from = Square::new(14);
+            if let (Some(from), Some(to)) = (Square::new(31), Square::new(27)) {
+                view.last_move = Some(Move::step(from, to));
+            }
+            view.caption = caption;
+            out.push(self.draw(&view));
+        }
+        out
+    }
+
+    pub(crate) fn piece_sprite(&self, p: Piece) -> &Sprite {
+        &self.pieces[piece_index(p)]
+    }
+
+    /// Draws the picture of a view.
+    pub fn draw(&self, view: &BoardView) -> RgbImage {
+        let pos = view.position;
+        let variant = pos.variant();
+        let persp = view.perspective;
+        let mut buf = self.backgrounds[background_index(variant, persp)].clone();
+        let mut canvas = Canvas::new(Layout::WIDTH, Layout::HEIGHT, &mut buf);
+        let rect = |sq: Square| Layout::square_rect(variant, persp, sq);
+        let center = |sq: Square| Layout::square_center(variant, persp, sq);
+        let r = Layout::PIECE_RADIUS;
+        let s = Layout::SQUARE as f32;
+
+        // Square fills first: everything else is drawn over them.
+        if let Some(mv) = &view.last_move {
+            for sq in [mv.from(), mv.to()] {
+                let q = rect(sq);
+                canvas.fill_rect(q.x, q.y, q.w, q.h, palette::LAST_MOVE_SQUARE);
+            }
+        }
+        let reachable: Bitboard = match view.reachable_from {
+            Some(from) => {
+                let q = rect(from);
+                canvas.fill_rect(q.x, q.y, q.w, q.h, palette::REACH_ORIGIN_SQUARE);
+                pos.legal_moves()
+                    .iter()
+                    .filter(|m| m.from() == from)
+                    .map(|m| Bitboard::from_square(m.to()))
+                    .fold(Bitboard::EMPTY, |a, b| a | b)
+            }
+            None => Bitboard::EMPTY,
+        };
+
+        // The path of the last capture, under the pieces so they stay clean.
+        if let Some(mv) = view.last_move.filter(Move::is_capture) {
+            let pts: Vec<(f32, f32)> = mv.path_with_start().into_iter().map(center).collect();
+            for w in pts.windows(2) {
+                canvas.segment(w[0], w[1], 5.5, palette::HALO, 0.55, None);
+            }
+            for w in pts.windows(2) {
+                canvas.segment(w[0], w[1], 4.0, palette::LAST_PATH, 1.0, None);
+            }
+        }
+
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                let q = rect(sq);
+                canvas.blit(self.piece_sprite(p), q.x as i32, q.y as i32, 1.0);
+            }
+        }
+
+        // Where the last move took pieces: a faded ghost under a cross.
+        if let Some(mv) = &view.last_move {
+            let victim = pos.side_to_move();
+            for sq in mv.captured() {
+                if pos.piece_at(sq).is_some() {
+                    continue;
+                }
+                let role = if mv.captured_kings().contains(sq) {
+                    Role::King
+                } else {
+                    Role::Man
+                };
+                let q = rect(sq);
+                let ghost = self.piece_sprite(Piece {
+                    color: victim,
+                    role,
+                });
+                canvas.blit(ghost, q.x as i32, q.y as i32, 0.45);
+                let (cx, cy) = center(sq);
+                let k = s * 0.22;
+                for (half, color) in [(5.0, palette::HALO), (3.5, palette::CAPTURED_CROSS)] {
+                    canvas.segment((cx - k, cy - k), (cx + k, cy + k), half, color, 1.0, None);
+                    canvas.segment((cx - k, cy + k), (cx + k, cy - k), half, color, 1.0, None);
+                }
+            }
+        }
+
+        if view.highlight_captures && pos.has_capture() {
+            let froms = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| m.is_capture())
+                .fold(Bitboard::EMPTY, |b, m| b.with(m.from()));
+            for sq in froms {
+                let (cx, cy) = center(sq);
+                canvas.ring(cx, cy, r + 4.0, 3.5, palette::HALO, 0.8);
+                canvas.ring(cx, cy, r + 4.0, 2.4, palette::MUST_CAPTURE_RING, 1.0);
+            }
+        }
+
+        for sq in reachable {
+            let (cx, cy) = center(sq);
+            canvas.disk(cx, cy, s * 0.15 + 2.0, palette::HALO, 0.9);
+            canvas.disk(cx, cy, s * 0.15, palette::REACH_DOT, 1.0);
+        }
+
+        if let Some(exp) = view.explanation {
+            for c in ordered_captures(&exp.captures) {
+                let pts: Vec<(f32, f32)> = c.mv.path_with_start().into_iter().map(center).collect();
+                let style = if c.allowed {
+                    ArrowStyle::ALLOWED
+                } else {
+                    ArrowStyle::EXCLUDED
+                };
+                draw_arrow(&mut canvas, &pts, &style);
+            }
+        }
+
+        // Numbers over pieces and arrows (their halo keeps both readable).
+        for sq in Square::all() {
+            let q = rect(sq);
+            let n = &self.numbers[sq.index()];
+            canvas.blit(
+                n,
+                (q.x + Layout::NUMBER_INSET.0) as i32 - 2,
+                (q.y + Layout::NUMBER_INSET.1) as i32 - 2,
+                1.0,
+            );
+        }
+
+        if let Some(exp) = view.explanation {
+            self.draw_capture_labels(&mut canvas, variant, persp, &exp.captures);
+        }
+
+        self.draw_caption(&mut canvas, view);
+        // The buffer has exactly WIDTH × HEIGHT × 3 bytes, so this cannot fail.
+        RgbImage::from_raw(Layout::WIDTH, Layout::HEIGHT, buf)
+            .unwrap_or_else(|| RgbImage::new(Layout::WIDTH, Layout::HEIGHT))
+    }
+
+    fn draw_caption(&self, canvas: &mut Canvas, view: &BoardView) {
+        let max = Layout::WIDTH as f32 - 2.0 * CAPTION_MARGIN;
+        let c = &view.caption;
+        for (s, (size, baseline), color) in [
+            (&c.title, TITLE_LINE, palette::CAPTION_TITLE),
+            (&c.players, PLAYERS_LINE, palette::CAPTION_TEXT),
+            (&c.status, STATUS_LINE, palette::CAPTION_STATUS),
+        ] {
+            self.text
+                .draw(canvas, s, size, CAPTION_MARGIN, baseline, max, color);
+        }
+    }
+
+    /// Labels what each capture takes, near its arrow's end: in the corner of the end square
+    /// the arrow points to, unless that is where the arrow comes from or where the square's
+    /// number sits. Labels sharing a corner are stacked.
+    fn draw_capture_labels(
+        &self,
+        canvas: &mut Canvas,
+        variant: Variant,
+        persp: Color,
+        captures: &[CaptureOption],
+    ) {
+        let center = |sq: Square| Layout::square_center(variant, persp, sq);
+        let mut used: Vec<(Square, (i8, i8), u32)> = Vec::new();
+        for c in ordered_captures(captures) {
+            let path = c.mv.path_with_start();
+            let end = c.mv.to();
+            let (ex, ey) = center(end);
+            let (px, py) = center(path[path.len().saturating_sub(2)]);
+            let incoming = (sign(ex - px), sign(ey - py));
+            let from_corner = (-incoming.0, -incoming.1);
+            const NUMBER_CORNER: (i8, i8) = (-1, -1);
+            let corner = [incoming, (1, -1), (1, 1), (-1, 1)]
+                .into_iter()
+                .find(|&k| k != from_corner && k != NUMBER_CORNER)
+                .unwrap_or((1, 1));
+            let slot = match used
+                .iter_mut()
+                .find(|(sq, k, _)| *sq == end && *k == corner)
+            {
+                Some((_, _, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    used.push((end, corner, 0));
+                    0
+                }
+            };
+            let color = if c.allowed {
+                palette::ALLOWED_ARROW
+            } else {
+                palette::EXCLUDED_ARROW
+            };
+            let s = Layout::SQUARE as f32;
+            let step = (LABEL_SIZE + 6.0) * slot as f32 * corner.1 as f32;
+            let at = (
+                ex + corner.0 as f32 * s * 0.27,
+                ey + corner.1 as f32 * s * 0.27 + step,
+            );
+            self.draw_label(canvas, &capture_label(c.pieces, c.kings), at, color);
+        }
+    }
+
+    /// A rounded badge with white text, centred on `at`.
+    fn draw_label(&self, canvas: &mut Canvas, label: &str, at: (f32, f32), color: Rgb) {
+        let line = self.text.layout(label, LABEL_SIZE);
+        let half_h = LABEL_SIZE * 0.62;
+        let w = line.width;
+        // Keep the badge inside the board.
+        let x0 = (at.0 - w / 2.0)
+            .min(Layout::WIDTH as f32 - w - half_h - 2.0)
+            .max(half_h + 2.0);
+        let y = at.1.clamp(
+            Layout::BOARD_TOP as f32 + half_h + 2.0,
+            Layout::HEIGHT as f32 - half_h - 2.0,
+        );
+        let (a, b) = ((x0, y), (x0 + w, y));
+        canvas.segment(a, b, half_h + 1.8, palette::HALO, 1.0, None);
+        canvas.segment(a, b, half_h, color, 1.0, None);
+        let asc = LABEL_SIZE * 0.72;
+        self.text.draw_line(
+            canvas,
+            &line,
+            LABEL_SIZE,
+            x0,
+            y + asc / 2.0,
+            palette::LABEL_TEXT,
+        );
+    }
+}
+
+/// Excluded captures first, so the allowed ones are drawn on top; within each, longer paths
+/// first, so a shorter arrow's head is not hidden under a longer arrow's line.
+fn ordered_captures(captures: &[CaptureOption]) -> Vec<&CaptureOption> {
+    let mut v: Vec<&CaptureOption> = captures.iter().collect();
+    let length = |c: &CaptureOption| {
+        let path = c.mv.path_with_start();
+        path.windows(2)
+            // Along a diagonal, the rank difference counts the steps.
+            .map(|w| w[0].rank_from_first().abs_diff(w[1].rank_from_first()) as u32)
+            .sum::<u32>()
+    };
+    v.sort_by_key(|c| (c.allowed, std::cmp::Reverse(length(c))));
+    v
+}
+
+fn sign(v: f32) -> i8 {
+    if v < 0.0 {
+        -1
+    } else {
+        1
+    }
+}
+
+/// "2" for two pieces, "3 (1♛)" for three pieces of which one king.
+pub fn capture_label(pieces: u8, kings: u8) -> String {
+    if kings == 0 {
+        pieces.to_string()
+    } else {
+        format!("{pieces} ({kings}\u{265B})")
+    }
+}
+
+struct ArrowStyle {
+    color: Rgb,
+    half: f32,
+    dash: Option<(f32, f32)>,
+    head_len: f32,
+    head_half: f32,
+}
+
+impl ArrowStyle {
+    const ALLOWED: ArrowStyle = ArrowStyle {
+        color: palette::ALLOWED_ARROW,
+        half: 5.0,
+        dash: None,
+        head_len: 22.0,
+        head_half: 14.0,
+    };
+    const EXCLUDED: ArrowStyle = ArrowStyle {
+        color: palette::EXCLUDED_ARROW,
+        half: 3.2,
+        dash: Some((12.0, 7.0)),
+        head_len: 18.0,
+        head_half: 11.0,
+    };
+}
+
+/// Halo width around arrows, so they stand out on pieces and squares alike.
+const ARROW_HALO: f32 = 1.8;
+
+fn draw_arrow(canvas: &mut Canvas, pts: &[(f32, f32)], style: &ArrowStyle) {
+    if pts.len() < 2 {
+        return;
+    }
+    let mut pts = pts.to_vec();
+    let unit = |a: (f32, f32), b: (f32, f32)| {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let l = (dx * dx + dy * dy).sqrt().max(1e-3);
+        (dx / l, dy / l, l)
+    };
+    // Start at the edge of the crown zone, so the capturing piece stays readable.
+    let (ux, uy, l0) = unit(pts[0], pts[1]);
+    let skip = (Layout::PIECE_RADIUS * 0.55).min(l0 * 0.5);
+    pts[0] = (pts[0].0 + ux * skip, pts[0].1 + uy * skip);
+    // The line stops where the head begins.
+    let n = pts.len();
+    let tip = pts[n - 1];
+    let (ux, uy, ln) = unit(pts[n - 2], tip);
+    let back = style.head_len.min(ln * 0.8);
+    pts[n - 1] = (tip.0 - ux * (back - 1.0), tip.1 - uy * (back - 1.0));
+    let base = (tip.0 - ux * back, tip.1 - uy * back);
+    let (px, py) = (-uy, ux);
+    let head = |grow: f32| {
+        let hh = style.head_half + grow;
+        [
+            (tip.0 + ux * grow * 1.4, tip.1 + uy * grow * 1.4),
+            (base.0 + px * hh - ux * grow, base.1 + py * hh - uy * grow),
+            (base.0 - px * hh - ux * grow, base.1 - py * hh - uy * grow),
+        ]
+    };
+    for (grow, color) in [(ARROW_HALO, palette::HALO), (0.0, style.color)] {
+        let mut travelled = 0.0;
+        for w in pts.windows(2) {
+            let dash = style.dash.map(|(on, off)| {
+                // The halo's dashes are a little longer, so they frame the coloured ones.
+                (on + 2.0 * grow, off - 2.0 * grow, travelled + grow)
+            });
+            canvas.segment(w[0], w[1], style.half + grow, color, 1.0, dash);
+            travelled += unit(w[0], w[1]).2;
+        }
+        canvas.convex_polygon(&head(grow), color, 1.0);
+    }
+}
+
+fn draw_background(variant: Variant, perspective: Color) -> Vec<u8> {
+    let mut buf = vec![0u8; (Layout::WIDTH * Layout::HEIGHT * 3) as usize];
+    let mut canvas = Canvas::new(Layout::WIDTH, Layout::HEIGHT, &mut buf);
+    canvas.fill_rect(
+        0,
+        0,
+        Layout::WIDTH,
+        Layout::CAPTION_HEIGHT,
+        palette::CAPTION_BACKGROUND,
+    );
+    canvas.fill_rect(
+        0,
+        Layout::BOARD_TOP,
+        Layout::WIDTH,
+        8 * Layout::SQUARE,
+        palette::LIGHT_SQUARE,
+    );
+    for sq in Square::all() {
+        let q = Layout::square_rect(variant, perspective, sq);
+        canvas.fill_rect(q.x, q.y, q.w, q.h, palette::DARK_SQUARE);
+    }
+    buf
+}

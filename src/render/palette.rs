@@ -1,0 +1,80 @@
+//! The colours of the picture. Public so that tests (and [`super::read_square`]) can look for
+//! them in a decoded PNG.
+//!
+//! Chosen so that nothing relies on hue alone: light pieces are cream with a dark outline, dark
+//! pieces near-black with a light ring; highlights differ from the squares by brightness and by
+//! shape (tinted square, ring, dot, solid or dashed arrow). The highlight hues come from the
+//! Okabe–Ito palette, which stays distinct under the common forms of colour blindness.
+
+/// An opaque colour.
+pub type Rgb = [u8; 3];
+
+/// Squares that are not used (no number, never a piece).
+pub const LIGHT_SQUARE: Rgb = [0xEC, 0xD9, 0xB4];
+/// Playing squares.
+pub const DARK_SQUARE: Rgb = [0x86, 0x5B, 0x3B];
+/// Playing squares of the last move (from and to): lighter and yellower than [`DARK_SQUARE`].
+pub const LAST_MOVE_SQUARE: Rgb = [0xC0, 0x9E, 0x3A];
+/// The square of the piece whose reachable squares are shown.
+pub const REACH_ORIGIN_SQUARE: Rgb = [0x3E, 0x79, 0x9E];
+
+/// Square numbers, drawn with a dark halo so they stay legible over pieces and tints.
+pub const NUMBER_TEXT: Rgb = [0xFA, 0xF3, 0xE3];
+pub const NUMBER_HALO: Rgb = [0x24, 0x18, 0x10];
+
+/// Light ("white") pieces.
+pub const WHITE_BODY: Rgb = [0xF4, 0xEC, 0xD8];
+pub const WHITE_OUTLINE: Rgb = [0x1C, 0x17, 0x12];
+pub const WHITE_GROOVE: Rgb = [0xC8, 0xB8, 0x98];
+pub const WHITE_CROWN: Rgb = [0x3A, 0x26, 0x12];
+/// Dark ("black") pieces.
+pub const BLACK_BODY: Rgb = [0x26, 0x24, 0x22];
+pub const BLACK_OUTLINE: Rgb = [0xE8, 0xE4, 0xDC];
+pub const BLACK_GROOVE: Rgb = [0x55, 0x50, 0x4A];
+pub const BLACK_CROWN: Rgb = [0xF2, 0xC6, 0x3A];
+
+/// The path of the last capture (a line through the landing squares, under the pieces).
+pub const LAST_PATH: Rgb = [0xF0, 0xD2, 0x5A];
+/// The cross over a piece taken by the last move.
+pub const CAPTURED_CROSS: Rgb = [0xD5, 0x5E, 0x00];
+/// Ring around each piece that must capture now.
+pub const MUST_CAPTURE_RING: Rgb = [0x56, 0xB4, 0xE9];
+/// Dot on each square the chosen piece can reach.
+pub const REACH_DOT: Rgb = [0x00, 0x9E, 0x73];
+/// Explanation arrows: captures the law allows (solid, wide) and excludes (dashed, narrow).
+pub const ALLOWED_ARROW: Rgb = [0x00, 0x9E, 0x73];
+pub const EXCLUDED_ARROW: Rgb = [0xD5, 0x5E, 0x00];
+/// Outline around highlights drawn over pieces.
+pub const HALO: Rgb = [0x14, 0x10, 0x0C];
+pub const LABEL_TEXT: Rgb = [0xFF, 0xFF, 0xFF];
+
+/// The caption band.
+pub const CAPTION_BACKGROUND: Rgb = [0x26, 0x24, 0x21];
+pub const CAPTION_TITLE: Rgb = [0xFF, 0xFF, 0xFF];
+pub const CAPTION_TEXT: Rgb = [0xD9, 0xD4, 0xCB];
+pub const CAPTION_STATUS: Rgb = [0xF2, 0xC6, 0x3A];
+
+/// Euclidean distance between two colours, for tolerant pixel matching.
+pub fn distance(a: Rgb, b: Rgb) -> f32 {
+    let d = |i: usize| a[i] as f32 - b[i] as f32;
+    (d(0) * d(0) + d(1) * d(1) + d(2) * d(2)).sqrt()
+}
+
+/// Relative luminance (sRGB, WCAG), 0..=1.
+pub fn luminance(c: Rgb) -> f32 {
+    let lin = |v: u8| {
+        let v = v as f32 / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+}
+
+/// WCAG contrast ratio, 1..=21.
+pub fn contrast(a: Rgb, b: Rgb) -> f32 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}

@@ -24,7 +24,20 @@ fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
 
 /// Starts the bot (store, app, serenity client) against the stand-in.
 async fn start_bot(standin: &StandIn, db: &Path) -> RunningClient {
-    let store = Store::open(db).expect("store opens");
+    // After a restart the old process's database handle may take a moment to close (sled's
+    // flusher thread lets go of the file lock last), as with a real process exiting.
+    let mut tries = 0;
+    let store = loop {
+        match Store::open(db) {
+            Ok(s) => break s,
+            Err(e) if tries < 100 => {
+                tries += 1;
+                let _ = e;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("store opens: {e}"),
+        }
+    };
     let app = App::new(
         store,
         Config {

@@ -81,10 +81,16 @@ pub fn picture(
     explanation: Option<(&crate::engine::Position, &Explanation)>,
     reachable_from: Option<Square>,
 ) -> Option<Vec<u8>> {
+    // An explanation's picture shows an earlier position: its caption names the law, not
+    // whose turn it is now.
+    let status = match explanation {
+        Some((_, exp)) => i18n::law_text(lang, exp),
+        None => status_line(lang, rec, game),
+    };
     let caption = Caption {
         title: i18n::variant_name(lang, rec.variant),
         players: players_line(lang, rec),
-        status: status_line(lang, rec, game),
+        status,
     };
     let (position, last_move) = match explanation {
         Some((p, _)) => (p, None),

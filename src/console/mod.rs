@@ -248,7 +248,10 @@ impl Console {
     fn print_reply(&mut self, name: &str, r: &Reply) {
         let mut text = String::new();
         if r.is_private() {
-            text.push_str(&format!("(only {name} sees this) "));
+            text.push_str(&match self.lang {
+                Lang::Es => format!("(solo lo ve {name}) "),
+                Lang::En => format!("(only {name} sees this) "),
+            });
         }
         if let Some(t) = &r.title {
             text.push_str(&format!("== {t} ==\n"));

@@ -1,0 +1,214 @@
+//! Zobrist keys for positions and Expert's transposition table.
+
+use crate::engine::{Color, Move, Position};
+
+/// Deterministic pseudo-random keys, the same on every machine and every run, so that
+/// searches can be repeated exactly.
+const fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Keys per [colour][king?][square index].
+const PIECE_KEYS: [[[u64; 32]; 2]; 2] = {
+    let mut keys = [[[0u64; 32]; 2]; 2];
+    let mut n = 0;
+    while n < 128 {
+        keys[n / 64][(n / 32) % 2][n % 32] = splitmix(0xDA_AA5 + n as u64 * 7919);
+        n += 1;
+    }
+    keys
+};
+
+const BLACK_TO_MOVE: u64 = splitmix(0x51DE);
+
+/// Keys for the Spanish three-kings count (moves made so far, 0..=13).
+pub const THREE_KINGS_KEYS: [u64; 16] = {
+    let mut keys = [0u64; 16];
+    let mut n = 0;
+    while n < 16 {
+        keys[n] = splitmix(0x3C0_0000 + n as u64);
+        n += 1;
+    }
+    keys
+};
+
+const fn colour_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// The key of a whole position.
+pub fn position_key(pos: &Position) -> u64 {
+    let mut h = 0;
+    for colour in [Color::White, Color::Black] {
+        let c = colour_index(colour);
+        for sq in pos.men(colour) {
+            h ^= PIECE_KEYS[c][0][sq.index()];
+        }
+        for sq in pos.kings(colour) {
+            h ^= PIECE_KEYS[c][1][sq.index()];
+        }
+    }
+    if pos.side_to_move() == Color::Black {
+        h ^= BLACK_TO_MOVE;
+    }
+    h
+}
+
+/// The key after `mv` is played in `pos`, from the key of `pos`: only the squares the move
+/// touches change.
+#[inline]
+pub fn key_after(key: u64, pos: &Position, mv: &Move) -> u64 {
+    let mover = pos.side_to_move();
+    let c = colour_index(mover);
+    let was_king = pos.kings(mover).contains(mv.from()) as usize;
+    let is_king = (was_king == 1 || pos.crowns(mv)) as usize;
+    let mut h = key ^ BLACK_TO_MOVE;
+    h ^= PIECE_KEYS[c][was_king][mv.from().index()];
+    h ^= PIECE_KEYS[c][is_king][mv.to().index()];
+    let enemy = 1 - c;
+    let kings = mv.captured_kings();
+    for sq in mv.captured() {
+        h ^= PIECE_KEYS[enemy][kings.contains(sq) as usize][sq.index()];
+    }
+    h
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact,
+    /// The score is at least this (a cut-off).
+    Lower,
+    /// The score is at most this (no move reached alpha).
+    Upper,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    /// 0 empty, 1 exact, 2 lower, 3 upper.
+    bound: u8,
+    /// The best move's from and to square numbers (0 when unknown).
+    from: u8,
+    to: u8,
+}
+
+/// What a probe found.
+pub struct Hit {
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    /// The best move found there, as (from, to) square numbers.
+    pub best: Option<(u8, u8)>,
+}
+
+/// Buckets of two entries: one kept for the deepest search, one always replaced.
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `2^bits` entries (16 bytes each).
+    pub fn new(bits: u32) -> Table {
+        let buckets = 1usize << bits.saturating_sub(1);
+        Table {
+            entries: vec![Entry::default(); buckets * 2],
+            mask: buckets - 1,
+        }
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let b = (key as usize & self.mask) * 2;
+        self.entries[b..b + 2]
+            .iter()
+            .find(|e| e.key == key && e.bound != 0)
+            .map(|e| Hit {
+                score: e.score,
+                depth: e.depth as i32,
+                bound: match e.bound {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                },
+                best: (e.from != 0).then_some((e.from, e.to)),
+            })
+    }
+
+    pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<&Move>) {
+        let b = (key as usize & self.mask) * 2;
+        let entry = Entry {
+            key,
+            score,
+            depth: depth.clamp(-1, 127) as i8,
+            bound: match bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+            from: best.map_or(0, |m| m.from().number()),
+            to: best.map_or(0, |m| m.to().number()),
+        };
+        let deep = &mut self.entries[b];
+        if deep.bound == 0 || deep.key == key || entry.depth >= deep.depth {
+            *deep = entry;
+        } else {
+            self.entries[b + 1] = entry;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Variant;
+
+    /// The incremental key agrees with the full one along random-ish games in every variant.
+    #[test]
+    fn incremental_keys_match_full_keys() {
+        for v in Variant::ALL {
+            let mut pos = Position::start(v);
+            let mut key = position_key(&pos);
+            for ply in 0..200 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(ply * 7 + 3) % moves.len()];
+                key = key_after(key, &pos, &mv);
+                pos = pos.apply(&mv);
+                assert_eq!(key, position_key(&pos), "{v} ply {ply}");
+            }
+        }
+    }
+
+    #[test]
+    fn table_returns_what_was_stored() {
+        let mut t = Table::new(10);
+        assert!(t.probe(42).is_none());
+        t.store(42, 5, -17, Bound::Lower, None);
+        let hit = t.probe(42);
+        assert!(matches!(
+            hit,
+            Some(Hit {
+                score: -17,
+                depth: 5,
+                bound: Bound::Lower,
+                best: None
+            })
+        ));
+        // Another key in the same bucket does not evict the deeper entry.
+        let other = 42 + (1 << 20);
+        t.store(other, 1, 3, Bound::Exact, None);
+        assert!(t.probe(42).is_some());
+        assert!(t.probe(other).is_some());
+    }
+}

@@ -1,0 +1,754 @@
+//! The alpha-beta search behind every level.
+//!
+//! One searcher, configured per level by a [`Style`]: negamax with principal-variation
+//! search, iterative deepening, and a capture search at the horizon — captures are
+//! mandatory, so a position where one is pending is never judged statically. The game's
+//! history comes in with the [`Game`], so the search knows which positions would repeat
+//! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
+//! side ahead avoids and the side behind seeks.
+
+use super::hash::{self, Bound, Table};
+use super::level::{Level, SearchLimits};
+use super::{endgame, eval};
+use crate::engine::{Color, Game, Move, MoveList, NoProgress, Position, Square, Variant};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The score of a win now; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses found by the search, not evaluations.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INFINITY: i32 = MATE + 1;
+/// Deepest path the search follows, captures and extensions included.
+const MAX_PLY: usize = 128;
+/// Deepest nominal iteration.
+const MAX_DEPTH: u32 = 64;
+/// How often (in nodes) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 1024;
+
+/// What the caller may change about a level's search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// Seeds the random choices (Easy's random moves and noise, the order in which equal
+    /// moves are tried): the same seed and the same limits give the same move.
+    pub seed: u64,
+    /// Replaces the level's time limit (Expert's 2 s), or adds one to a level without.
+    pub time: Option<Duration>,
+    /// Replaces all of the level's limits (tests and benchmarks use nodes or depth, which
+    /// do not depend on the machine). `time` still applies on top when set.
+    pub limits: Option<SearchLimits>,
+    /// Set to true from another thread to stop the search; the best move found so far is
+    /// returned.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The chosen move and how it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    pub mv: Move,
+    /// For the side to move, in hundredths of a man; beyond ±[`MATE_BOUND`] a forced win
+    /// or loss.
+    pub score: i32,
+    /// The deepest completed iteration (0 when the move was forced or random).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The expected line, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The best move for the side to move in `game`'s current position, or `None` when it has no
+/// legal move. Runs on the calling thread until a limit is reached or `stop` is set.
+pub fn best_move(game: &Game, level: Level, opts: &SearchOptions) -> Option<SearchResult> {
+    let pos = *game.position();
+    let legal = pos.legal_moves();
+    let first = *legal.first()?;
+    let style = Style::of(level);
+    let static_score = |p: &Position| match style.eval {
+        EvalKind::Basic => eval::basic(p),
+        EvalKind::Rich => eval::rich(p),
+    };
+    if legal.len() == 1 {
+        return Some(SearchResult {
+            mv: first,
+            score: static_score(&pos),
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+        });
+    }
+    let mut rng = SmallRng::seed_from_u64(opts.seed);
+    if style.random_one_in > 0 && rng.gen_ratio(1, style.random_one_in) {
+        let mv = *legal.choose(&mut rng).unwrap_or(&first);
+        return Some(SearchResult {
+            mv,
+            score: static_score(&pos),
+            depth: 0,
+            nodes: 0,
+            pv: vec![mv],
+        });
+    }
+    let mut limits = opts.limits.unwrap_or(level.limits());
+    if opts.time.is_some() {
+        limits.time = opts.time;
+    }
+    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen());
+    let mut root: Vec<Move> = legal.to_vec();
+    root.shuffle(&mut rng);
+    Some(searcher.iterate(root))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum EvalKind {
+    Basic,
+    Rich,
+}
+
+/// What distinguishes the levels besides their limits.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    eval: EvalKind,
+    /// Uniform noise of ± this much on every evaluation.
+    noise: i32,
+    /// Play a random move once in this many moves (0: never).
+    random_one_in: u32,
+    /// Follow capture sequences past the horizon.
+    captures_at_horizon: bool,
+    transposition_table: bool,
+    /// Killer moves and the history heuristic for ordering quiet moves.
+    quiet_ordering: bool,
+    /// Search a forced move (the only legal one) without using up depth.
+    extend_forced: bool,
+    /// Late move reductions: later quiet moves first get a shallower look.
+    reductions: bool,
+    /// Look up three kings against one (flying kings) in the endgame table.
+    endgame_table: bool,
+}
+
+impl Style {
+    fn of(level: Level) -> Style {
+        let base = Style {
+            eval: EvalKind::Basic,
+            noise: 0,
+            random_one_in: 0,
+            captures_at_horizon: true,
+            transposition_table: false,
+            quiet_ordering: false,
+            extend_forced: false,
+            reductions: false,
+            endgame_table: false,
+        };
+        match level {
+            Level::Easy => Style {
+                noise: 150,
+                random_one_in: 4,
+                captures_at_horizon: false,
+                ..base
+            },
+            Level::Medium => base,
+            Level::Hard => Style {
+                quiet_ordering: true,
+                extend_forced: true,
+                ..base
+            },
+            Level::Expert => Style {
+                eval: EvalKind::Rich,
+                transposition_table: true,
+                quiet_ordering: true,
+                extend_forced: true,
+                reductions: true,
+                endgame_table: true,
+                ..base
+            },
+        }
+    }
+}
+
+/// A node's position and the counters of the draw rules.
+#[derive(Clone, Copy)]
+struct Node {
+    pos: Position,
+    key: u64,
+    /// Plies towards the no-progress draw.
+    no_progress: u16,
+    /// Spanish three kings against one: the stronger side and the moves it has made.
+    three_kings: Option<(Color, u8)>,
+    /// Index in `Searcher::keys` of the first position that can still repeat (the one after
+    /// the last capture or man move).
+    reversible_from: usize,
+}
+
+struct Searcher<'a> {
+    variant: Variant,
+    style: Style,
+    limits: SearchLimits,
+    max_nodes: u64,
+    started: Instant,
+    stop: Option<&'a AtomicBool>,
+    aborted: bool,
+    nodes: u64,
+    noise_seed: u64,
+    table: Option<Table>,
+    /// Keys of the game's positions, then of the positions on the current search path.
+    keys: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: [[i32; 32]; 32],
+    /// Triangular principal-variation table: row `ply` holds the line from that ply.
+    pv: Vec<Move>,
+    pv_len: [usize; MAX_PLY],
+    root: Node,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(
+        game: &Game,
+        style: Style,
+        limits: SearchLimits,
+        opts: &'a SearchOptions,
+        noise_seed: u64,
+    ) -> Searcher<'a> {
+        let pos = *game.position();
+        let keys: Vec<u64> = game.positions().iter().map(hash::position_key).collect();
+        // Positions before the last capture or man move can never come back.
+        let mut reversible_from = 0;
+        for (i, (p, m)) in game.positions().iter().zip(game.moves()).enumerate() {
+            if m.is_capture() || p.moves_man(m) {
+                reversible_from = i + 1;
+            }
+        }
+        let three_kings = game.three_kings_moves_left().map(|(c, left)| {
+            (
+                c,
+                crate::engine::game::THREE_KINGS_MOVES.saturating_sub(left),
+            )
+        });
+        let root = Node {
+            pos,
+            key: hash::position_key(&pos),
+            no_progress: game.no_progress_plies(),
+            three_kings,
+            reversible_from,
+        };
+        let table = style.transposition_table.then(|| {
+            // Enough for the nodes the search can visit, up to 2^20 entries (16 MiB).
+            let expected = match (limits.nodes, limits.time) {
+                (Some(n), _) => n,
+                (None, Some(t)) => t.as_millis() as u64 * 2_000,
+                (None, None) => 1 << 20,
+            };
+            Table::new((64 - expected.max(1).leading_zeros()).clamp(12, 20))
+        });
+        let dummy = Move::step(Square::from_index(0), Square::from_index(0));
+        Searcher {
+            variant: pos.variant(),
+            style,
+            limits,
+            max_nodes: limits.nodes.unwrap_or(u64::MAX),
+            started: Instant::now(),
+            stop: opts.stop.as_deref(),
+            aborted: false,
+            nodes: 0,
+            noise_seed,
+            table,
+            keys,
+            killers: [[None; 2]; MAX_PLY],
+            history: [[0; 32]; 32],
+            pv: vec![dummy; MAX_PLY * MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            root,
+        }
+    }
+
+    /// Iterative deepening over the root moves, best first.
+    fn iterate(&mut self, mut root_moves: Vec<Move>) -> SearchResult {
+        // Captures first, by size; the shuffle before keeps equal moves in a seeded order.
+        root_moves.sort_by_key(|m| std::cmp::Reverse(capture_rank(m)));
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best = SearchResult {
+            mv: root_moves[0],
+            score: self.evaluate(&self.root.pos, self.root.key),
+            depth: 0,
+            nodes: 0,
+            pv: vec![root_moves[0]],
+        };
+        for depth in 1..=max_depth {
+            let (score, index, complete) = self.search_root(&mut root_moves, depth as i32);
+            if let Some(i) = index {
+                // An unfinished iteration still counts when its best move was fully searched
+                // and beat the first move, the previous iteration's best.
+                if complete || i != 0 {
+                    best.mv = root_moves[i];
+                    best.score = score;
+                    best.pv = self.pv[..self.pv_len[0]].to_vec();
+                    if complete {
+                        best.depth = depth;
+                    }
+                    // The best move leads the next iteration.
+                    root_moves[..=i].rotate_right(1);
+                }
+            }
+            if !complete || self.aborted {
+                break;
+            }
+            if score.abs() > MATE_BOUND && depth >= 4 {
+                // A forced result: a shorter win would have shown at a smaller depth.
+                break;
+            }
+            if let Some(t) = self.limits.time {
+                // The next iteration costs several times this one: don't start what
+                // cannot finish.
+                if self.started.elapsed() * 2 > t {
+                    break;
+                }
+            }
+        }
+        best.nodes = self.nodes;
+        if best.pv.first() != Some(&best.mv) {
+            best.pv = vec![best.mv];
+        }
+        best
+    }
+
+    /// One iteration at the root: (best score, index of the best move, whether every move
+    /// was searched).
+    fn search_root(&mut self, moves: &mut [Move], depth: i32) -> (i32, Option<usize>, bool) {
+        let root = self.root;
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<usize> = None;
+        self.pv_len[0] = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = self.child(&root, &mv);
+            self.keys.push(child.key);
+            let score = if i == 0 {
+                -self.search(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && !self.aborted {
+                    -self.search(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.aborted {
+                return (alpha, best, false);
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(i);
+                self.update_pv(0, &mv);
+            }
+        }
+        if let (Some(t), Some(i)) = (self.table.as_mut(), best) {
+            t.store(
+                tt_key(&root),
+                depth,
+                to_table(alpha, 0),
+                Bound::Exact,
+                Some(&moves[i]),
+            );
+        }
+        (alpha, best, true)
+    }
+
+    /// Negamax with alpha-beta. `depth <= 0` is the capture search.
+    fn search(&mut self, node: &Node, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.out_of_budget() {
+            self.aborted = true;
+            return 0;
+        }
+        self.nodes += 1;
+        let moves = node.pos.legal_moves();
+        if moves.is_empty() {
+            return -(MATE - ply as i32);
+        }
+        if self.is_draw(node) {
+            return 0;
+        }
+        if self.style.endgame_table {
+            if let Some(result) = endgame::kings_against_one(&node.pos) {
+                return self.endgame_score(node, result, ply);
+            }
+        }
+        if ply + 1 >= MAX_PLY {
+            return self.evaluate(&node.pos, node.key);
+        }
+        let capturing = moves[0].is_capture();
+        if depth <= 0 && (!capturing || !self.style.captures_at_horizon) {
+            return self.evaluate(&node.pos, node.key);
+        }
+        let quiescent = depth <= 0;
+        let pv_node = beta - alpha > 1;
+
+        let mut hint = None;
+        if !quiescent {
+            if let Some(table) = &self.table {
+                if let Some(hit) = table.probe(tt_key(node)) {
+                    hint = hit.best;
+                    if hit.depth >= depth && !pv_node {
+                        let score = from_table(hit.score, ply);
+                        let usable = match hit.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => score >= beta,
+                            Bound::Upper => score <= alpha,
+                        };
+                        if usable {
+                            return score;
+                        }
+                    }
+                }
+            }
+        }
+
+        let child_depth = if quiescent {
+            0
+        } else if moves.len() == 1 && self.style.extend_forced && ply < 2 * MAX_DEPTH as usize {
+            depth
+        } else {
+            depth - 1
+        };
+        let mut order = self.order(&moves, hint, ply, &node.pos);
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        for n in 0..moves.len() {
+            let i = pick_next(&mut order, n);
+            let mv = moves[i];
+            let child = self.child(node, &mv);
+            self.keys.push(child.key);
+            let score = if n == 0 {
+                -self.search(&child, child_depth, -beta, -alpha, ply + 1)
+            } else {
+                // Late quiet moves, after the hash move, the killers and crowning moves, rarely
+                // matter: look at them one ply shallower first, and fully only if they
+                // surprise.
+                let reduce = self.style.reductions
+                    && !quiescent
+                    && !capturing
+                    && !pv_node
+                    && depth >= 3
+                    && n >= 3
+                    && order[n].0 < CROWN;
+                let r = if reduce { 1 + (n >= 8) as i32 } else { 0 };
+                let mut s = -self.search(&child, child_depth - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.search(&child, child_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.search(&child, child_depth, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, &mv);
+                    if alpha >= beta {
+                        if !capturing && self.style.quiet_ordering {
+                            self.reward_quiet(&mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if !quiescent {
+            if let Some(table) = self.table.as_mut() {
+                let bound = if best >= beta {
+                    Bound::Lower
+                } else if best > alpha_in {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                table.store(
+                    tt_key(node),
+                    depth,
+                    to_table(best, ply),
+                    bound,
+                    best_move.as_ref(),
+                );
+            }
+        }
+        best
+    }
+
+    /// Ordering keys for `moves`, highest first: the table's move, captures by size, killers,
+    /// crowning moves, then the history of cut-offs.
+    fn order(
+        &self,
+        moves: &MoveList,
+        hint: Option<(u8, u8)>,
+        ply: usize,
+        pos: &Position,
+    ) -> SmallVec<[(i32, usize); 32]> {
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let key = if hint == Some((m.from().number(), m.to().number())) {
+                    HASH_MOVE
+                } else if m.is_capture() {
+                    CAPTURE + capture_rank(m)
+                } else if !self.style.quiet_ordering {
+                    if pos.crowns(m) {
+                        CROWN
+                    } else {
+                        0
+                    }
+                } else if self.killers[ply][0] == Some(*m) {
+                    KILLER_1
+                } else if self.killers[ply][1] == Some(*m) {
+                    KILLER_2
+                } else if pos.crowns(m) {
+                    CROWN
+                } else {
+                    self.history[m.from().index()][m.to().index()].min(CROWN - 1)
+                };
+                (key, i)
+            })
+            .collect()
+    }
+
+    fn reward_quiet(&mut self, mv: &Move, ply: usize, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(*mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(*mv);
+        }
+        let h = &mut self.history[mv.from().index()][mv.to().index()];
+        *h = (*h + depth * depth).min(CROWN - 1);
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: &Move) {
+        let row = ply * MAX_PLY;
+        let next = (ply + 1) * MAX_PLY;
+        self.pv[row + ply] = *mv;
+        let end = self.pv_len[ply + 1].max(ply + 1);
+        for p in ply + 1..end {
+            self.pv[row + p] = self.pv[next + p];
+        }
+        self.pv_len[ply] = end;
+    }
+
+    /// The position after `mv` with the draw counters moved on.
+    fn child(&self, node: &Node, mv: &Move) -> Node {
+        let pos = node.pos.apply(mv);
+        let key = hash::key_after(node.key, &node.pos, mv);
+        let irreversible = mv.is_capture() || node.pos.moves_man(mv);
+        let resets = match self.variant.no_progress() {
+            NoProgress::WithoutCapture => mv.is_capture(),
+            NoProgress::KingMovesWithoutCapture | NoProgress::WithoutCaptureOrManMove => {
+                irreversible
+            }
+        };
+        Node {
+            pos,
+            key,
+            no_progress: if resets { 0 } else { node.no_progress + 1 },
+            three_kings: if self.variant.three_kings_rule() {
+                three_kings_after(&pos, node.pos.side_to_move(), node.three_kings)
+            } else {
+                None
+            },
+            // `keys` will hold the child at index `keys.len()` once pushed.
+            reversible_from: if irreversible {
+                self.keys.len()
+            } else {
+                node.reversible_from
+            },
+        }
+    }
+
+    /// The draws the game would declare here: repetition (a position seen before on the game
+    /// or the search path counts, so that neither side has to go round twice to see it),
+    /// the no-progress count, and the three-kings count.
+    fn is_draw(&self, node: &Node) -> bool {
+        if node.no_progress >= self.variant.no_progress_limit() {
+            return true;
+        }
+        if let Some((_, n)) = node.three_kings {
+            if n >= crate::engine::game::THREE_KINGS_MOVES {
+                return true;
+            }
+        }
+        // `keys` ends with this node's key; earlier positions with the same side to move sit
+        // two, four... places back.
+        let here = self.keys.len() - 1;
+        let mut i = here;
+        while i >= node.reversible_from + 2 {
+            i -= 2;
+            if self.keys[i] == node.key {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The exact value of two or three kings against one: a win in `plies` counts only if
+    /// the draw counts leave time for it.
+    fn endgame_score(&self, node: &Node, plies: Option<u32>, ply: usize) -> i32 {
+        let Some(plies) = plies else {
+            return 0;
+        };
+        let strong_to_move = node.pos.pieces(node.pos.side_to_move()).count() > 1;
+        // The capture resets the no-progress count; the plies before it must not run it out.
+        let no_progress_left = self
+            .variant
+            .no_progress_limit()
+            .saturating_sub(node.no_progress);
+        let mut in_time = plies <= no_progress_left as u32;
+        let three = node.pos.occupied().count() == 4;
+        if self.variant.three_kings_rule() && three {
+            // The strong side's moves, the capture included; a count not started yet may
+            // start at once.
+            let made = node.three_kings.map_or(0, |(_, n)| n as u32);
+            let needed = if strong_to_move {
+                plies.div_ceil(2)
+            } else {
+                plies / 2
+            };
+            in_time &= made + needed <= crate::engine::game::THREE_KINGS_MOVES as u32;
+        }
+        if !in_time {
+            return 0;
+        }
+        let win = MATE - (ply as u32 + plies) as i32;
+        if strong_to_move {
+            win
+        } else {
+            -win
+        }
+    }
+
+    fn evaluate(&self, pos: &Position, key: u64) -> i32 {
+        let score = match self.style.eval {
+            EvalKind::Basic => eval::basic(pos),
+            EvalKind::Rich => eval::rich(pos),
+        };
+        if self.style.noise == 0 {
+            return score;
+        }
+        // The same position always gets the same noise within a search, so the tree stays
+        // consistent; the seed changes it from one move to the next.
+        let r = splitmix(key ^ self.noise_seed);
+        let span = 2 * self.style.noise as u64 + 1;
+        score + (r % span) as i32 - self.style.noise
+    }
+
+    fn out_of_budget(&self) -> bool {
+        if self.nodes >= self.max_nodes {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0 && self.nodes > 0 {
+            if let Some(stop) = self.stop {
+                if stop.load(Ordering::Relaxed) {
+                    return true;
+                }
+            }
+            if let Some(t) = self.limits.time {
+                if self.started.elapsed() >= t {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+const HASH_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 26;
+const KILLER_1: i32 = 1 << 25;
+const KILLER_2: i32 = 1 << 24;
+const CROWN: i32 = 1 << 23;
+
+/// Bigger captures first, kings counting extra.
+fn capture_rank(m: &Move) -> i32 {
+    m.capture_count() as i32 * 16 + m.king_capture_count() as i32
+}
+
+/// Moves the best remaining entry to position `n` and returns its move index.
+fn pick_next(order: &mut [(i32, usize)], n: usize) -> usize {
+    let mut best = n;
+    for j in n + 1..order.len() {
+        if order[j].0 > order[best].0 {
+            best = j;
+        }
+    }
+    order.swap(n, best);
+    order[n].1
+}
+
+fn tt_key(node: &Node) -> u64 {
+    match node.three_kings {
+        Some((_, n)) => node.key ^ hash::THREE_KINGS_KEYS[(n as usize).min(15)],
+        None => node.key,
+    }
+}
+
+/// Wins and losses are stored relative to the node, so they stay right when the same
+/// position is met at another distance from the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The three-kings count after a ply by `mover`, as `Game` keeps it: it starts when three
+/// kings face one with a strong king on the long diagonal, and counts the strong side's
+/// moves.
+fn three_kings_after(
+    pos: &Position,
+    mover: Color,
+    before: Option<(Color, u8)>,
+) -> Option<(Color, u8)> {
+    let strong = [Color::White, Color::Black].into_iter().find(|&c| {
+        pos.kings(c).count() == 3
+            && pos.men(c).is_empty()
+            && pos.kings(c.opposite()).count() == 1
+            && pos.men(c.opposite()).is_empty()
+    })?;
+    match before {
+        Some((s, n)) if s == strong => Some((strong, if mover == strong { n + 1 } else { n })),
+        _ => pos
+            .kings(strong)
+            .squares()
+            .any(|k| crate::engine::game::LONG_DIAGONAL.contains(&k.number()))
+            .then_some((strong, 0)),
+    }
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

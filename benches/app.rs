@@ -38,7 +38,13 @@ fn main() {
                 channel_id: 100 + g,
             };
             let a = app
-                .challenge(&alice, place, &opponent, Some(Variant::Spanish), Some(Color::White))
+                .challenge(
+                    &alice,
+                    place,
+                    &opponent,
+                    Some(Variant::Spanish),
+                    Some(Color::White),
+                )
                 .await;
             let accept = a.replies[0].buttons[0].id.clone();
             app.component(&bob, place, &accept, &[]).await;
@@ -50,11 +56,18 @@ fn main() {
                 let game = rec.to_game().expect("game");
                 let moves = damas::engine::notation::legal_notations(game.position());
                 let pick = &moves[(ply * 7 + g as usize) % moves.len()].1;
-                let who = if game.side_to_move() == Color::White { &alice } else { &bob };
+                let who = if game.side_to_move() == Color::White {
+                    &alice
+                } else {
+                    &bob
+                };
                 let t = Instant::now();
                 let answer = app.play_move(who, place, pick).await;
                 times.push(t.elapsed());
-                assert!(answer.replies[0].image.is_some(), "a picture with every move");
+                assert!(
+                    answer.replies[0].image.is_some(),
+                    "a picture with every move"
+                );
             }
         }
     });

@@ -64,7 +64,13 @@ fn button_id(r: &Reply, action: Action) -> String {
 async fn started(w: &World, alice: &Actor, bob: &Actor) -> Reply {
     let a = w
         .app
-        .challenge(alice, PLACE, &user(bob), Some(Variant::Spanish), Some(Color::White))
+        .challenge(
+            alice,
+            PLACE,
+            &user(bob),
+            Some(Variant::Spanish),
+            Some(Color::White),
+        )
         .await;
     let accept = button_id(only(&a), Action::Accept);
     let a = w.app.component(bob, PLACE, &accept, &[]).await;
@@ -81,16 +87,28 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
         .await;
     let r = only(&a);
     assert!(!r.is_private());
-    assert!(r.text.contains("<@1>") && r.text.contains("<@2>"), "{}", r.text);
+    assert!(
+        r.text.contains("<@1>") && r.text.contains("<@2>"),
+        "{}",
+        r.text
+    );
     let accept = button_id(r, Action::Accept);
     // Carol's click is refused privately and changes nothing.
     let refused = w.app.component(&carol, PLACE, &accept, &[]).await;
     assert!(only(&refused).is_private());
-    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    assert!(w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .is_none());
     // Bob accepts: the board is public, with a picture, a move menu and controls.
     let board = only(&w.app.component(&bob, PLACE, &accept, &[]).await).clone();
     assert!(!board.is_private());
-    assert!(board.image.as_ref().is_some_and(|png| png.starts_with(b"\x89PNG")));
+    assert!(board
+        .image
+        .as_ref()
+        .is_some_and(|png| png.starts_with(b"\x89PNG")));
     let menu = board.menu.as_ref().expect("move menu");
     assert_eq!(menu.options.len(), 7, "White's seven first moves");
     assert!(menu.options.iter().any(|o| o.value == "11-15"));
@@ -103,7 +121,10 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
 async fn challenging_yourself_or_a_bot_is_refused() {
     let w = world();
     let alice = actor(1, "alice");
-    let me = w.app.challenge(&alice, PLACE, &user(&alice), None, None).await;
+    let me = w
+        .app
+        .challenge(&alice, PLACE, &user(&alice), None, None)
+        .await;
     assert!(only(&me).is_private());
     let bot = UserRef {
         user_id: 99,
@@ -129,7 +150,12 @@ async fn moves_are_checked_for_player_turn_and_legality() {
     assert!(r.is_private());
     assert!(r.text.contains("forward"), "{}", r.text);
     assert!(r.text.contains("11-15"), "{}", r.text);
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 0, "a refused move changes nothing");
     // A good move: public board, bob to move.
     let ok = w.app.play_move(&alice, PLACE, "11x15").await;
@@ -137,7 +163,12 @@ async fn moves_are_checked_for_player_turn_and_legality() {
     assert!(!r.is_private());
     assert!(r.text.contains("11-15"), "canonical echo: {}", r.text);
     assert!(r.text.contains("bob"), "{}", r.text);
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
 
@@ -151,7 +182,12 @@ async fn outdated_buttons_say_so_and_do_nothing() {
     let r = w.app.component(&alice, PLACE, &resign_old, &[]).await;
     assert!(only(&r).is_private());
     assert!(only(&r).text.contains("outdated"), "{}", only(&r).text);
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert!(rec.outcome.is_none());
     // Garbage ids too.
     let r = w.app.component(&alice, PLACE, "damas:zzz", &[]).await;
@@ -169,7 +205,12 @@ async fn the_move_menu_plays_the_chosen_move() {
         .component(&alice, PLACE, &menu.id, &["12-16".to_string()])
         .await;
     assert!(!only(&a).is_private());
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
 
@@ -180,7 +221,10 @@ async fn autocomplete_offers_matching_legal_moves() {
     started(&w, &alice, &bob).await;
     let mut all = w.app.autocomplete_move(PLACE, "").await;
     all.sort();
-    assert_eq!(all, vec!["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]);
+    assert_eq!(
+        all,
+        vec!["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+    );
     let mut some = w.app.autocomplete_move(PLACE, "11").await;
     some.sort();
     assert_eq!(some, vec!["11-14", "11-15"]);
@@ -196,8 +240,16 @@ async fn a_forced_capture_is_explained_with_its_law() {
     w.app.play_move(&alice, PLACE, "10-14").await;
     w.app.play_move(&bob, PLACE, "23-19").await;
     let refused = w.app.play_move(&alice, PLACE, "9-13").await;
-    assert!(only(&refused).text.contains("mandatory"), "{}", only(&refused).text);
-    assert!(only(&refused).text.contains("14x23"), "{}", only(&refused).text);
+    assert!(
+        only(&refused).text.contains("mandatory"),
+        "{}",
+        only(&refused).text
+    );
+    assert!(
+        only(&refused).text.contains("14x23"),
+        "{}",
+        only(&refused).text
+    );
     w.app.play_move(&alice, PLACE, "14x23").await;
     let e = w.app.explain(&bob, PLACE, None).await;
     let r = only(&e);
@@ -219,8 +271,17 @@ async fn draws_are_offered_and_answered_by_the_opponent_only() {
     // The offerer cannot accept their own offer.
     assert!(only(&w.app.draw(&alice, PLACE).await).is_private());
     let accept = w.app.draw(&bob, PLACE).await;
-    assert!(only(&accept).text.contains("Draw"), "{}", only(&accept).text);
-    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    assert!(
+        only(&accept).text.contains("Draw"),
+        "{}",
+        only(&accept).text
+    );
+    assert!(w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test]
@@ -231,9 +292,17 @@ async fn resignation_ends_the_game_and_frees_the_channel() {
     let r = w.app.resign(&bob, PLACE).await;
     assert!(only(&r).text.contains("White wins"), "{}", only(&r).text);
     assert!(only(&r).buttons.is_empty());
-    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    assert!(w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .is_none());
     // The channel takes a new game.
-    let again = w.app.challenge(&alice, PLACE, &user(&bob), None, None).await;
+    let again = w
+        .app
+        .challenge(&alice, PLACE, &user(&bob), None, None)
+        .await;
     assert!(!only(&again).is_private());
 }
 
@@ -242,7 +311,10 @@ async fn one_game_per_channel() {
     let w = world();
     let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
     started(&w, &alice, &bob).await;
-    let r = w.app.challenge(&carol, PLACE, &user(&alice), None, None).await;
+    let r = w
+        .app
+        .challenge(&carol, PLACE, &user(&alice), None, None)
+        .await;
     assert!(only(&r).is_private());
     let r = w.app.play_bot(&carol, PLACE, None, None, None).await;
     assert!(only(&r).is_private());
@@ -254,7 +326,13 @@ async fn the_bot_answers_and_undo_takes_back_a_pair() {
     let alice = actor(1, "alice");
     let start = w
         .app
-        .play_bot(&alice, PLACE, Some(Level::Easy), Some(Variant::English), Some(Color::Black))
+        .play_bot(
+            &alice,
+            PLACE,
+            Some(Level::Easy),
+            Some(Variant::English),
+            Some(Color::Black),
+        )
         .await;
     // English: Black moves first, so alice moves and the bot answers.
     assert!(start.bot_turn.is_none());
@@ -262,11 +340,21 @@ async fn the_bot_answers_and_undo_takes_back_a_pair() {
     let place = a.bot_turn.expect("the bot must move next");
     let b = w.app.bot_turn(place, alice.lang()).await;
     assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 2);
     let u = w.app.undo(&alice, PLACE).await;
     assert!(!only(&u).is_private(), "{}", only(&u).text);
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 0);
     assert!(rec.undo_used);
 }
@@ -290,7 +378,11 @@ async fn replies_follow_the_discord_locale() {
     let bad = w.app.play_move(&alice, PLACE, "11-7").await;
     assert!(only(&bad).text.contains("adelante"), "{}", only(&bad).text);
     let bad_en = w.app.play_move(&bob, PLACE, "22-18").await;
-    assert!(only(&bad_en).text.contains("turn"), "{}", only(&bad_en).text);
+    assert!(
+        only(&bad_en).text.contains("turn"),
+        "{}",
+        only(&bad_en).text
+    );
 }
 
 #[tokio::test]
@@ -300,10 +392,20 @@ async fn cancel_needs_manage_messages() {
     started(&w, &alice, &bob).await;
     let mut moderator = actor(5, "mod");
     assert!(only(&w.app.cancel(&moderator, PLACE).await).is_private());
-    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_some());
+    assert!(w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .is_some());
     moderator.can_manage_messages = true;
     assert!(!only(&w.app.cancel(&moderator, PLACE).await).is_private());
-    assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+    assert!(w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test]
@@ -340,6 +442,11 @@ async fn concurrent_moves_apply_once() {
         }
     }
     assert_eq!(public, 1, "exactly one of the racing moves is played");
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.moves.len(), 1);
 }

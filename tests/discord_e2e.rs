@@ -112,7 +112,22 @@ async fn two_people_play_a_short_game_in_a_channel() {
         .iter()
         .filter_map(|c| c["name"].as_str())
         .collect();
-    for n in ["challenge", "play", "move", "board", "resign", "draw", "undo", "explain", "rules", "stats", "leaderboard", "pdn", "help", "cancel"] {
+    for n in [
+        "challenge",
+        "play",
+        "move",
+        "board",
+        "resign",
+        "draw",
+        "undo",
+        "explain",
+        "rules",
+        "stats",
+        "leaderboard",
+        "pdn",
+        "help",
+        "cancel",
+    ] {
         assert!(names.contains(&n), "command {n} registered: {names:?}");
     }
     let challenge_cmd = &put.body().as_array().unwrap()[0];
@@ -130,35 +145,54 @@ async fn two_people_play_a_short_game_in_a_channel() {
             &alice,
             place,
             "challenge",
-            vec![opt_user("opponent", &bob), opt_str("variant", "spanish"), opt_str("colour", "white")],
+            vec![
+                opt_user("opponent", &bob),
+                opt_str("variant", "spanish"),
+                opt_str("colour", "white"),
+            ],
         ))
         .await;
     let cb = standin.callback(&sent).await;
     assert_eq!(cb.callback_type(), Some(4));
     assert!(!cb.is_ephemeral());
-    assert!(text(&cb).contains(&format!("<@{}>", bob.id)), "{}", text(&cb));
+    assert!(
+        text(&cb).contains(&format!("<@{}>", bob.id)),
+        "{}",
+        text(&cb)
+    );
     let challenge = standin.original_message(&sent);
     let accept = custom_id_starting(&challenge, "damas:accept:");
 
     // carol's click is refused privately.
-    let click = standin.send_interaction(standin.button_click(&carol, &challenge, &accept)).await;
+    let click = standin
+        .send_interaction(standin.button_click(&carol, &challenge, &accept))
+        .await;
     let cb = standin.callback(&click).await;
     assert!(cb.is_ephemeral(), "{}", cb.summary());
     assert!(text(&cb).contains("not for you"), "{}", text(&cb));
 
     // bob accepts: the board, in Spanish for him, with the start position in the picture.
-    let click = standin.send_interaction(standin.button_click(&bob, &challenge, &accept)).await;
+    let click = standin
+        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .await;
     let cb = standin.callback(&click).await;
     assert!(!cb.is_ephemeral());
     assert!(text(&cb).contains("Empieza"), "{}", text(&cb));
     let start = Position::start(Variant::Spanish);
     assert_picture_shows(&board_png(&cb), &start, Color::White);
     let board1 = standin.original_message(&click);
-    assert!(custom_ids(&board1).iter().any(|id| id.starts_with("damas:move:")));
+    assert!(custom_ids(&board1)
+        .iter()
+        .any(|id| id.starts_with("damas:move:")));
 
     // Autocomplete lists the matching legal moves.
     let ac = standin
-        .send_interaction(standin.autocomplete(&alice, place, "move", vec![opt_focused("move", 3, "11")]))
+        .send_interaction(standin.autocomplete(
+            &alice,
+            place,
+            "move",
+            vec![opt_focused("move", 3, "11")],
+        ))
         .await;
     let cb = standin.callback(&ac).await;
     let mut choices: Vec<String> = cb
@@ -171,7 +205,12 @@ async fn two_people_play_a_short_game_in_a_channel() {
 
     // alice plays 10-14 by /move; the old board loses its controls.
     let mv = standin
-        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "10-14")]))
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "move",
+            vec![opt_str("move", "10-14")],
+        ))
         .await;
     let cb = standin.callback(&mv).await;
     assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
@@ -188,7 +227,9 @@ async fn two_people_play_a_short_game_in_a_channel() {
 
     // bob plays 23-19 from the board's menu.
     let menu = custom_id_starting(&board2, "damas:move:");
-    let pick = standin.send_interaction(standin.select_menu(&bob, &board2, &menu, &["23-19"])).await;
+    let pick = standin
+        .send_interaction(standin.select_menu(&bob, &board2, &menu, &["23-19"]))
+        .await;
     let cb = standin.callback(&pick).await;
     assert!(text(&cb).contains("bob jugó 23-19"), "{}", text(&cb));
     pos = pos.apply(&pos.parse_move("23-19").unwrap());
@@ -197,33 +238,56 @@ async fn two_people_play_a_short_game_in_a_channel() {
 
     // A click on an outdated board says so and changes nothing.
     let resign_old = custom_id_starting(&board2, "damas:resign:");
-    let stale = standin.send_interaction(standin.button_click(&bob, &board2, &resign_old)).await;
+    let stale = standin
+        .send_interaction(standin.button_click(&bob, &board2, &resign_old))
+        .await;
     let cb = standin.callback(&stale).await;
     assert!(cb.is_ephemeral());
     assert!(text(&cb).contains("desactualizado"), "{}", text(&cb));
 
     // An illegal move is answered privately with its reason and the legal moves.
     let bad = standin
-        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "9-13")]))
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "move",
+            vec![opt_str("move", "9-13")],
+        ))
         .await;
     let cb = standin.callback(&bad).await;
     assert!(cb.is_ephemeral());
-    assert!(text(&cb).contains("Capturing is mandatory"), "{}", text(&cb));
+    assert!(
+        text(&cb).contains("Capturing is mandatory"),
+        "{}",
+        text(&cb)
+    );
     assert!(text(&cb).contains("14x23"), "{}", text(&cb));
 
     // Someone else's move is refused.
     let intruder = standin
-        .send_interaction(standin.slash_command(&carol, place, "move", vec![opt_str("move", "14x23")]))
+        .send_interaction(standin.slash_command(
+            &carol,
+            place,
+            "move",
+            vec![opt_str("move", "14x23")],
+        ))
         .await;
     assert!(standin.callback(&intruder).await.is_ephemeral());
 
     // alice takes: a forced capture. bob asks why.
     let take = standin
-        .send_interaction(standin.slash_command(&alice, place, "move", vec![opt_str("move", "14x23")]))
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "move",
+            vec![opt_str("move", "14x23")],
+        ))
         .await;
     standin.callback(&take).await;
     pos = pos.apply(&pos.parse_move("14x23").unwrap());
-    let why = standin.send_interaction(standin.slash_command(&bob, place, "explain", vec![])).await;
+    let why = standin
+        .send_interaction(standin.slash_command(&bob, place, "explain", vec![]))
+        .await;
     let cb = standin.callback(&why).await;
     let t = text(&cb);
     assert!(t.contains("14x23"), "{t}");
@@ -236,7 +300,12 @@ async fn two_people_play_a_short_game_in_a_channel() {
     standin.wait_disconnected().await;
     let bot = start_bot(&standin, &db).await;
     let after = standin
-        .send_interaction(standin.slash_command(&bob, place, "move", vec![opt_str("move", "28x19")]))
+        .send_interaction(standin.slash_command(
+            &bob,
+            place,
+            "move",
+            vec![opt_str("move", "28x19")],
+        ))
         .await;
     let cb = standin.callback(&after).await;
     assert!(!cb.is_ephemeral(), "{}", text(&cb));
@@ -246,10 +315,19 @@ async fn two_people_play_a_short_game_in_a_channel() {
 
     // alice resigns with the button.
     let resign = custom_id_starting(&board, "damas:resign:");
-    let r = standin.send_interaction(standin.button_click(&alice, &board, &resign)).await;
+    let r = standin
+        .send_interaction(standin.button_click(&alice, &board, &resign))
+        .await;
     let cb = standin.callback(&r).await;
-    assert!(text(&cb).contains("Black wins by resignation"), "{}", text(&cb));
-    assert!(custom_ids(cb.message_body()).is_empty(), "a finished game has no controls");
+    assert!(
+        text(&cb).contains("Black wins by resignation"),
+        "{}",
+        text(&cb)
+    );
+    assert!(
+        custom_ids(cb.message_body()).is_empty(),
+        "a finished game has no controls"
+    );
 
     standin.assert_no_refusals();
     bot.stop().await;
@@ -270,14 +348,21 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
             &alice,
             place,
             "play",
-            vec![opt_str("level", "easy"), opt_str("variant", "english"), opt_str("colour", "black")],
+            vec![
+                opt_str("level", "easy"),
+                opt_str("variant", "english"),
+                opt_str("colour", "black"),
+            ],
         ))
         .await;
     standin.callback(&sent).await;
     let mut board = standin.original_message(&sent);
     let mut finished = false;
     for _turn in 0..200 {
-        let Some(menu) = custom_ids(&board).into_iter().find(|id| id.starts_with("damas:move:")) else {
+        let Some(menu) = custom_ids(&board)
+            .into_iter()
+            .find(|id| id.starts_with("damas:move:"))
+        else {
             break;
         };
         // alice plays the first move of the menu.
@@ -285,7 +370,9 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
             .as_str()
             .unwrap()
             .to_string();
-        let pick = standin.send_interaction(standin.select_menu(&alice, &board, &menu, &[&first])).await;
+        let pick = standin
+            .send_interaction(standin.select_menu(&alice, &board, &menu, &[&first]))
+            .await;
         let cb = standin.callback(&pick).await;
         assert!(!cb.is_ephemeral(), "{}", text(&cb));
         if text(&cb).contains("wins") || text(&cb).contains("Draw") {
@@ -303,9 +390,15 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         }
     }
     assert!(finished, "the game ends by the rules");
-    let pdn = standin.send_interaction(standin.slash_command(&alice, place, "pdn", vec![])).await;
+    let pdn = standin
+        .send_interaction(standin.slash_command(&alice, place, "pdn", vec![]))
+        .await;
     let cb = standin.callback(&pdn).await;
-    let file = cb.files.iter().find(|f| f.filename.ends_with(".pdn")).expect("a .pdn file");
+    let file = cb
+        .files
+        .iter()
+        .find(|f| f.filename.ends_with(".pdn"))
+        .expect("a .pdn file");
     let text = String::from_utf8(file.bytes.clone()).unwrap();
     assert!(text.contains("[GameType \"21\"]"), "{text}");
     standin.assert_no_refusals();

@@ -254,7 +254,10 @@ fn capture_description(lang: Lang, m: &Move) -> Option<String> {
         tr(
             lang,
             "menu-captures",
-            &[("pieces", n(m.capture_count())), ("kings", n(m.king_capture_count()))],
+            &[
+                ("pieces", n(m.capture_count())),
+                ("kings", n(m.king_capture_count())),
+            ],
         )
     })
 }

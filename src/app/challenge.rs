@@ -85,7 +85,12 @@ impl App {
     }
 
     /// The Accept button of a challenge created at `created_at`.
-    pub(crate) async fn accept_challenge(&self, actor: &Actor, place: Place, created_at: u64) -> Answer {
+    pub(crate) async fn accept_challenge(
+        &self,
+        actor: &Actor,
+        place: Place,
+        created_at: u64,
+    ) -> Answer {
         let lang = actor.lang();
         let c = match self.open_challenge(lang, actor, place, created_at) {
             Ok(c) => c,
@@ -95,7 +100,11 @@ impl App {
             return r.into();
         }
         // Taking it out atomically makes a double click start one game, not two.
-        match self.store.take_challenge(place.channel_id, |c| c.created_at_ms == created_at).await {
+        match self
+            .store
+            .take_challenge(place.channel_id, |c| c.created_at_ms == created_at)
+            .await
+        {
             Ok(Some(_)) => {}
             Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
@@ -120,7 +129,12 @@ impl App {
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.
-    pub(crate) async fn decline_challenge(&self, actor: &Actor, place: Place, created_at: u64) -> Answer {
+    pub(crate) async fn decline_challenge(
+        &self,
+        actor: &Actor,
+        place: Place,
+        created_at: u64,
+    ) -> Answer {
         let lang = actor.lang();
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
@@ -130,7 +144,11 @@ impl App {
         if actor.user_id != c.challenged.user_id && actor.user_id != c.challenger.user_id {
             return Reply::private(t(lang, "err-not-your-challenge")).into();
         }
-        match self.store.take_challenge(place.channel_id, |c| c.created_at_ms == created_at).await {
+        match self
+            .store
+            .take_challenge(place.channel_id, |c| c.created_at_ms == created_at)
+            .await
+        {
             Ok(Some(_)) => {}
             Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
@@ -138,7 +156,13 @@ impl App {
         Reply::public(tr(lang, "challenge-declined", &[("name", s(&actor.name))])).into()
     }
 
-    fn open_challenge(&self, lang: Lang, actor: &Actor, place: Place, created_at: u64) -> Result<Challenge, Reply> {
+    fn open_challenge(
+        &self,
+        lang: Lang,
+        actor: &Actor,
+        place: Place,
+        created_at: u64,
+    ) -> Result<Challenge, Reply> {
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
             Ok(_) => return Err(Reply::private(t(lang, "err-challenge-gone"))),
@@ -159,7 +183,11 @@ impl App {
         if let Ok(Some(last)) = self.store.last_game_between(challenger, challenged) {
             let was_white =
                 matches!(&last.players[0], Seat::Human { user_id, .. } if *user_id == challenger);
-            return if was_white { Color::Black } else { Color::White };
+            return if was_white {
+                Color::Black
+            } else {
+                Color::White
+            };
         }
         if rand::thread_rng().gen_bool(0.5) {
             Color::White
@@ -200,14 +228,22 @@ impl App {
             Color::White => [me, bot],
             Color::Black => [bot, me],
         };
-        self.start_game(lang, place, variant_or_default(variant), players, Some(level))
-            .await
+        self.start_game(
+            lang,
+            place,
+            variant_or_default(variant),
+            players,
+            Some(level),
+        )
+        .await
     }
 
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
-            Ok(Some(rec)) if !self.is_stale(&rec) => Some(Reply::private(t(lang, "err-channel-busy"))),
+            Ok(Some(rec)) if !self.is_stale(&rec) => {
+                Some(Reply::private(t(lang, "err-channel-busy")))
+            }
             Ok(_) => None,
             Err(e) => Some(storage_failed(lang, &e)),
         }

@@ -73,7 +73,12 @@ impl ComponentId {
     }
 
     pub fn encode(&self) -> String {
-        let mut s = format!("damas:{}:{}:{}", self.action.code(), self.channel_id, self.ply);
+        let mut s = format!(
+            "damas:{}:{}:{}",
+            self.action.code(),
+            self.channel_id,
+            self.ply
+        );
         if let Some(a) = &self.arg {
             s.push(':');
             s.push_str(a);

@@ -36,7 +36,9 @@ impl App {
     /// `/help`.
     pub fn help(&self, actor: &Actor) -> Answer {
         let lang = actor.lang();
-        Reply::private(t(lang, "help")).with_title(t(lang, "help-title")).into()
+        Reply::private(t(lang, "help"))
+            .with_title(t(lang, "help-title"))
+            .into()
     }
 
     /// `/stats [user]`.
@@ -127,7 +129,9 @@ impl App {
             ),
         };
         if entries.is_empty() {
-            return Reply::public(t(lang, "leaderboard-empty")).with_title(title).into();
+            return Reply::public(t(lang, "leaderboard-empty"))
+                .with_title(title)
+                .into();
         }
         let lines: Vec<String> = entries
             .iter()

@@ -148,7 +148,11 @@ impl App {
             return;
         }
         rec.board_message_id = Some(message_id);
-        if let Err(e) = self.store.update_game(board.channel_id, board.ply, &rec).await {
+        if let Err(e) = self
+            .store
+            .update_game(board.channel_id, board.ply, &rec)
+            .await
+        {
             tracing::debug!("board message not recorded: {e}");
         }
     }
@@ -156,9 +160,9 @@ impl App {
 
 /// The colour a user plays in a game, if they play in it.
 pub(crate) fn seat_of(rec: &GameRecord, user_id: u64) -> Option<Color> {
-    [Color::White, Color::Black].into_iter().find(
-        |&c| matches!(rec.seat(c), Seat::Human { user_id: u, .. } if *u == user_id),
-    )
+    [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| matches!(rec.seat(c), Seat::Human { user_id: u, .. } if *u == user_id))
 }
 
 /// The bot's level if the bot plays `color`.
@@ -187,7 +191,11 @@ pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
 /// The game a record describes, or a reply saying the record is broken.
 pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
     rec.to_game().map_err(|e| {
-        tracing::error!("game {} in channel {} unreadable: {e}", rec.id, rec.channel_id);
+        tracing::error!(
+            "game {} in channel {} unreadable: {e}",
+            rec.id,
+            rec.channel_id
+        );
         Reply::private(i18n::t(lang, "err-storage"))
     })
 }

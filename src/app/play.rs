@@ -5,14 +5,17 @@ use super::board::{self, board_reply, piece_menu};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
-use super::{bot_level, game_of, seat_name, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
-use crate::ai::{self, Level, SearchOptions};
-use crate::engine::{
-    explain, notation, Attempt, Color, Game, GameError, Move, Square,
+use super::{
+    bot_level, game_of, seat_name, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place,
 };
+use crate::ai::{self, Level, SearchOptions};
+use crate::engine::{explain, notation, Attempt, Color, Game, GameError, Move, Square};
 use crate::store::{GameRecord, StoreError, StoredMove};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+
+/// The longest the bot may think before its best move so far is taken.
+const BOT_THINKING_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// A game loaded for an action, with the actor's colour.
 struct Loaded {
@@ -146,14 +149,23 @@ impl App {
             return Answer::default();
         };
         let ply = game.ply();
+        let stop = Arc::new(AtomicBool::new(false));
         let opts = SearchOptions {
             seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms()) ^ (ply as u64),
             time: (level == Level::Expert).then_some(self.config.expert_time),
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: Some(stop.clone()),
+            ..SearchOptions::default()
         };
+        // Every level stops on its own (time or node budget); this watchdog bounds the worst
+        // case on a starved machine, so a reply always comes while the interaction lives.
+        let watchdog = tokio::spawn(async move {
+            tokio::time::sleep(BOT_THINKING_LIMIT).await;
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
         let search_game = game.clone();
         let found =
             tokio::task::spawn_blocking(move || ai::best_move(&search_game, level, &opts)).await;
+        watchdog.abort();
         let Ok(Some(result)) = found else {
             tracing::error!("the bot found no move in channel {}", place.channel_id);
             return Reply::private(t(lang, "err-bot-failed")).into();
@@ -161,7 +173,10 @@ impl App {
         let before = *game.position();
         let mv = result.mv;
         if game.play(mv).is_err() {
-            tracing::error!("the bot chose an illegal move in channel {}", place.channel_id);
+            tracing::error!(
+                "the bot chose an illegal move in channel {}",
+                place.channel_id
+            );
             return Reply::private(t(lang, "err-bot-failed")).into();
         }
         let rec = match self.save(rec, &game, ply).await {

@@ -62,7 +62,12 @@ pub fn run(args: ConsoleArgs) -> ExitCode {
     };
     let store = match Store::open(&db_path) {
         Ok(s) => s,
-        Err(e) => return crate::cli::fail(format!("cannot open the database {}: {e}", db_path.display())),
+        Err(e) => {
+            return crate::cli::fail(format!(
+                "cannot open the database {}: {e}",
+                db_path.display()
+            ))
+        }
     };
     if let Err(e) = std::fs::create_dir_all(&args.boards) {
         return crate::cli::fail(format!("cannot create {}: {e}", args.boards.display()));
@@ -150,7 +155,11 @@ impl Console {
     /// `[name:] /command args…`
     async fn handle(&mut self, line: &str) {
         let (name, command) = match line.split_once(':') {
-            Some((n, rest)) if !n.trim().is_empty() && !n.contains(' ') && rest.trim_start().starts_with('/') => {
+            Some((n, rest))
+                if !n.trim().is_empty()
+                    && !n.contains(' ')
+                    && rest.trim_start().starts_with('/') =>
+            {
                 (n.trim().to_string(), rest.trim())
             }
             _ => ("player".to_string(), line),
@@ -161,7 +170,11 @@ impl Console {
             channel_id: CHANNEL,
         };
         let mut words = command.split_whitespace();
-        let cmd = words.next().unwrap_or("").trim_start_matches('/').to_lowercase();
+        let cmd = words
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('/')
+            .to_lowercase();
         let args: Vec<&str> = words.collect();
         let rest = args.join(" ");
         let answer = match cmd.as_str() {
@@ -175,7 +188,9 @@ impl Console {
                     is_bot: false,
                 };
                 let (variant, colour) = variant_colour(&args[1..]);
-                self.app.challenge(&actor, place, &opponent, variant, colour).await
+                self.app
+                    .challenge(&actor, place, &opponent, variant, colour)
+                    .await
             }
             "accept" | "decline" => {
                 let Ok(Some(c)) = self.app.store().challenge(CHANNEL) else {
@@ -188,7 +203,9 @@ impl Console {
             "play" => {
                 let level = args.iter().find_map(|a| a.parse::<Level>().ok());
                 let (variant, colour) = variant_colour(&args);
-                self.app.play_bot(&actor, place, level, variant, colour).await
+                self.app
+                    .play_bot(&actor, place, level, variant, colour)
+                    .await
             }
             "move" | "m" => self.app.play_move(&actor, place, &rest).await,
             "board" => self.app.board(&actor, place).await,
@@ -204,7 +221,9 @@ impl Console {
                 let list = self.app.autocomplete_move(place, &rest).await;
                 return self.say(&list.join(", "));
             }
-            "rules" => self.app.rules(&actor, args.first().and_then(|v| v.parse().ok())),
+            "rules" => self
+                .app
+                .rules(&actor, args.first().and_then(|v| v.parse().ok())),
             "stats" => {
                 let user = args.first().map(|n| UserRef {
                     user_id: self.user_id(n),

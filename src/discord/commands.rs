@@ -13,7 +13,13 @@ fn command(name: &str, es_name: &str, en: &str, es: &str) -> CreateCommand {
     c
 }
 
-fn option(kind: CommandOptionType, name: &str, es_name: &str, en: &str, es: &str) -> CreateCommandOption {
+fn option(
+    kind: CommandOptionType,
+    name: &str,
+    es_name: &str,
+    en: &str,
+    es: &str,
+) -> CreateCommandOption {
     let mut o = CreateCommandOption::new(kind, name, en);
     for l in SPANISH {
         o = o.name_localized(l, es_name).description_localized(l, es);
@@ -85,25 +91,50 @@ pub fn all() -> Vec<CreateCommand> {
         )
         .add_option(variant_option())
         .add_option(colour_option()),
-        command("play", "jugar", "Play against the bot", "Juega contra el bot")
-            .add_option(level_option())
-            .add_option(variant_option())
-            .add_option(colour_option()),
-        command("move", "mover", "Play a move, like 11-15 or 22x15", "Juega una jugada, como 11-15 o 22x15")
-            .add_option(
-                option(
-                    CommandOptionType::String,
-                    "move",
-                    "jugada",
-                    "The move: from and to squares",
-                    "La jugada: casillas de salida y de llegada",
-                )
-                .required(true)
-                .set_autocomplete(true),
-            ),
-        command("board", "tablero", "Show the board again", "Muestra otra vez el tablero"),
-        command("resign", "abandonar", "Resign the game", "Abandona la partida"),
-        command("draw", "tablas", "Offer a draw, or accept one", "Ofrece tablas, o acepta las ofrecidas"),
+        command(
+            "play",
+            "jugar",
+            "Play against the bot",
+            "Juega contra el bot",
+        )
+        .add_option(level_option())
+        .add_option(variant_option())
+        .add_option(colour_option()),
+        command(
+            "move",
+            "mover",
+            "Play a move, like 11-15 or 22x15",
+            "Juega una jugada, como 11-15 o 22x15",
+        )
+        .add_option(
+            option(
+                CommandOptionType::String,
+                "move",
+                "jugada",
+                "The move: from and to squares",
+                "La jugada: casillas de salida y de llegada",
+            )
+            .required(true)
+            .set_autocomplete(true),
+        ),
+        command(
+            "board",
+            "tablero",
+            "Show the board again",
+            "Muestra otra vez el tablero",
+        ),
+        command(
+            "resign",
+            "abandonar",
+            "Resign the game",
+            "Abandona la partida",
+        ),
+        command(
+            "draw",
+            "tablas",
+            "Offer a draw, or accept one",
+            "Ofrece tablas, o acepta las ofrecidas",
+        ),
         command(
             "undo",
             "deshacer",
@@ -123,9 +154,20 @@ pub fn all() -> Vec<CreateCommand> {
             "A move to judge in the current position",
             "Una jugada para juzgar en la posición actual",
         )),
-        command("rules", "reglas", "The rules of a variant", "Las reglas de una variante")
-            .add_option(variant_option()),
-        command("stats", "estadisticas", "Someone's record", "El historial de alguien").add_option(option(
+        command(
+            "rules",
+            "reglas",
+            "The rules of a variant",
+            "Las reglas de una variante",
+        )
+        .add_option(variant_option()),
+        command(
+            "stats",
+            "estadisticas",
+            "Someone's record",
+            "El historial de alguien",
+        )
+        .add_option(option(
             CommandOptionType::User,
             "user",
             "usuario",
@@ -140,7 +182,12 @@ pub fn all() -> Vec<CreateCommand> {
         )
         .add_option(variant_option())
         .add_option(level_option()),
-        command("pdn", "pdn", "The game as a PDN file", "La partida en un archivo PDN"),
+        command(
+            "pdn",
+            "pdn",
+            "The game as a PDN file",
+            "La partida en un archivo PDN",
+        ),
         command("help", "ayuda", "How to play", "Cómo jugar"),
         command(
             "cancel",

@@ -73,9 +73,9 @@ impl Handler {
         if answer.replies.is_empty() {
             let ack = match target {
                 Target::Component(_) => CreateInteractionResponse::Acknowledge,
-                Target::Command(_) => CreateInteractionResponse::Message(response_message(
-                    &Reply::private("✓"),
-                )),
+                Target::Command(_) => {
+                    CreateInteractionResponse::Message(response_message(&Reply::private("✓")))
+                }
             };
             if let Err(e) = target.respond(ctx, ack).await {
                 tracing::warn!("could not acknowledge an interaction: {e}");
@@ -105,7 +105,12 @@ impl Handler {
     }
 
     /// Once a board is posted: strip the old board's controls and remember the new one.
-    async fn after_post(&self, ctx: &Context, reply: &Reply, posted: serenity::Result<Option<Message>>) {
+    async fn after_post(
+        &self,
+        ctx: &Context,
+        reply: &Reply,
+        posted: serenity::Result<Option<Message>>,
+    ) {
         let message = match posted {
             Ok(m) => m,
             Err(e) => {
@@ -137,23 +142,29 @@ impl Handler {
         };
         let options = cmd.data.options();
         let string = |name: &str| {
-            options.iter().find(|o| o.name == name).and_then(|o| match o.value {
-                ResolvedValue::String(s) => Some(s.to_string()),
-                _ => None,
-            })
+            options
+                .iter()
+                .find(|o| o.name == name)
+                .and_then(|o| match o.value {
+                    ResolvedValue::String(s) => Some(s.to_string()),
+                    _ => None,
+                })
         };
         let user = |name: &str| {
-            options.iter().find(|o| o.name == name).and_then(|o| match o.value {
-                ResolvedValue::User(u, m) => Some(UserRef {
-                    user_id: u.id.get(),
-                    name: m
-                        .and_then(|m| m.nick.clone())
-                        .or_else(|| u.global_name.clone())
-                        .unwrap_or_else(|| u.name.clone()),
-                    is_bot: u.bot,
-                }),
-                _ => None,
-            })
+            options
+                .iter()
+                .find(|o| o.name == name)
+                .and_then(|o| match o.value {
+                    ResolvedValue::User(u, m) => Some(UserRef {
+                        user_id: u.id.get(),
+                        name: m
+                            .and_then(|m| m.nick.clone())
+                            .or_else(|| u.global_name.clone())
+                            .unwrap_or_else(|| u.name.clone()),
+                        is_bot: u.bot,
+                    }),
+                    _ => None,
+                })
         };
         let variant = string("variant").and_then(|v| v.parse::<Variant>().ok());
         let colour = string("colour").and_then(|c| match c.as_str() {
@@ -165,7 +176,10 @@ impl Handler {
         let app = &self.app;
         let answer = match cmd.data.name.as_str() {
             "challenge" => match user("opponent") {
-                Some(opponent) => app.challenge(&actor, place, &opponent, variant, colour).await,
+                Some(opponent) => {
+                    app.challenge(&actor, place, &opponent, variant, colour)
+                        .await
+                }
                 None => Reply::private(crate::app::i18n::t(lang, "help")).into(),
             },
             "play" => app.play_bot(&actor, place, level, variant, colour).await,

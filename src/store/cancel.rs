@@ -8,7 +8,11 @@ impl Store {
     /// rating or leaderboard changes) and is not archived. Compare-and-swap on the stored
     /// bytes read at `expected_ply`: a game that moved meanwhile gives
     /// [`StoreError::Conflict`]. Durable before it returns. `Ok(false)` if there was no game.
-    pub async fn cancel_game(&self, channel_id: u64, expected_ply: usize) -> Result<bool, StoreError> {
+    pub async fn cancel_game(
+        &self,
+        channel_id: u64,
+        expected_ply: usize,
+    ) -> Result<bool, StoreError> {
         let Some(current) = self.active_game(channel_id)? else {
             return Ok(false);
         };

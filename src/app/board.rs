@@ -171,7 +171,7 @@ fn buttons(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<Button> {
         label: t(lang, "button-explain"),
         style: ButtonStyle::Primary,
     });
-    if vs_bot(rec) && game.ply() > 0 {
+    if vs_bot(rec) && person_has_moved(rec, game) {
         b.push(Button {
             id: id(Action::Undo, rec, game),
             label: t(lang, "button-undo"),
@@ -184,6 +184,13 @@ fn buttons(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<Button> {
         style: ButtonStyle::Danger,
     });
     b
+}
+
+/// Whether the person playing the bot has a move of their own to take back.
+fn person_has_moved(rec: &GameRecord, game: &Game) -> bool {
+    let first = game.start_position().side_to_move();
+    let bot_moves_first = bot_level(rec, first).is_some();
+    game.ply() > usize::from(bot_moves_first)
 }
 
 /// The legal moves as a menu; with more than 25, a menu of the pieces that can move (the

@@ -38,7 +38,7 @@ impl Store {
                 found_ply: self.active_game(channel_id)?.map(|g| g.ply()),
             });
         }
-        self.trees.db.flush_async().await?;
+        self.durable().await?;
         Ok(true)
     }
 }

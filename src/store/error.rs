@@ -14,6 +14,9 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
+    #[error("could not sync the database to disk: {source}")]
+    Sync { source: std::io::Error },
+
     #[error("could not encode a {what} record: {reason}")]
     Encode { what: &'static str, reason: String },
 

@@ -15,8 +15,11 @@
 //! Values are one format-version byte and postcard. A value that does not decode is
 //! reported ([`StoreError::Corrupt`], [`StoreError::UnknownVersion`]) and never written over.
 //!
-//! Every write is durable (`flush_async`) before its `async fn` returns: only then may the
-//! caller acknowledge a move.
+//! Every write is durable before its `async fn` returns: only then may the caller acknowledge
+//! a move. sled's flush writes its log with `sync_file_range` on Linux, which survives
+//! a crash of the process but not a power cut (it flushes neither the disk's write cache nor
+//! the file's size: spacejam/sled#1452). So by default the store also `fdatasync`s sled's log
+//! file after each flush; [`Durability::Flush`] skips that.
 
 mod cancel;
 mod codec;
@@ -60,6 +63,9 @@ pub const STALE_AFTER_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 pub const DB_ENV: &str = "DAMAS_DB";
 /// Used when [`DB_ENV`] is not set.
 pub const DEFAULT_DB_PATH: &str = "./data/damas.db";
+
+/// The file inside sled's folder that holds its log.
+const SLED_LOG_FILE: &str = "db";
 
 /// sled's page cache ceiling; the bot's working set is a few records per active channel.
 const CACHE_BYTES: u64 = 64 * 1024 * 1024;
@@ -114,6 +120,8 @@ fn rating_sort(r: &Rating) -> u64 {
 
 struct Trees {
     db: sled::Db,
+    /// sled's log file, to `fdatasync` after a flush ([`Durability::Fsync`]).
+    log_file: Option<Arc<std::fs::File>>,
     games: sled::Tree,
     challenges: sled::Tree,
     archive: sled::Tree,
@@ -123,6 +131,16 @@ struct Trees {
     players: sled::Tree,
     boards: sled::Tree,
     board_members: sled::Tree,
+}
+
+/// How far a write has gone when the store returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// sled's flush: the write survives the process being killed, not a power cut.
+    Flush,
+    /// sled's flush, then `fdatasync` of its log: the write survives a power cut too.
+    #[default]
+    Fsync,
 }
 
 /// The bot's storage. Cheap to clone (one `Arc`); share one across tasks.
@@ -162,6 +180,34 @@ fn tx_error(e: TransactionError<StoreError>) -> StoreError {
     }
 }
 
+/// Bytes a finished game takes in the store (sled's own per-entry overhead aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArchivedSize {
+    /// The archived record: format byte and postcard.
+    pub record: usize,
+    /// Keys and values of its index entries (archive key, by channel, by player, pair).
+    pub index: usize,
+}
+
+impl ArchivedSize {
+    pub fn total(&self) -> usize {
+        self.record + self.index
+    }
+}
+
+pub fn archived_size(rec: &GameRecord) -> Result<ArchivedSize, StoreError> {
+    let record = encode("game", rec)?.len();
+    let humans = rec.players.iter().filter_map(Seat::user_id).count();
+    let archive_key = 8;
+    let by_channel = 16;
+    let by_player = 16 * humans;
+    let pair = if humans == 2 { 16 + 8 } else { 0 };
+    Ok(ArchivedSize {
+        record,
+        index: archive_key + by_channel + by_player + pair,
+    })
+}
+
 /// Refuses records the store will not write: unknown computer levels, and moves that do not
 /// replay (so that nothing stored is ever unreadable by the engine).
 fn validate(rec: &GameRecord) -> Result<Game, StoreError> {
@@ -176,8 +222,13 @@ fn validate(rec: &GameRecord) -> Result<Game, StoreError> {
 }
 
 impl Store {
-    /// Opens (or creates) the database at `path`, creating missing parent folders.
+    /// Opens (or creates) the database at `path`, creating missing parent folders, with
+    /// [`Durability::Fsync`].
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        Store::open_with(path, Durability::default())
+    }
+
+    pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Store, StoreError> {
         let path = path.as_ref();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateDir {
@@ -200,6 +251,15 @@ impl Store {
             players: tree(TREE_PLAYERS)?,
             boards: tree(TREE_BOARDS)?,
             board_members: tree(TREE_BOARD_MEMBERS)?,
+            log_file: match durability {
+                Durability::Flush => None,
+                // sled 0.34 keeps its whole log in this one file (values this small never go
+                // to its separate blob files).
+                Durability::Fsync => Some(Arc::new(
+                    std::fs::File::open(path.join(SLED_LOG_FILE))
+                        .map_err(|source| StoreError::Sync { source })?,
+                )),
+            },
             db,
         };
         Ok(Store {
@@ -215,8 +275,37 @@ impl Store {
 
     /// Makes every write so far durable.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        self.trees.db.flush_async().await?;
-        Ok(())
+        self.durable().await
+    }
+
+    /// Waits until every write so far survives a crash (see [`Durability`]).
+    ///
+    /// Not sled's `flush_async`: in 0.34 concurrent calls deadlock (spacejam/sled#1308) —
+    /// they wait on sled's own thread pool, which must also run the log writes they wait
+    /// for. A blocking `flush` on tokio's blocking threads leaves sled's pool free.
+    async fn durable(&self) -> Result<(), StoreError> {
+        let trees = Arc::clone(&self.trees);
+        let work = move || -> Result<(), StoreError> {
+            trees.db.flush()?;
+            if let Some(log) = &trees.log_file {
+                log.sync_data()
+                    .map_err(|source| StoreError::Sync { source })?;
+            }
+            Ok(())
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => rt.spawn_blocking(work).await.unwrap_or_else(|e| {
+                Err(StoreError::Sync {
+                    source: std::io::Error::other(format!("flush task failed: {e}")),
+                })
+            }),
+            Err(_) => work(),
+        }
+    }
+
+    /// Bytes sled's files take on disk.
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        Ok(self.trees.db.size_on_disk()?)
     }
 
     // ---- active games ----
@@ -261,11 +350,13 @@ impl Store {
         let rec = GameRecord { revision: 0, ..rec };
         let new_bytes = encode("game", &rec)?;
         let key = id_key(rec.channel_id);
-        let t = &self.trees;
         let summary = self
             .finishing_trees()
             .transaction(|views: &FinishViews| {
                 let games = &views.0;
+                if views.1.get(id_key(rec.id))?.is_some() {
+                    return abort(Invalid::DuplicateId(rec.id).into());
+                }
                 let stale = match games.get(key)? {
                     None => None,
                     Some(bytes) => {
@@ -295,7 +386,7 @@ impl Store {
                 Ok(summary)
             })
             .map_err(tx_error)?;
-        t.db.flush_async().await?;
+        self.durable().await?;
         Ok(summary)
     }
 
@@ -357,7 +448,7 @@ impl Store {
             };
             return Err(conflict(found));
         }
-        self.trees.db.flush_async().await?;
+        self.durable().await?;
         Ok(revision)
     }
 
@@ -415,7 +506,7 @@ impl Store {
                 finish_in(views, &rec, &game)
             })
             .map_err(tx_error)?;
-        self.trees.db.flush_async().await?;
+        self.durable().await?;
         Ok(summary)
     }
 
@@ -467,6 +558,8 @@ impl Store {
             Seat::Bot { level } => format!("damas ({level})"),
         };
         let tags = crate::engine::pdn::PdnTags {
+            site: Some("Discord".to_string()),
+            date: Some(pdn_date(rec.created_at_ms)),
             white: Some(name(Color::White)),
             black: Some(name(Color::Black)),
             ..Default::default()
@@ -554,10 +647,14 @@ impl Store {
             let (k, v) = item?;
             let line: BoardLine = decode(TREE_BOARDS, &k, &v)?;
             let user_id = k
-                .get(k.len().saturating_sub(8)..)
+                .get(prefix.len() + 8..)
                 .and_then(|b| <[u8; 8]>::try_from(b).ok())
                 .map(u64::from_be_bytes)
-                .unwrap_or_default();
+                .ok_or_else(|| StoreError::Corrupt {
+                    tree: TREE_BOARDS,
+                    key: key_text(&k),
+                    reason: "key is not guild, variant, board, score, user".to_string(),
+                })?;
             out.push(LeaderboardEntry {
                 user_id,
                 name: line.name,
@@ -597,7 +694,7 @@ impl Store {
                 break;
             }
         }
-        self.trees.db.flush_async().await?;
+        self.durable().await?;
         Ok(())
     }
 
@@ -628,7 +725,7 @@ impl Store {
                 break c;
             }
         };
-        self.trees.db.flush_async().await?;
+        self.durable().await?;
         Ok(Some(taken))
     }
 
@@ -651,6 +748,22 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// A PDN date (`YYYY.MM.DD`, UTC) from milliseconds since the Unix epoch.
+fn pdn_date(ms: u64) -> String {
+    // Days to a civil date: Howard Hinnant's algorithm (proleptic Gregorian calendar).
+    let days = (ms / 86_400_000) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Ends a stale game as abandoned (see [`Store::create_game`] for who loses).
@@ -854,4 +967,34 @@ fn refresh_boards(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdn_dates_are_utc_calendar_days() {
+        assert_eq!(pdn_date(0), "1970.01.01");
+        // 2024-02-29T23:59:59.999Z and the next millisecond.
+        assert_eq!(pdn_date(1_709_251_199_999), "2024.02.29");
+        assert_eq!(pdn_date(1_709_251_200_000), "2024.03.01");
+        assert_eq!(pdn_date(1_767_225_600_000), "2026.01.01");
+    }
+
+    #[test]
+    fn leaderboard_keys_put_the_best_first() {
+        let low = board_key(1, Variant::Spanish, 0, 150_000, 9);
+        let high = board_key(1, Variant::Spanish, 0, 160_000, 9);
+        assert!(high < low);
+        // Same score: lower user id first; other boards never interleave.
+        assert!(board_key(1, Variant::Spanish, 0, 5, 1) < board_key(1, Variant::Spanish, 0, 5, 2));
+        assert!(
+            !board_key(1, Variant::Spanish, 1, u64::MAX, 1).starts_with(&board_prefix(
+                1,
+                Variant::Spanish,
+                0
+            ))
+        );
+    }
 }

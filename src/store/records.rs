@@ -427,3 +427,87 @@ pub struct FinishSummary {
     /// are (the game itself was archived).
     pub skipped: Vec<StoreError>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every legal move, in positions from random games of every variant, is named by its
+    /// stored form and by nothing else.
+    #[test]
+    fn stored_moves_name_exactly_their_move() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut captures = 0;
+        for variant in Variant::ALL {
+            for _ in 0..30 {
+                let mut game = Game::new(variant);
+                while !game.is_over() {
+                    let pos = *game.position();
+                    let legal = pos.legal_moves();
+                    for mv in &legal {
+                        let stored = StoredMove::from_move(mv);
+                        let back = stored.resolve(&pos).expect("resolves");
+                        assert_eq!(back, *mv, "{variant} {} {stored}", pos.fen());
+                        assert_eq!(back.path(), mv.path());
+                        captures += usize::from(mv.capture_count() > 1);
+                    }
+                    game.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                }
+            }
+        }
+        assert!(captures > 0, "the games had multiple captures to check");
+    }
+
+    #[test]
+    fn to_game_restores_outcomes_the_rules_cannot_see() {
+        let mut rec = GameRecord::new(
+            1,
+            None,
+            2,
+            Variant::Spanish,
+            [
+                Seat::Human {
+                    user_id: 1,
+                    name: "a".into(),
+                },
+                Seat::Bot {
+                    level: "easy".into(),
+                },
+            ],
+            0,
+        );
+        let mut game = Game::new(Variant::Spanish);
+        let mv = game.play_text("11-15").unwrap();
+        rec.moves.push(StoredMove::from_move(&mv));
+        rec.outcome = Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Resignation,
+        });
+        let back = rec.to_game().unwrap();
+        assert_eq!(back.outcome(), rec.outcome);
+        assert_eq!(back.position(), game.position());
+
+        rec.outcome = Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::NoMoves,
+        });
+        assert!(matches!(
+            rec.to_game(),
+            Err(StoreError::OutcomeMismatch { .. })
+        ));
+        rec.outcome = None;
+        rec.moves.push(StoredMove {
+            from: 12,
+            landings: vec![16],
+        });
+        assert!(matches!(
+            rec.to_game(),
+            Err(StoreError::Replay { ply: 1, .. })
+        ));
+        rec.moves.pop();
+        rec.start_fen = Some("not a fen".into());
+        assert!(matches!(rec.to_game(), Err(StoreError::BadStart { .. })));
+    }
+}

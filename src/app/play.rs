@@ -61,7 +61,10 @@ impl App {
                 .finish_game(rec.channel_id, expected_ply, &rec)
                 .await?;
         } else {
-            self.store
+            // The store bumps the revision on every write; keep ours in step so this copy
+            // can be written again.
+            rec.revision = self
+                .store
                 .update_game(rec.channel_id, expected_ply, &rec)
                 .await?;
         }

@@ -139,21 +139,30 @@ impl App {
     }
 
     /// The front end posted a board: remember its message so the next board can strip its
-    /// buttons. A failure here is harmless (the old buttons answer "outdated").
-    pub async fn board_posted(&self, board: BoardRef, message_id: u64) {
-        let Ok(Some(mut rec)) = self.store.active_game(board.channel_id) else {
-            return;
+    /// buttons. Returns `false` when the board is already outdated — the game moved on (or
+    /// ended) while it was being posted — so the front end strips its controls at once.
+    pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> bool {
+        let mut rec = match self.store.active_game(board.channel_id) {
+            Ok(Some(rec)) if rec.moves.len() == board.ply => rec,
+            Ok(_) => return false,
+            Err(e) => {
+                tracing::debug!("board message not recorded: {e}");
+                return true;
+            }
         };
-        if rec.moves.len() != board.ply {
-            return;
-        }
         rec.board_message_id = Some(message_id);
-        if let Err(e) = self
+        match self
             .store
             .update_game(board.channel_id, board.ply, &rec)
             .await
         {
-            tracing::debug!("board message not recorded: {e}");
+            Ok(_) => true,
+            // Somebody moved meanwhile: this board is already history.
+            Err(StoreError::Conflict { .. }) => false,
+            Err(e) => {
+                tracing::debug!("board message not recorded: {e}");
+                true
+            }
         }
     }
 }

@@ -12,6 +12,18 @@ use serenity::all::{
     Interaction, Member, Message, MessageId, Ready, ResolvedValue, User,
 };
 
+/// Removes a board message's buttons and menu (it keeps its picture).
+async fn strip_controls(ctx: &Context, channel_id: u64, message_id: u64) {
+    let strip = EditMessage::new().components(vec![]);
+    if let Err(e) = ChannelId::new(channel_id)
+        .edit_message(&ctx.http, MessageId::new(message_id), strip)
+        .await
+    {
+        // Harmless: an outdated button answers "outdated" anyway.
+        tracing::debug!("could not strip old board {message_id}: {e}");
+    }
+}
+
 pub struct Handler {
     pub app: App,
     /// Register the commands in this server only (instant updates while developing).
@@ -119,17 +131,13 @@ impl Handler {
             }
         };
         if let (Some(old), Some(board)) = (reply.supersedes, reply.board_of) {
-            let strip = EditMessage::new().components(vec![]);
-            if let Err(e) = ChannelId::new(board.channel_id)
-                .edit_message(&ctx.http, MessageId::new(old), strip)
-                .await
-            {
-                // Harmless: an outdated button answers "outdated" anyway.
-                tracing::debug!("could not strip old board {old}: {e}");
-            }
+            strip_controls(ctx, board.channel_id, old).await;
         }
         if let (Some(board), Some(m)) = (reply.board_of, message) {
-            self.app.board_posted(board, m.id.get()).await;
+            // A board that was outdated before it was even recorded loses its controls now.
+            if !self.app.board_posted(board, m.id.get()).await {
+                strip_controls(ctx, board.channel_id, m.id.get()).await;
+            }
         }
     }
 

@@ -25,10 +25,6 @@ impl Sides {
     fn pieces(&self, side: usize) -> u32 {
         self.men[side] | self.kings[side]
     }
-
-    fn count(&self) -> u32 {
-        (self.pieces(0) | self.pieces(1)).count_ones()
-    }
 }
 
 /// From White's view to the side to move's.
@@ -115,12 +111,12 @@ fn ahead_terms(t: &Tables, s: &Sides, material: [i32; 2], approach: i32) -> i32 
 }
 
 /// King values of Expert's evaluation: a flying king sweeps whole diagonals and is worth
-/// about two and a half men; a short English king about one and a third.
+/// about two and a half men; a short English king keeps seed 002's value.
 pub fn king_value(variant: Variant) -> i32 {
     if variant.flying_kings() {
         250
     } else {
-        135
+        160
     }
 }
 
@@ -154,11 +150,12 @@ fn mobility(t: &Tables, s: &Sides, side: usize, empty: u32, flying: bool) -> i32
     n
 }
 
-/// Men nobody can stop: nothing of the enemy stands in the triangle ahead, and the enemy has
-/// no king that could come back for them. Worth most of a king, more the closer they are.
-fn runaways(t: &Tables, s: &Sides, side: usize, king_bonus: i32) -> i32 {
+/// Men nobody can stop: nothing of the enemy stands in the triangle ahead (and, with flying
+/// kings, the enemy has no king that could come back from afar). Worth most of the
+/// difference between a king and a man, more the closer they are.
+fn runaways(t: &Tables, s: &Sides, side: usize, king_gain: i32, flying: bool) -> i32 {
     let enemy = 1 - side;
-    if s.kings[enemy] != 0 {
+    if flying && s.kings[enemy] != 0 {
         return 0;
     }
     let enemy_pieces = s.pieces(enemy);
@@ -170,24 +167,66 @@ fn runaways(t: &Tables, s: &Sides, side: usize, king_bonus: i32) -> i32 {
         if t.cone[side][i] & enemy_pieces == 0 {
             let row = t.coords[i].1 as i32;
             let to_go = if side == 0 { 7 - row } else { row };
-            bonus += king_bonus - 8 * to_go;
+            bonus += (king_gain - 6 * to_go).max(0);
         }
     }
     bonus
 }
 
-/// Expert's evaluation.
+/// Squares where a piece of the other side would be taken at once: an `attacker` piece next
+/// to it that may capture in that direction, and an empty square behind it.
+fn attacked_by(t: &Tables, s: &Sides, attacker: usize, empty: u32) -> u32 {
+    let forward = if attacker == 0 {
+        [UP_LEFT, UP_RIGHT]
+    } else {
+        [DOWN_LEFT, DOWN_RIGHT]
+    };
+    let mut attacked = 0;
+    for d in [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT] {
+        let mut pieces = s.kings[attacker];
+        if forward.contains(&d) {
+            pieces |= s.men[attacker];
+        }
+        // Directions are numbered so that 3 - d is the opposite one.
+        attacked |= t.step(pieces, d) & t.step(empty, 3 - d);
+    }
+    attacked
+}
+
+/// Short kings (English) with nowhere safe to go: every step walks into a capture. Such a
+/// king is usually lost a few moves later, beyond the search's sight.
+fn trapped_kings(t: &Tables, s: &Sides, side: usize, empty: u32) -> i32 {
+    let mut trapped = 0;
+    let mut kings = s.kings[side];
+    while kings != 0 {
+        let king = kings & kings.wrapping_neg();
+        kings &= kings - 1;
+        let mut steps = 0;
+        for d in [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT] {
+            steps |= t.step(king, d) & empty;
+        }
+        // The king's own square empties when it moves.
+        let attacked = attacked_by(t, s, 1 - side, empty | king);
+        if steps & !attacked == 0 {
+            trapped += 1;
+        }
+    }
+    trapped
+}
+
+/// Expert's evaluation: material with a flying king valued as the piece it is, positional
+/// terms per family of rules, and what the search cannot see in time — men nobody can stop,
+/// English kings with nowhere safe to go, mobility, and the king endings.
 pub fn rich(pos: &Position) -> i32 {
     let variant = pos.variant();
     let t = Tables::get(variant);
     let s = Sides::of(pos);
     let flying = variant.flying_kings();
     let king = king_value(variant);
-    let pieces = s.count() as i32;
-    // 24 pieces: the opening; few pieces: the ending. Weights slide between the two.
-    let opening = pieces.clamp(0, 24);
-    let ending = 24 - opening;
     let empty = !(s.pieces(0) | s.pieces(1));
+    // 24 pieces: the opening; few pieces: the ending. Some weights slide between the two.
+    let opening = (s.pieces(0) | s.pieces(1)).count_ones().min(24) as i32;
+    let ending = 24 - opening;
     let mut material = [0i32; 2];
     let mut score = [0i32; 2];
     for side in 0..2 {
@@ -195,23 +234,31 @@ pub fn rich(pos: &Position) -> i32 {
         let kings = s.kings[side];
         material[side] = 100 * men.count_ones() as i32 + king * kings.count_ones() as i32;
         let back_row = if side == 0 { t.row[0] } else { t.row[7] };
+        let back_men = (men & back_row).count_ones() as i32;
         let mut v = material[side];
-        // Advancing matters more as the board empties; early on it loosens the formation.
-        v += advancement(t, men, side) * (1 + 5 * ending / 24);
-        // The back row keeps the opponent from crowning, mostly while many men remain.
-        v += (men & back_row).count_ones() as i32 * (2 + 10 * opening / 24);
-        v += 4 * (men & t.center).count_ones() as i32;
-        v += 8 * (kings & t.center).count_ones() as i32;
         if flying {
+            // Advancing matters more as the board empties; early on it loosens the
+            // formation. The back row matters mostly while many men remain.
+            v += advancement(t, men, side) * (1 + 5 * ending / 24);
+            v += back_men * (2 + 10 * opening / 24);
+            v += 4 * (men & t.center).count_ones() as i32;
+            v += 8 * (kings & t.center).count_ones() as i32;
             // Whoever holds the long diagonal with a king controls the king endings.
             v += 12 * (kings & t.long_diagonal).count_ones() as i32;
+            v += 2 * mobility(t, &s, side, empty, flying);
+        } else {
+            // English: seed 002's weights held up best in matches; mobility counts less
+            // where a tempo in hand can matter more than a free square.
+            v += 3 * advancement(t, men, side) + 8 * back_men;
+            v += 6 * (kings & t.center).count_ones() as i32;
+            v += mobility(t, &s, side, empty, flying);
+            v -= 50 * trapped_kings(t, &s, side, empty);
         }
-        v += 2 * mobility(t, &s, side, empty, flying);
-        v += runaways(t, &s, side, (king - 100) * 3 / 4);
+        v += runaways(t, &s, side, king - 100, flying);
         score[side] = v;
     }
     let mut white = score[0] - score[1];
-    white += ahead_terms(t, &s, material, 4);
+    white += ahead_terms(t, &s, material, if flying { 4 } else { 3 });
     white += endings(t, &s, flying);
     let white = scale_drawish(t, &s, flying, white);
     for_side_to_move(pos, white)
@@ -325,5 +372,38 @@ mod tests {
         let en = pos(Variant::English, "W:WK1,K2:BK20");
         assert!(rich(&es) < 50, "{}", rich(&es));
         assert!(rich(&en) > 100, "{}", rich(&en));
+    }
+
+    #[test]
+    fn a_man_with_a_free_road_counts_as_almost_a_king() {
+        let t = Tables::get(Variant::English);
+        // White men on 10 (row 5) and Black's men far away on the other wing, or in its road.
+        let free = pos(Variant::English, "B:W10,31:B12,16");
+        let blocked = pos(Variant::English, "B:W10,31:B6,16");
+        let s_free = Sides::of(&free);
+        let s_blocked = Sides::of(&blocked);
+        assert!(runaways(t, &s_free, 0, 35, false) > 0);
+        assert_eq!(runaways(t, &s_blocked, 0, 35, false), 0);
+        // Flying kings come back from anywhere: no runaway while the enemy has one.
+        let es = Tables::get(Variant::Spanish);
+        let with_king = pos(Variant::Spanish, "W:W23:BK1");
+        assert_eq!(runaways(es, &Sides::of(&with_king), 0, 150, true), 0);
+        let without = pos(Variant::Spanish, "W:W23:B5");
+        assert!(runaways(es, &Sides::of(&without), 0, 150, true) > 100);
+    }
+
+    #[test]
+    fn a_cornered_english_king_is_trapped() {
+        let t = Tables::get(Variant::English);
+        // Black's king on 3 can go to 7 or 8, and White's king on 11 takes it on either.
+        let cornered = pos(Variant::English, "B:WK1,K11,K21:B10,K3,K18");
+        let s = Sides::of(&cornered);
+        let empty = !(s.pieces(0) | s.pieces(1));
+        assert_eq!(trapped_kings(t, &s, 1, empty), 1);
+        // Without White's king on 11 it is free.
+        let free = pos(Variant::English, "B:WK1,K21:B10,K3,K18");
+        let s = Sides::of(&free);
+        let empty = !(s.pieces(0) | s.pieces(1));
+        assert_eq!(trapped_kings(t, &s, 1, empty), 0);
     }
 }

@@ -46,6 +46,10 @@ pub struct MatchArgs {
     /// depth or node limits, so their play does not depend on the machine.
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
+    /// A node budget for the levels that play on a clock, instead of time: the match then
+    /// gives the same result on any machine, however loaded.
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Seeds the openings and the players' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -53,6 +57,9 @@ pub struct MatchArgs {
     /// rules end every game long before).
     #[arg(long = "max-plies", default_value_t = 600)]
     pub max_plies: u32,
+    /// Print every game's moves, with A's score after each of its moves.
+    #[arg(long = "show-moves")]
+    pub show_moves: bool,
 }
 
 /// Longest thinking time accepted on the command line.
@@ -153,12 +160,20 @@ impl Totals {
 
     fn summary(&self) -> String {
         let searched = self.searched.max(1);
+        let secs = self.time.as_secs_f64();
         format!(
-            "{} moves, {:.1} ms/move, mean depth {:.1}, mean nodes {}",
+            "{} moves ({} searched, the others forced or random), {:.1} ms/move, mean depth {:.1}, \
+             mean nodes {}, {} nodes/s",
             self.moves,
-            self.time.as_secs_f64() * 1000.0 / self.moves.max(1) as f64,
+            self.searched,
+            secs * 1000.0 / self.moves.max(1) as f64,
             self.depth as f64 / searched as f64,
-            self.nodes / searched
+            self.nodes / searched,
+            if secs > 0.0 {
+                (self.nodes as f64 / secs) as u64
+            } else {
+                0
+            }
         )
     }
 }
@@ -179,20 +194,32 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
     if args.games == 0 {
         return fail("--games must be at least 1");
     }
+    if args.nodes == Some(0) {
+        return fail("--nodes must be at least 1");
+    }
+    if args.nodes.is_some() && time.is_some() {
+        return fail("give --time-ms or --nodes, not both");
+    }
+    let clock_budget = args.nodes.map(|n| SearchLimits {
+        time: None,
+        nodes: Some(n),
+        depth: None,
+    });
     if args.max_plies == 0 {
         return fail("--max-plies must be at least 1");
     }
     let openings = openings(variant, args.games.div_ceil(2) as usize, args.seed);
     println!(
-        "{} (A) against {} (B), {variant}, {} games, {} openings of 3 plies, time {}",
+        "{} (A) against {} (B), {variant}, {} games, {} openings of 3 plies, clock levels: {}",
         a,
         b,
         args.games,
         openings.len(),
-        time.map_or("level default".to_string(), |t| format!(
-            "{} ms",
-            t.as_millis()
-        ))
+        match (time, args.nodes) {
+            (Some(t), _) => format!("{} ms", t.as_millis()),
+            (None, Some(n)) => format!("{n} nodes"),
+            (None, None) => "level default".to_string(),
+        }
     );
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut totals = [Totals::default(), Totals::default()];
@@ -206,6 +233,7 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
         };
         let mut game = opening.clone();
         let mut plies = 0;
+        let mut record: Vec<String> = Vec::new();
         while !game.is_over() && plies < args.max_plies {
             let (level, who) = if game.side_to_move() == a_colour {
                 (a, 0)
@@ -217,14 +245,18 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
                     .seed
                     .wrapping_mul(1_000_003)
                     .wrapping_add(g as u64 * 1_000 + plies as u64),
-                // Only the levels on a clock take the time; the others keep their
-                // machine-independent limits.
+                // Only the levels on a clock take the time or node budget; the others keep
+                // their machine-independent limits.
                 time: if level.default_time().is_some() {
                     time
                 } else {
                     None
                 },
-                limits: None,
+                limits: if level.default_time().is_some() {
+                    clock_budget
+                } else {
+                    None
+                },
                 stop: None,
             };
             let started = Instant::now();
@@ -232,6 +264,14 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
                 break; // cannot happen: a side without moves has lost and the game is over
             };
             totals[who].add(&r, started.elapsed());
+            if args.show_moves {
+                let text = game.position().move_notation(&r.mv);
+                record.push(if who == 0 && r.nodes > 0 {
+                    format!("{text}{{{}}}", r.score)
+                } else {
+                    text
+                });
+            }
             if let Err(e) = game.play(r.mv) {
                 return fail(format!("the search chose an illegal move: {e}"));
             }
@@ -266,6 +306,9 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
             g + 1,
             game.ply()
         );
+        if args.show_moves {
+            println!("    {}", record.join(" "));
+        }
     }
     let played = wins + draws + losses;
     let score = wins as f64 + draws as f64 / 2.0;
@@ -279,7 +322,7 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
 }
 
 /// Distinct 3-ply openings (the "three-move ballot" of English tournaments, random but
-/// seeded), kept only if a depth-6 search finds them roughly even, so that neither side
+/// seeded), kept only if a depth-10 search finds them roughly even, so that neither side
 /// starts a pair of games already lost.
 fn openings(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -306,11 +349,11 @@ fn openings(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
             limits: Some(SearchLimits {
                 time: None,
                 nodes: None,
-                depth: Some(6),
+                depth: Some(10),
             }),
             stop: None,
         };
-        let balanced = best_move(&game, Level::Medium, &probe).is_some_and(|r| r.score.abs() <= 40);
+        let balanced = best_move(&game, Level::Hard, &probe).is_some_and(|r| r.score.abs() <= 40);
         if balanced {
             found.push(game);
         }

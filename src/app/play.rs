@@ -53,9 +53,18 @@ impl App {
         game: &Game,
         expected_ply: usize,
     ) -> Result<GameRecord, StoreError> {
+        let moves_read = std::mem::take(&mut rec.moves);
         rec.moves = game.moves().iter().map(StoredMove::from_move).collect();
         rec.outcome = game.outcome();
         rec.last_move_at_ms = self.now_ms();
+        // The front end records a posted board's message id with a write of its own; if that
+        // is all that happened since we read, take its id and revision and write again.
+        if let Ok(Some(now)) = self.store.active_game(rec.channel_id) {
+            if now.id == rec.id && now.revision != rec.revision && now.moves == moves_read {
+                rec.board_message_id = now.board_message_id;
+                rec.revision = now.revision;
+            }
+        }
         if game.is_over() {
             self.store
                 .finish_game(rec.channel_id, expected_ply, &rec)

@@ -59,23 +59,32 @@ impl App {
         rec.last_move_at_ms = self.now_ms();
         // The front end records a posted board's message id with a write of its own; if that
         // is all that happened since we read, take its id and revision and write again.
-        if let Ok(Some(now)) = self.store.active_game(rec.channel_id) {
-            if now.id == rec.id && now.revision != rec.revision && now.moves == moves_read {
-                rec.board_message_id = now.board_message_id;
-                rec.revision = now.revision;
+        for attempt in 0..3 {
+            if let Ok(Some(now)) = self.store.active_game(rec.channel_id) {
+                if now.id == rec.id && now.revision != rec.revision && now.moves == moves_read {
+                    rec.board_message_id = now.board_message_id;
+                    rec.revision = now.revision;
+                }
             }
-        }
-        if game.is_over() {
-            self.store
-                .finish_game(rec.channel_id, expected_ply, &rec)
-                .await?;
-        } else {
-            // The store bumps the revision on every write; keep ours in step so this copy
-            // can be written again.
-            rec.revision = self
-                .store
-                .update_game(rec.channel_id, expected_ply, &rec)
-                .await?;
+            let written = if game.is_over() {
+                self.store
+                    .finish_game(rec.channel_id, expected_ply, &rec)
+                    .await
+                    .map(|_| rec.revision)
+            } else {
+                self.store
+                    .update_game(rec.channel_id, expected_ply, &rec)
+                    .await
+            };
+            match written {
+                Ok(revision) => {
+                    // Keep ours in step so this copy can be written again.
+                    rec.revision = revision;
+                    break;
+                }
+                Err(StoreError::Conflict { .. }) if attempt < 2 => continue,
+                Err(e) => return Err(e),
+            }
         }
         Ok(rec)
     }

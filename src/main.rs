@@ -40,8 +40,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => damas::discord::run_default(),
-        Some(Command::Bot) => damas::discord::run(),
+        None if damas::discord::token_configured() => bot(),
+        None => damas::cli::fail(
+            "no DISCORD_TOKEN configured. To try damas without Discord run `damas console`; \
+             to run the bot copy .env.example to .env and fill it in. `damas --help` lists every command.",
+        ),
+        Some(Command::Bot) => bot(),
         Some(Command::Console(a)) => damas::console::run(a),
         Some(Command::Moves(a)) => engine_cmds::moves(a),
         Some(Command::Perft(a)) => engine_cmds::perft(a),
@@ -50,5 +54,16 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => render_cmds::render(a),
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
         Some(Command::Match(a)) => ai_cmds::play_match(a),
+    }
+}
+
+/// `damas bot`: a one-line message and exit code 2 for settings to fix, 1 for other failures.
+fn bot() -> ExitCode {
+    match damas::discord::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
     }
 }

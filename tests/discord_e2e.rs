@@ -1,100 +1,15 @@
 //! End to end: the real serenity client, our router and application layer, against a local
 //! stand-in for Discord that speaks its real JSON over HTTP and the gateway websocket.
 
+mod bot_support;
 mod discord_stand_in;
 
+use bot_support::*;
 use damas::app::{App, Config};
-use damas::discord::{BotConfig, Token};
-use damas::engine::{Color, Position, Square, Variant};
+use damas::discord::Token;
+use damas::engine::{Color, Position, Variant};
 use damas::store::Store;
 use discord_stand_in::*;
-use serde_json::Value;
-use std::path::Path;
-
-const GUILD: u64 = 4242;
-
-fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
-    BotConfig {
-        token: Token::new(standin.token()),
-        db_path: db.to_path_buf(),
-        guild_id: Some(GUILD),
-        api_proxy: Some(standin.base_url()),
-    }
-}
-
-/// Starts the bot (store, app, serenity client) against the stand-in.
-async fn start_bot(standin: &StandIn, db: &Path) -> RunningClient {
-    // After a restart the old process's database handle may take a moment to close (sled's
-    // flusher thread lets go of the file lock last), as with a real process exiting.
-    let mut tries = 0;
-    let store = loop {
-        match Store::open(db) {
-            Ok(s) => break s,
-            Err(e) if tries < 100 => {
-                tries += 1;
-                let _ = e;
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            }
-            Err(e) => panic!("store opens: {e}"),
-        }
-    };
-    let app = App::new(
-        store,
-        Config {
-            bot_seed: Some(11),
-            ..Config::default()
-        },
-    );
-    let client = damas::discord::client(&bot_config(standin, db), app)
-        .await
-        .expect("the bot builds its client");
-    let running = RunningClient::spawn(client);
-    standin.wait_connected().await;
-    running
-}
-
-/// All the text of a message body: content and embed descriptions and titles.
-fn text_of(v: &Value) -> String {
-    let mut s = v["content"].as_str().unwrap_or_default().to_string();
-    for e in v["embeds"].as_array().into_iter().flatten() {
-        for k in ["title", "description"] {
-            if let Some(t) = e[k].as_str() {
-                s.push('\n');
-                s.push_str(t);
-            }
-        }
-    }
-    s
-}
-
-fn text(r: &Recorded) -> String {
-    text_of(r.message_body())
-}
-
-/// Checks the posted PNG shows exactly `pos`, from `perspective`.
-fn assert_picture_shows(png: &[u8], pos: &Position, perspective: Color) {
-    let img = image::load_from_memory(png)
-        .expect("the attachment is a PNG")
-        .to_rgba8();
-    for sq in Square::all() {
-        let seen = damas::render::read_square(&img, pos.variant(), perspective, sq);
-        assert_eq!(seen, pos.piece_at(sq), "square {sq} of the posted board");
-    }
-}
-
-fn board_png(r: &Recorded) -> Vec<u8> {
-    r.file("board.png")
-        .unwrap_or_else(|| panic!("no board.png in {}", r.summary()))
-        .bytes
-        .clone()
-}
-
-fn custom_id_starting(message: &Value, prefix: &str) -> String {
-    custom_ids(message)
-        .into_iter()
-        .find(|id| id.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no {prefix}… component in {:?}", custom_ids(message)))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_a_short_game_in_a_channel() {
@@ -379,10 +294,10 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
             finished = true;
             break;
         }
-        // The bot's answer comes as a follow-up.
-        let f = standin.followup(&pick).await;
+        // The bot's answer is posted in the channel.
+        let f = standin.channel_post(place.channel).await;
         assert!(text(&f).contains("Bot (easy) played"), "{}", text(&f));
-        let id = f.message_id().expect("the follow-up message id");
+        let id = f.message_id().expect("the bot's message id");
         board = standin.message(id).expect("the bot's board");
         if text(&f).contains("wins") || text(&f).contains("Draw") {
             finished = true;

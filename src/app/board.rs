@@ -142,6 +142,17 @@ pub fn board_reply(lang: Lang, rec: &GameRecord, game: &Game, headline: Option<S
     reply
 }
 
+/// A board shown after a move (or at the start) notifies the person to move, if a person
+/// ([`super::Answer::for_actor`] drops it when that is who just acted).
+pub fn notify_side_to_move(reply: &mut Reply, rec: &GameRecord, game: &Game) {
+    if game.is_over() {
+        return;
+    }
+    if let Seat::Human { user_id, .. } = rec.seat(game.side_to_move()) {
+        reply.mention = Some(*user_id);
+    }
+}
+
 fn id(action: Action, rec: &GameRecord, game: &Game) -> String {
     ComponentId::new(action, rec.channel_id, game.ply() as u64).encode()
 }

@@ -1,6 +1,6 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
-use super::board::board_reply;
+use super::board::{board_reply, notify_side_to_move};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, Reply};
@@ -62,13 +62,15 @@ impl App {
             lang,
             "challenge-posted",
             &[
-                ("challenger", s(mention(actor.user_id))),
-                ("opponent", s(mention(opponent.user_id))),
+                ("challenger", s(&actor.name)),
+                ("opponent", s(&opponent.name)),
                 ("variant", s(i18n::variant_name(lang, variant))),
                 ("minutes", i18n::n(minutes as f64)),
             ],
         );
         let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
+        // The embed names them; only the content's mention notifies, and only them.
+        reply.mention = Some(opponent.user_id);
         reply.buttons = vec![
             Button {
                 id: ComponentId::new(Action::Accept, place.channel_id, now).encode(),
@@ -280,6 +282,7 @@ impl App {
         let game = Game::new(variant);
         let headline = t(lang, "game-started");
         let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        notify_side_to_move(&mut reply, &rec, &game);
         let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });
         if bot_first {
             reply.menu = None;
@@ -290,9 +293,4 @@ impl App {
             bot_turn: bot_first.then_some(place),
         }
     }
-}
-
-/// A Discord mention (`<@id>`); the console prints names instead.
-pub fn mention(user_id: u64) -> String {
-    format!("<@{user_id}>")
 }

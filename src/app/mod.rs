@@ -8,6 +8,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod board;
+pub mod bot;
 pub mod challenge;
 pub mod i18n;
 pub mod ids;
@@ -15,6 +16,7 @@ pub mod info;
 pub mod play;
 pub mod reply;
 
+pub use bot::Owed;
 pub use ids::{Action, ComponentId};
 pub use reply::{Attachment, BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply, Visibility};
 
@@ -72,6 +74,16 @@ impl Answer {
             bot_turn: None,
         }
     }
+
+    /// The answer as shown to the person who acted: nobody is notified of their own action.
+    pub fn for_actor(mut self, user_id: u64) -> Answer {
+        for r in &mut self.replies {
+            if r.mention == Some(user_id) {
+                r.mention = None;
+            }
+        }
+        self
+    }
 }
 
 impl From<Reply> for Answer {
@@ -101,6 +113,8 @@ impl Default for Config {
 }
 
 type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
+/// Runs at the start of every bot search with the attempt number (tests make it panic).
+type SearchHook = Arc<dyn Fn(u32) + Send + Sync>;
 
 /// The bot's shared state: storage, configuration, a clock. Cheap to clone.
 #[derive(Clone)]
@@ -108,6 +122,8 @@ pub struct App {
     pub(crate) store: Store,
     pub(crate) config: Config,
     clock: Clock,
+    bot_moves: bot::BotMovesInFlight,
+    search_hook: Option<SearchHook>,
 }
 
 impl App {
@@ -121,7 +137,21 @@ impl App {
                     .map(|d| d.as_millis() as u64)
                     .unwrap_or(0)
             }),
+            bot_moves: bot::BotMovesInFlight::default(),
+            search_hook: None,
         }
+    }
+
+    /// Runs `hook` at the start of every bot search, with the attempt number (tests of
+    /// failing searches).
+    pub fn with_search_hook(mut self, hook: impl Fn(u32) + Send + Sync + 'static) -> App {
+        self.search_hook = Some(Arc::new(hook));
+        self
+    }
+
+    /// Whether this process is making the bot's move in the channel right now.
+    pub fn bot_move_in_flight(&self, channel_id: u64) -> bool {
+        self.bot_moves.contains(channel_id)
     }
 
     /// Replaces the clock (tests of expiry and stale games).
@@ -138,33 +168,49 @@ impl App {
         &self.store
     }
 
+    /// The ply of the last board posted for this game, if any (shim until the posts tree).
+    pub(crate) fn board_shown_at(&self, rec: &GameRecord) -> Option<usize> {
+        rec.board_message_id.map(|_| rec.moves.len())
+    }
+
     /// The front end posted a board: remember its message so the next board can strip its
     /// buttons. Returns `false` when the board is already outdated — the game moved on (or
     /// ended) while it was being posted — so the front end strips its controls at once.
-    pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> bool {
+    pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
         let mut rec = match self.store.active_game(board.channel_id) {
             Ok(Some(rec)) if rec.moves.len() == board.ply => rec,
-            Ok(_) => return false,
+            Ok(_) => return BoardPosted::Outdated,
             Err(e) => {
                 tracing::debug!("board message not recorded: {e}");
-                return true;
+                return BoardPosted::Current { strip: None };
             }
         };
+        let previous = rec.board_message_id.filter(|&m| m != message_id);
         rec.board_message_id = Some(message_id);
         match self
             .store
             .update_game(board.channel_id, board.ply, &rec)
             .await
         {
-            Ok(_) => true,
+            Ok(_) => BoardPosted::Current { strip: previous },
             // Somebody moved meanwhile: this board is already history.
-            Err(StoreError::Conflict { .. }) => false,
+            Err(StoreError::Conflict { .. }) => BoardPosted::Outdated,
             Err(e) => {
                 tracing::debug!("board message not recorded: {e}");
-                true
+                BoardPosted::Current { strip: previous }
             }
         }
     }
+}
+
+/// What the front end does once a board is posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardPosted {
+    /// The board is the channel's current one; `strip` is the previous board's message,
+    /// whose controls must go.
+    Current { strip: Option<u64> },
+    /// The game moved on (or ended) while the board was being posted: strip its controls.
+    Outdated,
 }
 
 /// The colour a user plays in a game, if they play in it.

@@ -5,17 +5,9 @@ use super::board::{self, board_reply, piece_menu};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
-use super::{
-    bot_level, game_of, seat_name, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place,
-};
-use crate::ai::{self, Level, SearchOptions};
+use super::{bot_level, game_of, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
 use crate::engine::{explain, notation, Attempt, Color, Game, GameError, Move, Square};
 use crate::store::{GameRecord, StoreError, StoredMove};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
-/// The longest the bot may think before its best move so far is taken.
-const BOT_THINKING_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// A game loaded for an action, with the actor's colour.
 struct Loaded {
@@ -143,6 +135,7 @@ impl App {
             ],
         );
         let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        board::notify_side_to_move(&mut reply, &rec, &game);
         let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
         if bot_next {
             // The person cannot act while the bot thinks; its answer brings the controls back.
@@ -153,70 +146,6 @@ impl App {
             replies: vec![reply],
             bot_turn: bot_next.then_some(place),
         }
-    }
-
-    /// The bot's move in the channel's game, if it is the bot's turn. Searches off the async
-    /// runtime with the level's time limit.
-    pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
-        let Loaded { rec, mut game } = match self.load(lang, place).await {
-            Ok(x) => x,
-            Err(r) => return r.into(),
-        };
-        if game.is_over() {
-            return Answer::default();
-        }
-        let side = game.side_to_move();
-        let Some(level) = bot_level(&rec, side) else {
-            return Answer::default();
-        };
-        let ply = game.ply();
-        let stop = Arc::new(AtomicBool::new(false));
-        let opts = SearchOptions {
-            seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms()) ^ (ply as u64),
-            time: (level == Level::Expert).then_some(self.config.expert_time),
-            stop: Some(stop.clone()),
-            ..SearchOptions::default()
-        };
-        // Every level stops on its own (time or node budget); this watchdog bounds the worst
-        // case on a starved machine, so a reply always comes while the interaction lives.
-        let watchdog = tokio::spawn(async move {
-            tokio::time::sleep(BOT_THINKING_LIMIT).await;
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        let search_game = game.clone();
-        let found =
-            tokio::task::spawn_blocking(move || ai::best_move(&search_game, level, &opts)).await;
-        watchdog.abort();
-        let Ok(Some(result)) = found else {
-            tracing::error!("the bot found no move in channel {}", place.channel_id);
-            return Reply::private(t(lang, "err-bot-failed")).into();
-        };
-        let before = *game.position();
-        let mv = result.mv;
-        if game.play(mv).is_err() {
-            tracing::error!(
-                "the bot chose an illegal move in channel {}",
-                place.channel_id
-            );
-            return Reply::private(t(lang, "err-bot-failed")).into();
-        }
-        let rec = match self.save(rec, &game, ply).await {
-            Ok(r) => r,
-            Err(e) => return self.save_error(lang, &e).into(),
-        };
-        let mut headline = tr(
-            lang,
-            "bot-played",
-            &[
-                ("name", s(seat_name(lang, rec.seat(side)))),
-                ("move", s(before.move_notation(&mv))),
-            ],
-        );
-        if let Some(why) = forced_note(lang, &before, &mv) {
-            headline.push(' ');
-            headline.push_str(&why);
-        }
-        Answer::one(board_reply(lang, &rec, &game, Some(headline)))
     }
 
     /// Autocomplete for `/move`: the legal moves that match what was typed so far.

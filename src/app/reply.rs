@@ -65,6 +65,9 @@ pub struct Reply {
     /// The channel whose board this is, when the reply is a board: the front end reports the
     /// posted message's id back with [`crate::app::App::board_posted`].
     pub board_of: Option<BoardRef>,
+    /// The one user this message should notify (the challenged friend, the person to move);
+    /// the front end mentions them in its own way and notifies nobody else.
+    pub mention: Option<u64>,
 }
 
 /// Identifies a posted board: its channel and the ply it shows.
@@ -86,6 +89,7 @@ impl Reply {
             files: vec![],
             supersedes: None,
             board_of: None,
+            mention: None,
         }
     }
 

@@ -5,15 +5,19 @@
 #![allow(clippy::result_large_err)]
 
 pub mod commands;
+pub mod deliver;
 pub mod respond;
 pub mod router;
+pub mod work;
 
 use crate::app::{App, Config};
 use crate::store::Store;
 use serenity::all::{Client, GatewayIntents, HttpBuilder};
 use std::fmt;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use work::InFlight;
 
 /// The bot token; never printed (its Debug and Display are redacted).
 #[derive(Clone)]
@@ -39,6 +43,9 @@ pub struct BotConfig {
     pub guild_id: Option<u64>,
     /// Base URL every REST call goes to instead of discord.com (rate-limit proxy, tests).
     pub api_proxy: Option<String>,
+    /// Work still running after this long is deferred ([`router::DEFER_AFTER`]; tests use 0
+    /// to take the deferred path every time).
+    pub defer_after: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -47,42 +54,92 @@ pub enum BotError {
     MissingToken,
     #[error("Discord rejected DISCORD_TOKEN (it is wrong, or was reset). Get the token from the Developer Portal's Bot page and update .env (see .env.example).")]
     TokenRejected,
-    #[error("DISCORD_GUILD_ID must be a server id (a number), not {0:?}")]
-    BadGuildId(String),
+    /// A setting that cannot be used: names the variable and says what it must be.
+    #[error("{variable} {problem}")]
+    BadSetting {
+        variable: &'static str,
+        problem: String,
+    },
     #[error("cannot open the database at {path}: {source}")]
     Store {
         path: PathBuf,
         source: crate::store::StoreError,
     },
+    #[error("cannot start the runtime: {0}")]
+    Runtime(std::io::Error),
     #[error("Discord: {0}")]
     Discord(#[from] serenity::Error),
+}
+
+impl BotError {
+    /// 2 for what the person running the bot must fix in its settings, 1 for the rest.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            BotError::MissingToken | BotError::TokenRejected | BotError::BadSetting { .. } => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// A server id: a positive number.
+fn parse_guild_id(raw: &str) -> Result<u64, BotError> {
+    match raw.trim().parse::<std::num::NonZeroU64>() {
+        Ok(id) => Ok(id.get()),
+        Err(_) => Err(BotError::BadSetting {
+            variable: "DISCORD_GUILD_ID",
+            problem: format!("must be a server id (a positive number), not {raw:?}"),
+        }),
+    }
+}
+
+/// The proxy's base URL: http or https, a host, nothing after the path.
+fn parse_proxy(raw: &str) -> Result<String, BotError> {
+    let bad = |why: &str| BotError::BadSetting {
+        variable: "DISCORD_API_PROXY",
+        problem: format!("must be a base URL like http://127.0.0.1:3000 ({why}), not {raw:?}"),
+    };
+    let trimmed = raw.trim().trim_end_matches('/');
+    let url = url::Url::parse(trimmed).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(bad("the scheme must be http or https"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(bad("it has no host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(bad("it must have no query or fragment"));
+    }
+    Ok(trimmed.to_string())
 }
 
 impl BotConfig {
     /// Reads `DISCORD_TOKEN`, `DAMAS_DB`, `DISCORD_GUILD_ID`, `DISCORD_API_PROXY`.
     pub fn from_env() -> Result<BotConfig, BotError> {
-        let token = std::env::var("DISCORD_TOKEN")
-            .ok()
+        BotConfig::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The same from any source of variables (tests).
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<BotConfig, BotError> {
+        let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        let token = set("DISCORD_TOKEN")
             .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty())
             .ok_or(BotError::MissingToken)?;
-        let guild_id = match std::env::var("DISCORD_GUILD_ID") {
-            Ok(g) if !g.trim().is_empty() => Some(
-                g.trim()
-                    .parse()
-                    .map_err(|_| BotError::BadGuildId(g.clone()))?,
-            ),
-            _ => None,
-        };
-        let api_proxy = std::env::var("DISCORD_API_PROXY")
-            .ok()
-            .map(|p| p.trim().trim_end_matches('/').to_string())
-            .filter(|p| !p.is_empty());
+        let guild_id = set("DISCORD_GUILD_ID")
+            .map(|g| parse_guild_id(&g))
+            .transpose()?;
+        let api_proxy = set("DISCORD_API_PROXY")
+            .map(|p| parse_proxy(&p))
+            .transpose()?;
+        let db_path = set(crate::store::DB_ENV).map_or_else(
+            || PathBuf::from(crate::store::DEFAULT_DB_PATH),
+            PathBuf::from,
+        );
         Ok(BotConfig {
             token: Token(token),
-            db_path: crate::store::default_path(),
+            db_path,
             guild_id,
             api_proxy,
+            defer_after: router::DEFER_AFTER,
         })
     }
 }
@@ -90,6 +147,15 @@ impl BotConfig {
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
 /// off (it would bypass the proxy) and every REST call goes to the proxy.
 pub async fn client(config: &BotConfig, app: App) -> Result<Client, BotError> {
+    client_tracking(config, app, InFlight::new()).await
+}
+
+/// [`client`], counting the work under way in `work` (for a clean shutdown).
+pub async fn client_tracking(
+    config: &BotConfig,
+    app: App,
+    work: Arc<InFlight>,
+) -> Result<Client, BotError> {
     let mut http = HttpBuilder::new(&config.token.0);
     if let Some(proxy) = &config.api_proxy {
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
@@ -108,28 +174,61 @@ pub async fn client(config: &BotConfig, app: App) -> Result<Client, BotError> {
     let handler = router::Handler {
         app,
         guild_id: config.guild_id,
+        work,
+        defer_after: config.defer_after,
     };
     Ok(serenity::all::ClientBuilder::new_with_http(http, intents)
         .event_handler(handler)
         .await?)
 }
 
-/// Opens the store and runs the bot until it stops.
+/// How long a shutdown waits for the work under way.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Resolves on SIGTERM or Ctrl-C (SIGINT).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Opens the store and runs the bot until Discord stops it or a signal asks it to stop. On
+/// SIGTERM or Ctrl-C it takes no more interactions, lets the work under way finish (at most
+/// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     let store = Store::open(&config.db_path).map_err(|source| BotError::Store {
         path: config.db_path.clone(),
         source,
     })?;
-    let app = App::new(store, Config::default());
-    let mut client = client(&config, app).await?;
+    let app = App::new(store.clone(), Config::default());
+    let work = InFlight::new();
+    let mut client = client_tracking(&config, app, Arc::clone(&work)).await?;
     let shards = client.shard_manager.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            tracing::info!("shutting down");
-            shards.shutdown_all().await;
+    tokio::select! {
+        ended = client.start() => ended?,
+        () = stop_signal() => {
+            tracing::info!("stopping: no new interactions; finishing the work under way");
+            let (_, drained) = tokio::join!(shards.shutdown_all(), work.close_and_drain(SHUTDOWN_GRACE));
+            if !drained {
+                tracing::warn!("{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up", work.active());
+            }
         }
-    });
-    client.start().await?;
+    }
+    drop(client);
+    store.flush().await.map_err(|source| BotError::Store {
+        path: config.db_path.clone(),
+        source,
+    })?;
+    tracing::info!("stopped");
     Ok(())
 }
 
@@ -140,31 +239,80 @@ pub fn init_logging() {
 }
 
 /// `damas bot`.
-pub fn run() -> ExitCode {
+pub fn run() -> Result<(), BotError> {
     let _ = dotenvy::dotenv();
     init_logging();
-    let config = match BotConfig::from_env() {
-        Ok(c) => c,
-        Err(e) => return crate::cli::fail(e),
-    };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(r) => r,
-        Err(e) => return crate::cli::fail(format!("cannot start the runtime: {e}")),
-    };
-    match runtime.block_on(serve(config)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => crate::cli::fail(e),
-    }
+    let config = BotConfig::from_env()?;
+    let runtime = tokio::runtime::Runtime::new().map_err(BotError::Runtime)?;
+    runtime.block_on(serve(config))
 }
 
-/// `damas` alone: the bot when a token is configured, otherwise a pointer to the console.
-pub fn run_default() -> ExitCode {
+/// Whether a token is configured (`damas` alone then runs the bot).
+pub fn token_configured() -> bool {
     let _ = dotenvy::dotenv();
-    if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) {
-        return run();
+    std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(vars: &[(&str, &str)]) -> Result<BotConfig, BotError> {
+        BotConfig::from_vars(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
     }
-    crate::cli::fail(
-        "no DISCORD_TOKEN configured. To try damas without Discord run `damas console`; \
-         to run the bot copy .env.example to .env and fill it in. `damas --help` lists every command.",
-    )
+
+    fn bad_variable(r: Result<BotConfig, BotError>) -> &'static str {
+        match r {
+            Err(BotError::BadSetting { variable, .. }) => variable,
+            other => panic!("expected a bad setting, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_settings_name_their_variable_and_never_panic() {
+        let t = ("DISCORD_TOKEN", "x");
+        for g in ["0", "-3", "abc", "1e3", "18446744073709551616"] {
+            assert_eq!(
+                bad_variable(config(&[t, ("DISCORD_GUILD_ID", g)])),
+                "DISCORD_GUILD_ID"
+            );
+        }
+        for p in [
+            "localhost:3000",
+            "ftp://proxy",
+            "http://",
+            "not a url",
+            "http://h/?a=1",
+        ] {
+            assert_eq!(
+                bad_variable(config(&[t, ("DISCORD_API_PROXY", p)])),
+                "DISCORD_API_PROXY",
+                "{p}"
+            );
+        }
+        let e = config(&[t, ("DISCORD_GUILD_ID", "0")]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().starts_with("DISCORD_GUILD_ID "), "{e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+
+    #[test]
+    fn good_settings_are_read() {
+        let c = config(&[
+            ("DISCORD_TOKEN", " tok "),
+            ("DISCORD_GUILD_ID", "42"),
+            ("DISCORD_API_PROXY", "http://127.0.0.1:3000/"),
+            ("DAMAS_DB", "/tmp/x"),
+        ])
+        .unwrap();
+        assert_eq!(c.guild_id, Some(42));
+        assert_eq!(c.api_proxy.as_deref(), Some("http://127.0.0.1:3000"));
+        assert_eq!(c.db_path, PathBuf::from("/tmp/x"));
+        assert_eq!(format!("{:?}", c.token), "Token(<redacted>)");
+        assert!(matches!(config(&[]), Err(BotError::MissingToken)));
+    }
 }

@@ -1,10 +1,15 @@
 //! Turning the application's [`Reply`] into Discord messages.
+//!
+//! A reply is laid out once ([`Rendered`]) and then poured into whichever of serenity's
+//! builders the delivery needs: an interaction response, a follow-up, an edit of the deferred
+//! original, or a plain channel message.
 
 use crate::app::{ButtonStyle as AppButtonStyle, Reply};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    CreateMessage, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    EditInteractionResponse, UserId,
 };
 
 /// The picture's file name, referenced by the embed as `attachment://board.png`.
@@ -14,6 +19,8 @@ pub const BOARD_FILE: &str = "board.png";
 const CONTENT_LIMIT: usize = 2000;
 const DESCRIPTION_LIMIT: usize = 4096;
 const BUTTONS_PER_ROW: usize = 5;
+/// A select menu holds at most this many options.
+pub const MENU_OPTIONS_LIMIT: usize = 25;
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -40,7 +47,7 @@ pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
         let options = menu
             .options
             .iter()
-            .take(25)
+            .take(MENU_OPTIONS_LIMIT)
             .map(|o| {
                 let mut opt = CreateSelectMenuOption::new(clip(&o.label, 100), clip(&o.value, 100));
                 if let Some(d) = &o.description {
@@ -69,59 +76,127 @@ pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
     rows
 }
 
-/// Text goes into an embed when there is a title or a picture, else into the content.
-fn embed(reply: &Reply) -> Option<CreateEmbed> {
-    if reply.title.is_none() && reply.image.is_none() {
-        return None;
-    }
-    let mut e = CreateEmbed::new().description(clip(&reply.text, DESCRIPTION_LIMIT));
-    if let Some(t) = &reply.title {
-        e = e.title(clip(t, 256));
-    }
-    if reply.image.is_some() {
-        e = e.image(format!("attachment://{BOARD_FILE}"));
-    }
-    Some(e)
+/// A reply laid out for Discord: what goes in the content, the embed, the components and the
+/// files, and who may be notified.
+pub struct Rendered {
+    content: String,
+    embed: Option<CreateEmbed>,
+    components: Vec<CreateActionRow>,
+    files: Vec<CreateAttachment>,
+    mentions: CreateAllowedMentions,
+    ephemeral: bool,
 }
 
-fn files(reply: &Reply) -> Vec<CreateAttachment> {
-    let mut v = Vec::new();
-    if let Some(png) = &reply.image {
-        v.push(CreateAttachment::bytes(png.clone(), BOARD_FILE));
+impl Rendered {
+    pub fn new(reply: &Reply) -> Rendered {
+        // Text goes into an embed when there is a title or a picture, else into the content.
+        let embed = (reply.title.is_some() || reply.image.is_some()).then(|| {
+            let mut e = CreateEmbed::new().description(clip(&reply.text, DESCRIPTION_LIMIT));
+            if let Some(t) = &reply.title {
+                e = e.title(clip(t, 256));
+            }
+            if reply.image.is_some() {
+                e = e.image(format!("attachment://{BOARD_FILE}"));
+            }
+            e
+        });
+        // Discord notifies only for mentions in the content, and only those that
+        // allowed_mentions lets through: the one person the app asks to notify, nobody else —
+        // so names and typed text never ping anyone, @everyone and roles included.
+        let mention = reply.mention.map(|id| format!("<@{id}>"));
+        let text = if embed.is_none() {
+            Some(reply.text.as_str())
+        } else {
+            None
+        };
+        let content = match (mention, text) {
+            (Some(m), Some(t)) => format!("{m} {t}"),
+            (Some(m), None) => m,
+            (None, Some(t)) => t.to_string(),
+            (None, None) => String::new(),
+        };
+        let mentions = match reply.mention {
+            Some(id) => CreateAllowedMentions::new().users([UserId::new(id.max(1))]),
+            None => CreateAllowedMentions::new(),
+        };
+        let mut files = Vec::new();
+        if let Some(png) = &reply.image {
+            files.push(CreateAttachment::bytes(png.clone(), BOARD_FILE));
+        }
+        for f in &reply.files {
+            files.push(CreateAttachment::bytes(f.bytes.clone(), f.filename.clone()));
+        }
+        Rendered {
+            content: clip(&content, CONTENT_LIMIT),
+            embed,
+            components: components(reply),
+            files,
+            mentions,
+            ephemeral: reply.is_private(),
+        }
     }
-    for f in &reply.files {
-        v.push(CreateAttachment::bytes(f.bytes.clone(), f.filename.clone()));
-    }
-    v
-}
 
-/// Mentions name people but only the challenged one is pinged, through the content.
-fn mentions() -> CreateAllowedMentions {
-    CreateAllowedMentions::new().all_users(true)
-}
-
-pub fn response_message(reply: &Reply) -> CreateInteractionResponseMessage {
-    let mut m = CreateInteractionResponseMessage::new()
-        .ephemeral(reply.is_private())
-        .allowed_mentions(mentions())
-        .components(components(reply))
-        .files(files(reply));
-    match embed(reply) {
-        Some(e) => m = m.embed(e),
-        None => m = m.content(clip(&reply.text, CONTENT_LIMIT)),
+    /// The answer to an interaction (callback type 4).
+    pub fn response(self) -> CreateInteractionResponseMessage {
+        let mut m = CreateInteractionResponseMessage::new()
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(self.mentions)
+            .components(self.components)
+            .files(self.files);
+        if !self.content.is_empty() {
+            m = m.content(self.content);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
     }
-    m
-}
 
-pub fn followup_message(reply: &Reply) -> CreateInteractionResponseFollowup {
-    let mut m = CreateInteractionResponseFollowup::new()
-        .ephemeral(reply.is_private())
-        .allowed_mentions(mentions())
-        .components(components(reply))
-        .files(files(reply));
-    match embed(reply) {
-        Some(e) => m = m.embed(e),
-        None => m = m.content(clip(&reply.text, CONTENT_LIMIT)),
+    /// A follow-up message of an interaction.
+    pub fn followup(self) -> CreateInteractionResponseFollowup {
+        let mut m = CreateInteractionResponseFollowup::new()
+            .ephemeral(self.ephemeral)
+            .allowed_mentions(self.mentions)
+            .components(self.components)
+            .files(self.files);
+        if !self.content.is_empty() {
+            m = m.content(self.content);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
     }
-    m
+
+    /// The completion of a deferred answer: the original message is edited into the reply.
+    pub fn edit_original(self) -> EditInteractionResponse {
+        let mut m = EditInteractionResponse::new()
+            .allowed_mentions(self.mentions)
+            .components(self.components)
+            .content(self.content);
+        // (An empty content clears the deferred "thinking…" text.)
+        for f in self.files {
+            m = m.new_attachment(f);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    /// A plain message in the channel (the bot's own moves, and answers whose interaction
+    /// can no longer be answered). Never private: callers only post public replies this way.
+    pub fn channel_message(self) -> CreateMessage {
+        let mut m = CreateMessage::new()
+            .allowed_mentions(self.mentions)
+            .components(self.components)
+            .add_files(self.files);
+        if !self.content.is_empty() {
+            m = m.content(self.content);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
 }

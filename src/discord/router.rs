@@ -1,33 +1,48 @@
-//! Routes commands, autocomplete and component clicks into the application layer, and sends
-//! its replies back. No game logic lives here.
+//! Routes commands, autocomplete and component clicks into the application layer, and
+//! delivers its replies. No game logic lives here.
+//!
+//! Delivery rules (see the README's "Running the bot on Discord"):
+//! - an interaction is answered within Discord's 3 s: work that has not finished after
+//!   [`DEFER_AFTER`] is deferred first and completed by editing the original (commands) or by
+//!   follow-ups (components);
+//! - every call that shows a game is retried on Discord's transient failures
+//!   ([`super::deliver`]); the move itself was stored once, before;
+//! - when the interaction can no longer be answered, a public reply is posted in the channel;
+//! - the bot's own moves are posted in the channel, whatever started them.
 
-use super::respond::{followup_message, response_message};
+use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED};
+use super::respond::Rendered;
+use super::work::InFlight;
 use crate::ai::Level;
-use crate::app::i18n::Lang;
-use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
+use crate::app::i18n::{self, Lang};
+use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, UserRef};
 use crate::engine::{Color, Variant};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, EditMessage, EventHandler, GuildId,
-    Interaction, Member, Message, MessageId, Ready, ResolvedValue, User,
+    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
+    EditMessage, EventHandler, GuildId, Http, Interaction, Member, Message, MessageId, Ready,
+    ResolvedValue, ResumedEvent, User,
 };
+use serenity::futures::FutureExt;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
 
-/// Removes a board message's buttons and menu (it keeps its picture).
-async fn strip_controls(ctx: &Context, channel_id: u64, message_id: u64) {
-    let strip = EditMessage::new().components(vec![]);
-    if let Err(e) = ChannelId::new(channel_id)
-        .edit_message(&ctx.http, MessageId::new(message_id), strip)
-        .await
-    {
-        // Harmless: an outdated button answers "outdated" anyway.
-        tracing::debug!("could not strip old board {message_id}: {e}");
-    }
-}
+/// Work still running after this long is deferred, leaving ample time for the defer itself
+/// (and its retries) inside Discord's 3 s.
+pub const DEFER_AFTER: Duration = Duration::from_millis(800);
+/// Discord refuses an interaction's first answer after 3 s; stop trying a little before.
+const ANSWER_WINDOW: Duration = Duration::from_millis(2800);
 
 pub struct Handler {
     pub app: App,
     /// Register the commands in this server only (instant updates while developing).
     pub guild_id: Option<u64>,
+    /// Interactions and bot moves under way, for a clean shutdown.
+    pub work: Arc<InFlight>,
+    /// See [`DEFER_AFTER`].
+    pub defer_after: Duration,
 }
 
 fn display_name(user: &User, member: Option<&Member>) -> String {
@@ -49,105 +64,336 @@ fn actor(user: &User, member: Option<&Member>, locale: &str) -> Actor {
 }
 
 /// The interaction an answer goes back to.
+#[derive(Clone, Copy)]
 enum Target<'a> {
     Command(&'a CommandInteraction),
     Component(&'a ComponentInteraction),
 }
 
 impl Target<'_> {
-    async fn respond(&self, ctx: &Context, r: CreateInteractionResponse) -> serenity::Result<()> {
+    fn token(&self) -> &str {
         match self {
-            Target::Command(c) => c.create_response(&ctx.http, r).await,
-            Target::Component(c) => c.create_response(&ctx.http, r).await,
+            Target::Command(c) => &c.token,
+            Target::Component(c) => &c.token,
         }
     }
 
-    async fn original(&self, ctx: &Context) -> serenity::Result<Message> {
+    fn channel_id(&self) -> ChannelId {
         match self {
-            Target::Command(c) => c.get_response(&ctx.http).await,
-            Target::Component(c) => c.get_response(&ctx.http).await,
+            Target::Command(c) => c.channel_id,
+            Target::Component(c) => c.channel_id,
         }
     }
 
-    async fn followup(&self, ctx: &Context, reply: &Reply) -> serenity::Result<Message> {
-        let m = followup_message(reply);
+    async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
         match self {
-            Target::Command(c) => c.create_followup(&ctx.http, m).await,
-            Target::Component(c) => c.create_followup(&ctx.http, m).await,
+            Target::Command(c) => c.create_response(http, r).await,
+            Target::Component(c) => c.create_response(http, r).await,
         }
     }
 }
 
+/// Removes a board message's buttons and menu (it keeps its picture).
+async fn strip_controls(http: &Http, channel_id: u64, message_id: u64) {
+    let stripped = with_retries("strip an old board", None, || {
+        ChannelId::new(channel_id).edit_message(
+            http,
+            MessageId::new(message_id),
+            EditMessage::new().components(vec![]),
+        )
+    })
+    .await;
+    if let Err(e) = stripped {
+        // Harmless: an outdated button answers "outdated" anyway.
+        tracing::debug!("could not strip old board {message_id}: {e}");
+    }
+}
+
+/// Posts a public reply as a plain channel message.
+async fn post_in_channel(http: &Http, channel: ChannelId, reply: &Reply) -> Option<Message> {
+    match with_retries("post in the channel", None, || {
+        channel.send_message(http, Rendered::new(reply).channel_message())
+    })
+    .await
+    {
+        Ok(m) => Some(m),
+        Err(e) => {
+            tracing::error!("could not post in channel {channel}: {e}");
+            None
+        }
+    }
+}
+
+/// Once a board is posted: record it, and strip the board it replaces — or this one, if the
+/// game moved on while it was being posted.
+async fn after_post(http: &Http, app: &App, reply: &Reply, message: Option<&Message>) {
+    let (Some(board), Some(m)) = (reply.board_of, message) else {
+        return;
+    };
+    match app.board_posted(board, m.id.get()).await {
+        BoardPosted::Current { strip: Some(old) } => {
+            strip_controls(http, board.channel_id, old).await
+        }
+        BoardPosted::Current { strip: None } => {}
+        BoardPosted::Outdated => strip_controls(http, board.channel_id, m.id.get()).await,
+    }
+}
+
+/// Makes the bot's move in a channel if it owes one, and posts it there. Runs as a task of its
+/// own: the interaction that triggered it is answered meanwhile. Concurrent triggers are
+/// harmless: [`App::bot_turn`] makes one move per turn.
+fn start_bot_turn(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place, lang: Lang) {
+    let Some(working) = work.start() else { return };
+    tokio::spawn(async move {
+        let _working = working;
+        let answer = app.bot_turn(place, lang).await;
+        for reply in answer.replies.iter().filter(|r| !r.is_private()) {
+            let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
+            after_post(&http, &app, reply, posted.as_ref()).await;
+        }
+    });
+}
+
+/// Posts the current board of a channel whose last board was never shown.
+fn start_board_repost(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place) {
+    let Some(working) = work.start() else { return };
+    tokio::spawn(async move {
+        let _working = working;
+        // Who plays there is not known here; the game's own language would be better.
+        let answer = app.current_board(place, Lang::En).await;
+        for reply in answer.replies.iter().filter(|r| !r.is_private()) {
+            let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
+            after_post(&http, &app, reply, posted.as_ref()).await;
+        }
+    });
+}
+
 impl Handler {
-    /// Sends an answer: the first reply as the interaction's response, the rest as follow-ups;
-    /// then, if the bot is to move, thinks and posts its move as another follow-up.
-    async fn send(&self, ctx: &Context, target: Target<'_>, answer: Answer, lang: Lang) {
-        if answer.replies.is_empty() {
-            let ack = match target {
-                Target::Component(_) => CreateInteractionResponse::Acknowledge,
-                Target::Command(_) => {
-                    CreateInteractionResponse::Message(response_message(&Reply::private("✓")))
-                }
-            };
-            if let Err(e) = target.respond(ctx, ack).await {
-                tracing::warn!("could not acknowledge an interaction: {e}");
+    /// Runs a use case for an interaction and delivers its answer: deferred first if it takes
+    /// long, retried while Discord fails, in the channel if the interaction is gone.
+    async fn interact(
+        &self,
+        ctx: &Context,
+        target: Target<'_>,
+        actor: &Actor,
+        place: Place,
+        work: impl std::future::Future<Output = Answer>,
+    ) {
+        let received = Instant::now();
+        let lang = actor.lang();
+        let mut work = std::pin::pin!(AssertUnwindSafe(work).catch_unwind());
+        let mut deferred = false;
+        let outcome = tokio::select! {
+            done = &mut work => done,
+            () = tokio::time::sleep(self.defer_after) => {
+                deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
+                work.await
             }
-        }
-        for (i, reply) in answer.replies.iter().enumerate() {
-            let posted = if i == 0 {
-                let r = CreateInteractionResponse::Message(response_message(reply));
-                match target.respond(ctx, r).await {
-                    Ok(()) if reply.board_of.is_some() => target.original(ctx).await.map(Some),
-                    Ok(()) => Ok(None),
-                    Err(e) => Err(e),
-                }
-            } else {
-                target.followup(ctx, reply).await.map(Some)
-            };
-            self.after_post(ctx, reply, posted).await;
-        }
-        if let Some(place) = answer.bot_turn {
-            // The answer above went out within Discord's 3 s; the bot's move follows it.
-            let bot = self.app.bot_turn(place, lang).await;
-            for reply in &bot.replies {
-                let posted = target.followup(ctx, reply).await.map(Some);
-                self.after_post(ctx, reply, posted).await;
+        };
+        let answer = match outcome {
+            Ok(answer) => answer.for_actor(actor.user_id),
+            Err(_) => {
+                tracing::error!("a use case panicked in channel {}", place.channel_id);
+                Reply::private(i18n::t(lang, "err-bot-failed")).into()
+            }
+        };
+        self.deliver(ctx, target, &answer, deferred, received).await;
+        // Whatever happened, a game waiting for the bot gets its move.
+        start_bot_turn(ctx.http.clone(), self.app.clone(), &self.work, place, lang);
+    }
+
+    /// Tells Discord the answer is coming. Returns whether it took.
+    async fn defer(&self, ctx: &Context, target: Target<'_>, deadline: Instant) -> bool {
+        let defer = || match target {
+            // "The bot is thinking…", public: most answers are boards for everyone.
+            Target::Command(_) => {
+                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
+            }
+            Target::Component(_) => CreateInteractionResponse::Acknowledge,
+        };
+        match with_retries("defer", Some(deadline), || {
+            target.respond(&ctx.http, defer())
+        })
+        .await
+        {
+            Ok(()) => true,
+            Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => true,
+            Err(e) => {
+                tracing::warn!("could not defer an interaction: {e}");
+                false
             }
         }
     }
 
-    /// Once a board is posted: strip the old board's controls and remember the new one.
-    async fn after_post(
+    /// Shows an answer: the first reply as the interaction's response (or the completion of
+    /// the deferred one), the rest as follow-ups; public replies go to the channel when the
+    /// interaction cannot carry them.
+    async fn deliver(
         &self,
         ctx: &Context,
-        reply: &Reply,
-        posted: serenity::Result<Option<Message>>,
+        target: Target<'_>,
+        answer: &Answer,
+        deferred: bool,
+        received: Instant,
     ) {
-        let message = match posted {
+        let http = &ctx.http;
+        let mut replies = answer.replies.iter();
+        let Some(first) = replies.next() else {
+            self.acknowledge(ctx, target, deferred, received).await;
+            return;
+        };
+        let shown = match (deferred, target) {
+            (false, _) => self.respond_with(http, target, first, received).await,
+            (true, Target::Command(c)) if !first.is_private() => {
+                with_retries("complete a deferred answer", None, || {
+                    c.edit_response(http, Rendered::new(first).edit_original())
+                })
+                .await
+                .map(Some)
+            }
+            (true, Target::Command(c)) => {
+                // A deferred answer is public; a private one goes out as an ephemeral
+                // follow-up and the placeholder is removed.
+                let sent = self.followup(http, target, first).await;
+                if let Err(e) =
+                    with_retries("remove a placeholder", None, || c.delete_response(http)).await
+                {
+                    tracing::debug!("could not remove a deferred placeholder: {e}");
+                }
+                sent.map(Some)
+            }
+            (true, Target::Component(_)) => self.followup(http, target, first).await.map(Some),
+        };
+        self.shown(http, target, first, shown).await;
+        for reply in replies {
+            let shown = self.followup(http, target, reply).await.map(Some);
+            self.shown(http, target, reply, shown).await;
+        }
+    }
+
+    /// The first reply as the interaction's own answer, then its message (for a board).
+    async fn respond_with(
+        &self,
+        http: &Http,
+        target: Target<'_>,
+        reply: &Reply,
+        received: Instant,
+    ) -> serenity::Result<Option<Message>> {
+        let answered = with_retries(
+            "answer an interaction",
+            Some(received + ANSWER_WINDOW),
+            || {
+                let r = CreateInteractionResponse::Message(Rendered::new(reply).response());
+                target.respond(http, r)
+            },
+        )
+        .await;
+        match answered {
+            Ok(()) => {}
+            // A retry after a lost answer: the first one had arrived.
+            Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => {}
+            Err(e) => return Err(e),
+        }
+        if reply.board_of.is_none() {
+            return Ok(None);
+        }
+        with_retries("read an answer back", None, || {
+            http.get_original_interaction_response(target.token())
+        })
+        .await
+        .map(Some)
+    }
+
+    async fn followup(
+        &self,
+        http: &Http,
+        target: Target<'_>,
+        reply: &Reply,
+    ) -> serenity::Result<Message> {
+        with_retries("send a follow-up", None, || async {
+            let m = Rendered::new(reply).followup();
+            match target {
+                Target::Command(c) => c.create_followup(http, m).await,
+                Target::Component(c) => c.create_followup(http, m).await,
+            }
+        })
+        .await
+    }
+
+    /// After a reply was (or was not) shown: a public reply the interaction could not carry
+    /// goes to the channel; a board is recorded.
+    async fn shown(
+        &self,
+        http: &Http,
+        target: Target<'_>,
+        reply: &Reply,
+        shown: serenity::Result<Option<Message>>,
+    ) {
+        let message = match shown {
             Ok(m) => m,
-            Err(e) => {
-                tracing::warn!("could not post a reply: {e}");
+            Err(e) if reply.is_private() => {
+                tracing::warn!("a private reply was lost: {e}");
                 return;
             }
-        };
-        if let (Some(old), Some(board)) = (reply.supersedes, reply.board_of) {
-            strip_controls(ctx, board.channel_id, old).await;
-        }
-        if let (Some(board), Some(m)) = (reply.board_of, message) {
-            // A board that was outdated before it was even recorded loses its controls now.
-            if !self.app.board_posted(board, m.id.get()).await {
-                strip_controls(ctx, board.channel_id, m.id.get()).await;
+            Err(e) => {
+                tracing::warn!(
+                    "the interaction could not show a reply ({e}); posting it in the channel"
+                );
+                post_in_channel(http, target.channel_id(), reply).await
             }
+        };
+        after_post(http, &self.app, reply, message.as_ref()).await;
+    }
+
+    /// An answer with nothing to say still answers the interaction.
+    async fn acknowledge(
+        &self,
+        ctx: &Context,
+        target: Target<'_>,
+        deferred: bool,
+        received: Instant,
+    ) {
+        let result = match (deferred, target) {
+            (true, Target::Component(_)) => Ok(()),
+            (true, Target::Command(c)) => c.delete_response(&ctx.http).await,
+            (false, _) => {
+                with_retries("acknowledge", Some(received + ANSWER_WINDOW), || {
+                    let ack = match target {
+                        Target::Component(_) => CreateInteractionResponse::Acknowledge,
+                        Target::Command(_) => CreateInteractionResponse::Message(
+                            Rendered::new(&Reply::private("✓")).response(),
+                        ),
+                    };
+                    target.respond(&ctx.http, ack)
+                })
+                .await
+            }
+        };
+        if let Err(e) = result {
+            tracing::warn!("could not acknowledge an interaction: {e}");
         }
     }
 
     async fn command(&self, ctx: &Context, cmd: &CommandInteraction) {
         let actor = actor(&cmd.user, cmd.member.as_deref(), &cmd.locale);
-        let lang = actor.lang();
         let place = Place {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
+        let work = self.dispatch_command(cmd, &actor, place);
+        self.interact(ctx, Target::Command(cmd), &actor, place, work)
+            .await;
+    }
+
+    /// The use case a command names.
+    async fn dispatch_command(
+        &self,
+        cmd: &CommandInteraction,
+        actor: &Actor,
+        place: Place,
+    ) -> Answer {
+        let actor = actor.clone();
+        let lang = actor.lang();
         let options = cmd.data.options();
         let string = |name: &str| {
             options
@@ -182,7 +428,7 @@ impl Handler {
         });
         let level = string("level").and_then(|l| l.parse::<Level>().ok());
         let app = &self.app;
-        let answer = match cmd.data.name.as_str() {
+        match cmd.data.name.as_str() {
             "challenge" => match user("opponent") {
                 Some(opponent) => {
                     app.challenge(&actor, place, &opponent, variant, colour)
@@ -210,8 +456,7 @@ impl Handler {
                 tracing::warn!("unknown command {other:?}");
                 app.help(&actor)
             }
-        };
-        self.send(ctx, Target::Command(cmd), answer, lang).await;
+        }
     }
 
     async fn autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
@@ -233,13 +478,13 @@ impl Handler {
             .create_response(&ctx.http, CreateInteractionResponse::Autocomplete(response))
             .await
         {
+            // Autocomplete is a convenience: the next keystroke asks again.
             tracing::debug!("autocomplete answer failed: {e}");
         }
     }
 
     async fn component(&self, ctx: &Context, c: &ComponentInteraction) {
         let actor = actor(&c.user, c.member.as_ref(), &c.locale);
-        let lang = actor.lang();
         let place = Place {
             guild_id: c.guild_id.map(GuildId::get),
             channel_id: c.channel_id.get(),
@@ -248,11 +493,31 @@ impl Handler {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
-        let answer = self
+        let work = self
             .app
-            .component(&actor, place, &c.data.custom_id, &values)
+            .component(&actor, place, &c.data.custom_id, &values);
+        self.interact(ctx, Target::Component(c), &actor, place, work)
             .await;
-        self.send(ctx, Target::Component(c), answer, lang).await;
+    }
+
+    /// After a (re)connection: make every move the bot owes, and post the boards that were
+    /// stored but never shown (the process stopped in between).
+    fn catch_up(&self, ctx: &Context, boards_too: bool) {
+        for owed in self.app.owed_work() {
+            match owed {
+                Owed::BotMove(place) => start_bot_turn(
+                    ctx.http.clone(),
+                    self.app.clone(),
+                    &self.work,
+                    place,
+                    Lang::En,
+                ),
+                Owed::Board(place) if boards_too => {
+                    start_board_repost(ctx.http.clone(), self.app.clone(), &self.work, place)
+                }
+                Owed::Board(_) => {}
+            }
+        }
     }
 }
 
@@ -269,9 +534,20 @@ impl EventHandler for Handler {
             Ok(c) => tracing::info!("registered {} commands", c.len()),
             Err(e) => tracing::error!("could not register the commands: {e}"),
         }
+        // A new session: this process may have just started, so catch up on everything.
+        self.catch_up(&ctx, true);
+    }
+
+    async fn resume(&self, ctx: Context, _: ResumedEvent) {
+        // The same process: its deliveries are still under way, only moves may be owed.
+        self.catch_up(&ctx, false);
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let Some(_working) = self.work.start() else {
+            // Shutting down: Discord will tell the user; the next process answers anew.
+            return;
+        };
         match interaction {
             Interaction::Command(cmd) => self.command(&ctx, &cmd).await,
             Interaction::Autocomplete(cmd) => self.autocomplete(&ctx, &cmd).await,

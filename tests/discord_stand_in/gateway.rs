@@ -104,6 +104,7 @@ fn gateway_record(
         problems,
         elapsed: None,
         at: Instant::now(),
+        injected: false,
     }
 }
 

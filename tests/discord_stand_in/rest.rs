@@ -11,7 +11,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
 use super::validate::{self, MessageUse, Problems};
-use super::{snowflake, timestamp_now, Inner, Place, Recorded, Route, State, UploadedFile};
+use super::{
+    snowflake, timestamp_now, FaultAction, Inner, Ping, Place, Recorded, Route, State, UploadedFile,
+};
 
 type Answer = (u16, Option<Value>);
 
@@ -62,7 +64,27 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
         problems: Vec::new(),
         elapsed: None,
         at: Instant::now(),
+        injected: false,
     };
+    // A fault the test asked for answers instead of Discord (or holds the request first).
+    let fault = {
+        let mut st = inner.state();
+        let rec_method = rec.method.clone();
+        st.faults
+            .iter_mut()
+            .find(|f| f.remaining > 0 && f.route.matches(&rec_method, &rec.route))
+            .map(|f| {
+                f.remaining -= 1;
+                f.hits += 1;
+                f.action
+            })
+    };
+    inner.bump();
+    match fault {
+        Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
+        Some(action) => return injected_failure(&inner, rec, body, action),
+        None => {}
+    }
     let expected_auth = format!("Bot {}", inner.cfg.token);
     let (status, answer) = match body {
         Err(e) => {
@@ -108,6 +130,60 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
             .body(Body::empty())
             .expect("empty response"),
     }
+}
+
+/// Answers a request with an injected 5xx or 429, as Discord shapes them; nothing happens.
+fn injected_failure(
+    inner: &Inner,
+    mut rec: Recorded,
+    body: Result<(Option<Value>, Vec<UploadedFile>), String>,
+    action: FaultAction,
+) -> Response {
+    if let Ok((json, files)) = body {
+        rec.json = json;
+        rec.files = files;
+    }
+    rec.injected = true;
+    let (status, answer, headers): (u16, Value, Vec<(&str, String)>) = match action {
+        FaultAction::RateLimited { retry_after } => (
+            429,
+            json!({"message": "You are being rate limited.", "retry_after": retry_after, "global": false}),
+            vec![
+                // Discord rounds the header up to whole seconds.
+                ("retry-after", format!("{}", retry_after.ceil() as u64)),
+                ("x-ratelimit-bucket", "stand-in-bucket".to_owned()),
+                ("x-ratelimit-limit", "5".to_owned()),
+                ("x-ratelimit-remaining", "0".to_owned()),
+                ("x-ratelimit-reset-after", format!("{retry_after:.3}")),
+                ("x-ratelimit-scope", "user".to_owned()),
+            ],
+        ),
+        FaultAction::ServerError(code) => (
+            code,
+            json!({"message": "500: Internal Server Error", "code": 0}),
+            vec![],
+        ),
+        FaultAction::Delay(_) => unreachable!("a delay serves the request"),
+    };
+    rec.status = status;
+    rec.response = Some(answer.clone());
+    {
+        let mut st = inner.state();
+        inner.record(&mut st, rec);
+    }
+    inner.bump();
+    let mut response = (
+        StatusCode::from_u16(status).expect("valid status"),
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response();
+    for (k, v) in headers {
+        response
+            .headers_mut()
+            .insert(k, v.parse().expect("header value"));
+    }
+    response
 }
 
 /// JSON body, or multipart `payload_json` + `files[n]`.
@@ -671,7 +747,12 @@ fn create_message(
         return Err(refuse(rec, problems));
     }
     match store_message(st, rec, message) {
-        (200, Some(m)) => Ok(m),
+        (200, Some(m)) => {
+            if let Some(p) = Ping::of(id, place.channel, body) {
+                st.pings.push(p);
+            }
+            Ok(m)
+        }
         other => Err(other),
     }
 }
@@ -702,8 +783,16 @@ fn edit_message(
         return refuse(rec, problems);
     }
     if loading {
-        // The first edit of a deferred answer replaces the "is thinking…" placeholder.
+        // The first edit of a deferred answer replaces the "is thinking…" placeholder: its
+        // first real content, which notifies like a new message.
         message["flags"] = json!(message["flags"].as_u64().unwrap_or(0) & !128);
+        let channel = message["channel_id"]
+            .as_str()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        if let Some(p) = Ping::of(id, channel, body) {
+            st.pings.push(p);
+        }
     }
     store_message(st, rec, message)
 }

@@ -1,0 +1,263 @@
+//! The bot's turn, as durable work: whatever triggers it (a person's move, a restart, any
+//! click in the channel), one move is searched, stored and shown. A per-channel guard keeps
+//! two triggers in this process from searching at once, and the store's compare-and-swap
+//! keeps two processes (or a guard lost to a restart) from storing two moves.
+
+use super::board::{self, board_reply};
+use super::i18n::{s, t, tr, Lang};
+use super::play::forced_note;
+use super::reply::Reply;
+use super::{bot_level, game_of, seat_name, storage_failed, Answer, App, Place};
+use crate::ai::{self, Level, SearchLimits, SearchOptions, SearchResult};
+use crate::engine::Game;
+use crate::store::StoreError;
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The longest the bot may think before its best move so far is taken.
+const BOT_THINKING_LIMIT: Duration = Duration::from_secs(20);
+/// Searches tried before the bot falls back to a shallow one.
+const SEARCH_ATTEMPTS: u32 = 3;
+/// The fallback's depth: a few plies, enough not to blunder a man, done in milliseconds.
+const SHALLOW_DEPTH: u32 = 4;
+
+/// Channels whose bot move is being searched or stored right now, in this process.
+#[derive(Clone, Default)]
+pub(crate) struct BotMovesInFlight(Arc<Mutex<HashSet<u64>>>);
+
+/// Holds a channel's place in [`BotMovesInFlight`] until dropped (also on panic).
+struct InFlight {
+    set: BotMovesInFlight,
+    channel_id: u64,
+}
+
+impl BotMovesInFlight {
+    fn enter(&self, channel_id: u64) -> Option<InFlight> {
+        let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        set.insert(channel_id).then(|| InFlight {
+            set: self.clone(),
+            channel_id,
+        })
+    }
+
+    pub(crate) fn contains(&self, channel_id: u64) -> bool {
+        let set = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        set.contains(&channel_id)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut set = self.set.0.lock().unwrap_or_else(|p| p.into_inner());
+        set.remove(&self.channel_id);
+    }
+}
+
+/// Work the bot owes a channel, found after a restart or a reconnection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// The game waits for the bot's move.
+    BotMove(Place),
+    /// The game moved on but its board was never shown (the process stopped between storing
+    /// a move and posting its board).
+    Board(Place),
+}
+
+/// Why a search gave no move.
+#[derive(Debug)]
+enum SearchFailed {
+    Panicked,
+    NoMove,
+}
+
+impl App {
+    /// Every channel whose game waits for the bot or whose last board was never posted.
+    /// Called when the front end (re)connects; the answers are best shown in the channel.
+    pub fn owed_work(&self) -> Vec<Owed> {
+        let games = match self.store.active_games() {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!("cannot list the active games: {e}");
+                return vec![];
+            }
+        };
+        let mut owed = Vec::new();
+        for rec in games.into_iter().filter_map(Result::ok) {
+            let place = Place {
+                guild_id: rec.guild_id,
+                channel_id: rec.channel_id,
+            };
+            let Ok(game) = rec.to_game() else { continue };
+            if !game.is_over() && bot_level(&rec, game.side_to_move()).is_some() {
+                owed.push(Owed::BotMove(place));
+            } else if self.board_shown_at(&rec) != Some(rec.moves.len()) {
+                owed.push(Owed::Board(place));
+            }
+        }
+        owed
+    }
+
+    /// The board of the channel's game as it stands, to post again when it was never shown;
+    /// it notifies the person to move, as the lost board would have.
+    pub async fn current_board(&self, place: Place, lang: Lang) -> Answer {
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Answer::default(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let game = match game_of(lang, &rec) {
+            Ok(g) => g,
+            Err(r) => return r.into(),
+        };
+        // Say what the lost board would have said: who played what.
+        let headline = game.last_move().map(|(before, mv)| {
+            let mover = rec.seat(before.side_to_move());
+            let key = if mover.user_id().is_some() {
+                "played"
+            } else {
+                "bot-played"
+            };
+            tr(
+                lang,
+                key,
+                &[
+                    ("name", s(seat_name(lang, mover))),
+                    ("move", s(before.move_notation(mv))),
+                ],
+            )
+        });
+        let mut reply = board_reply(lang, &rec, &game, headline);
+        board::notify_side_to_move(&mut reply, &rec, &game);
+        Answer::one(reply)
+    }
+
+    /// The bot's move in the channel's game, if it is the bot's turn and no other trigger is
+    /// making it already (then the answer is empty). A search that fails is tried again;
+    /// after [`SEARCH_ATTEMPTS`] failures the bot plays the best move of a shallow search, so
+    /// a bot never loses by not moving.
+    pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
+        let Some(_in_flight) = self.bot_moves.enter(place.channel_id) else {
+            return Answer::default();
+        };
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Answer::default(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let mut game = match game_of(lang, &rec) {
+            Ok(g) => g,
+            Err(r) => return r.into(),
+        };
+        if game.is_over() {
+            return Answer::default();
+        }
+        let side = game.side_to_move();
+        let Some(level) = bot_level(&rec, side) else {
+            return Answer::default();
+        };
+        let ply = game.ply();
+        let mut found = None;
+        for attempt in 1..=SEARCH_ATTEMPTS {
+            match self.search(&game, level, attempt).await {
+                Ok(r) => {
+                    found = Some(r);
+                    break;
+                }
+                Err(e) => tracing::error!(
+                    "bot search {attempt} of {SEARCH_ATTEMPTS} in channel {} failed: {e:?}",
+                    place.channel_id
+                ),
+            }
+        }
+        let Some(mv) = found.map(|r| r.mv).or_else(|| shallow_move(&game)) else {
+            tracing::error!("the bot has no move in channel {}", place.channel_id);
+            return Reply::private(t(lang, "err-bot-failed")).into();
+        };
+        let before = *game.position();
+        if game.play(mv).is_err() {
+            tracing::error!(
+                "the bot chose an illegal move in channel {}",
+                place.channel_id
+            );
+            return Reply::private(t(lang, "err-bot-failed")).into();
+        }
+        let rec = match self.save(rec, &game, ply).await {
+            Ok(r) => r,
+            // Another trigger (another process) stored a move first: it shows it.
+            Err(StoreError::Conflict { .. }) => return Answer::default(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let mut headline = tr(
+            lang,
+            "bot-played",
+            &[
+                ("name", s(seat_name(lang, rec.seat(side)))),
+                ("move", s(before.move_notation(&mv))),
+            ],
+        );
+        if let Some(why) = forced_note(lang, &before, &mv) {
+            headline.push(' ');
+            headline.push_str(&why);
+        }
+        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        board::notify_side_to_move(&mut reply, &rec, &game);
+        Answer::one(reply)
+    }
+
+    /// One search at the level's strength, off the async runtime. Every level stops on its
+    /// own (time or node budget); a watchdog bounds the worst case on a starved machine.
+    async fn search(
+        &self,
+        game: &Game,
+        level: Level,
+        attempt: u32,
+    ) -> Result<SearchResult, SearchFailed> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let opts = SearchOptions {
+            seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms())
+                ^ (game.ply() as u64)
+                ^ u64::from(attempt - 1),
+            time: (level == Level::Expert).then_some(self.config.expert_time),
+            stop: Some(stop.clone()),
+            ..SearchOptions::default()
+        };
+        let watchdog = tokio::spawn(async move {
+            tokio::time::sleep(BOT_THINKING_LIMIT).await;
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let search_game = game.clone();
+        let hook = self.search_hook.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            if let Some(hook) = hook {
+                hook(attempt);
+            }
+            ai::best_move(&search_game, level, &opts)
+        })
+        .await;
+        watchdog.abort();
+        match found {
+            Ok(Some(r)) => Ok(r),
+            Ok(None) => Err(SearchFailed::NoMove),
+            Err(_) => Err(SearchFailed::Panicked),
+        }
+    }
+}
+
+/// The best move of a shallow fixed-depth search: the fallback when the real search fails.
+fn shallow_move(game: &Game) -> Option<crate::engine::Move> {
+    let opts = SearchOptions {
+        limits: Some(SearchLimits {
+            depth: Some(SHALLOW_DEPTH),
+            ..SearchLimits::default()
+        }),
+        ..SearchOptions::default()
+    };
+    std::panic::catch_unwind(|| ai::best_move(game, Level::Medium, &opts))
+        .ok()
+        .flatten()
+        .map(|r| r.mv)
+        // Even a failing search must not stop the game: any legal move will do.
+        .or_else(|| game.position().legal_moves().first().copied())
+}

@@ -1,0 +1,164 @@
+//! What the end-to-end tests of the bot share: starting it against the stand-in (in this
+//! process, or as a `damas bot` child process), and reading what it posted.
+#![allow(dead_code)]
+
+use crate::discord_stand_in::*;
+use damas::app::{App, Config};
+use damas::discord::{BotConfig, Token};
+use damas::engine::{Color, Position, Square};
+use damas::store::Store;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub const GUILD: u64 = 4242;
+
+pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
+    BotConfig {
+        token: Token::new(standin.token()),
+        db_path: db.to_path_buf(),
+        guild_id: Some(GUILD),
+        api_proxy: Some(standin.base_url()),
+        defer_after: damas::discord::router::DEFER_AFTER,
+    }
+}
+
+/// Opens the database, waiting for a previous holder of its lock to let go (sled's flusher
+/// thread releases the file lock last, as with a real process exiting).
+pub async fn open_store(db: &Path) -> Store {
+    for _ in 0..100 {
+        if let Ok(s) = Store::open(db) {
+            return s;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Store::open(db).unwrap_or_else(|e| panic!("store opens: {e}"))
+}
+
+/// Starts the bot (store, app, serenity client) in this process against the stand-in.
+pub async fn start_bot(standin: &StandIn, db: &Path) -> RunningClient {
+    start_bot_with(standin, bot_config(standin, db), |app| app).await
+}
+
+/// [`start_bot`] with a changed configuration and app.
+pub async fn start_bot_with(
+    standin: &StandIn,
+    config: BotConfig,
+    app: impl FnOnce(App) -> App,
+) -> RunningClient {
+    let store = open_store(&config.db_path).await;
+    let app = app(App::new(
+        store,
+        Config {
+            bot_seed: Some(11),
+            ..Config::default()
+        },
+    ));
+    let client = damas::discord::client(&config, app)
+        .await
+        .expect("the bot builds its client");
+    let running = RunningClient::spawn(client);
+    standin.wait_connected().await;
+    running
+}
+
+/// `damas bot` as a child process against the stand-in; killed when dropped.
+pub struct BotProcess(pub Child);
+
+impl BotProcess {
+    /// Starts `damas bot` on `db` and waits until it is connected.
+    pub async fn start(standin: &StandIn, db: &Path) -> BotProcess {
+        let child = Command::new(env!("CARGO_BIN_EXE_damas"))
+            .arg("bot")
+            .env("DISCORD_TOKEN", standin.token())
+            .env("DISCORD_API_PROXY", standin.base_url())
+            .env("DISCORD_GUILD_ID", GUILD.to_string())
+            .env("DAMAS_DB", db)
+            .env("RUST_LOG", "info,serenity=warn")
+            // Away from the developer's own .env.
+            .current_dir(db.parent().expect("db has a parent"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("damas bot starts");
+        standin.wait_connected().await;
+        BotProcess(child)
+    }
+
+    /// Sends a signal (`KILL`, `TERM`).
+    pub fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{sig}"), &self.0.id().to_string()])
+            .status()
+            .expect("kill runs")
+            .success();
+        assert!(ok, "kill -{sig} {}", self.0.id());
+    }
+
+    /// Waits for the process to exit, at most `within`.
+    pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            if let Some(status) = self.0.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the bot did not exit within {within:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// All the text of a message body: content and embed descriptions and titles.
+pub fn text_of(v: &Value) -> String {
+    let mut s = v["content"].as_str().unwrap_or_default().to_string();
+    for e in v["embeds"].as_array().into_iter().flatten() {
+        for k in ["title", "description"] {
+            if let Some(t) = e[k].as_str() {
+                s.push('\n');
+                s.push_str(t);
+            }
+        }
+    }
+    s
+}
+
+pub fn text(r: &Recorded) -> String {
+    text_of(r.message_body())
+}
+
+/// Checks the posted PNG shows exactly `pos`, from `perspective`.
+pub fn assert_picture_shows(png: &[u8], pos: &Position, perspective: Color) {
+    let img = image::load_from_memory(png)
+        .expect("the attachment is a PNG")
+        .to_rgba8();
+    for sq in Square::all() {
+        let seen = damas::render::read_square(&img, pos.variant(), perspective, sq);
+        assert_eq!(seen, pos.piece_at(sq), "square {sq} of the posted board");
+    }
+}
+
+pub fn board_png(r: &Recorded) -> Vec<u8> {
+    r.file("board.png")
+        .unwrap_or_else(|| panic!("no board.png in {}", r.summary()))
+        .bytes
+        .clone()
+}
+
+pub fn custom_id_starting(message: &Value, prefix: &str) -> String {
+    custom_ids(message)
+        .into_iter()
+        .find(|id| id.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix}… component in {:?}", custom_ids(message)))
+}

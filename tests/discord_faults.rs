@@ -1,0 +1,428 @@
+//! Discord failing the way it does — 5xx, 429 with `retry_after`, a dropped gateway, a slow
+//! answer — while people play the bot: every move is applied once, its board reaches the
+//! channel, the bot's answer comes, and no interaction goes unanswered. Also who gets
+//! notified: only the person a message is meant for.
+
+mod bot_support;
+mod discord_stand_in;
+
+use bot_support::*;
+use damas::engine::{Game, Variant};
+use discord_stand_in::*;
+use serde_json::Value;
+use std::time::Duration;
+
+/// A stand-in that, like Discord, refuses an interaction answered after 3 s.
+async fn strict_standin() -> StandIn {
+    StandIn::start_with(Config {
+        interaction_deadline: Some(Duration::from_secs(3)),
+        wait: Duration::from_secs(20),
+        ..Config::default()
+    })
+    .await
+}
+
+/// The board messages of a channel, in the order they were posted.
+fn boards_in(standin: &StandIn, channel: u64) -> Vec<Value> {
+    standin
+        .messages_in(channel)
+        .into_iter()
+        .filter(|m| {
+            m["attachments"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|f| f["filename"] == "board.png"))
+        })
+        .collect()
+}
+
+/// Every interaction got exactly one accepted answer.
+fn assert_all_answered(standin: &StandIn, sent: &[&SentInteraction]) {
+    let log = standin.log();
+    for s in sent {
+        let answers = log
+            .iter()
+            .filter(|r| {
+                matches!(&r.route, Route::Callback { interaction, .. } if *interaction == s.id)
+                    && r.status < 300
+            })
+            .count();
+        assert_eq!(
+            answers,
+            1,
+            "interaction {} answered once\n{}",
+            s.id,
+            standin.log_text()
+        );
+    }
+}
+
+/// Starts a Spanish game against the easy bot, the person White (first to move).
+async fn start_game(standin: &StandIn, alice: &TestUser, place: Place) -> SentInteraction {
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            alice,
+            place,
+            "play",
+            vec![
+                opt_str("level", "easy"),
+                opt_str("variant", "spanish"),
+                opt_str("colour", "white"),
+            ],
+        ))
+        .await;
+    assert!(answer_text(standin, &sent).await.contains("Bot"));
+    sent
+}
+
+/// The text an interaction was answered with: its response, or the edit completing a
+/// deferred one.
+async fn answer_text(standin: &StandIn, sent: &SentInteraction) -> String {
+    let cb = standin.callback(sent).await;
+    match cb.callback_type() {
+        Some(5) => text(&standin.original_edit(sent).await),
+        _ => text(&cb),
+    }
+}
+
+/// alice plays `mv` with /move; returns the interaction.
+async fn play(standin: &StandIn, alice: &TestUser, place: Place, mv: &str) -> SentInteraction {
+    standin
+        .send_interaction(standin.slash_command(alice, place, "move", vec![opt_str("move", mv)]))
+        .await
+}
+
+/// Waits for the bot's board in the channel; returns its text.
+async fn bot_answer(standin: &StandIn, channel: u64) -> String {
+    let post = standin.channel_post(channel).await;
+    let t = text(&post);
+    assert!(t.contains("Bot (easy) played"), "{t}");
+    t
+}
+
+/// The channel shows the start board and one board per ply: no move was shown twice, none
+/// was lost.
+fn assert_one_board_per_ply(standin: &StandIn, channel: u64, plies: usize) {
+    let boards = boards_in(standin, channel);
+    assert_eq!(
+        boards.len(),
+        plies + 1,
+        "boards in the channel:\n{}",
+        boards
+            .iter()
+            .map(text_of)
+            .collect::<Vec<_>>()
+            .join("\n---\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_500_on_the_answer_is_retried_and_the_move_applied_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(&standin, &alice, place).await;
+
+    let fault = standin.inject(FaultRoute::Callback, FaultAction::ServerError(500), 1);
+    let mv = play(&standin, &alice, place, "10-14").await;
+    let cb = standin.callback(&mv).await;
+    assert_eq!(cb.status, 500, "the first answer met the fault");
+    assert!(cb.injected);
+    let cb = standin.callback(&mv).await;
+    assert_eq!(cb.status, 204, "{}", cb.summary());
+    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+    assert_eq!(standin.fault_hits(fault), 1);
+    bot_answer(&standin, place.channel).await;
+
+    assert_one_board_per_ply(&standin, place.channel, 2);
+    assert_all_answered(&standin, &[&start, &mv]);
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    // Every interaction deferred, so that boards go out as follow-ups and edits too.
+    let mut config = bot_config(&standin, &dir.path().join("db"));
+    config.defer_after = Duration::ZERO;
+    let bot = start_bot_with(&standin, config, |app| app).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(&standin, &alice, place).await;
+    let limited = FaultAction::RateLimited { retry_after: 0.8 };
+
+    // On the interaction's answer (here the deferral) and on the bot's post in the channel.
+    let on_callback = standin.inject(FaultRoute::Callback, limited, 1);
+    let on_post = standin.inject(FaultRoute::ChannelPost, limited, 1);
+    let first = play(&standin, &alice, place, "10-14").await;
+    let cb = standin.callback(&first).await;
+    assert_eq!(cb.status, 429);
+    let retried = standin.callback(&first).await;
+    assert_eq!(
+        retried.callback_type(),
+        Some(5),
+        "deferred: {}",
+        retried.summary()
+    );
+    let waited = retried.at.duration_since(cb.at);
+    assert!(
+        waited >= Duration::from_millis(800),
+        "waited {waited:?} after a 429"
+    );
+    let edit = standin.original_edit(&first).await;
+    assert!(
+        text(&edit).contains("alice played 10-14"),
+        "{}",
+        text(&edit)
+    );
+    bot_answer(&standin, place.channel).await;
+    assert_eq!(standin.fault_hits(on_callback), 1);
+    assert_eq!(standin.fault_hits(on_post), 1);
+
+    // On a follow-up: a move from the board's menu is a component, answered by a follow-up.
+    let board = boards_in(&standin, place.channel)
+        .pop()
+        .expect("the bot's board");
+    let menu = custom_id_starting(&board, "damas:move:");
+    let choice = component(&board, &menu).unwrap()["options"][0]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let on_followup = standin.inject(FaultRoute::Followup, limited, 1);
+    let pick = standin
+        .send_interaction(standin.select_menu(&alice, &board, &menu, &[&choice]))
+        .await;
+    assert_eq!(standin.callback(&pick).await.callback_type(), Some(6));
+    let limited_followup = standin.followup(&pick).await;
+    assert_eq!(limited_followup.status, 429);
+    let followup = standin.followup(&pick).await;
+    assert_eq!(followup.status, 200, "{}", followup.summary());
+    assert!(
+        text(&followup).contains("alice played"),
+        "{}",
+        text(&followup)
+    );
+    assert_eq!(standin.fault_hits(on_followup), 1);
+    bot_answer(&standin, place.channel).await;
+
+    assert_one_board_per_ply(&standin, place.channel, 4);
+    assert_all_answered(&standin, &[&start, &first, &pick]);
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(&standin, &alice, place).await;
+    let first = play(&standin, &alice, place, "10-14").await;
+    standin.callback(&first).await;
+    // The connection drops while the bot thinks; serenity comes back with RESUME.
+    standin.drop_connections();
+    bot_answer(&standin, place.channel).await;
+    standin.next_request(|r| r.route == Route::Resume).await;
+    standin.wait_connected().await;
+
+    let board = boards_in(&standin, place.channel)
+        .pop()
+        .expect("the bot's board");
+    let menu = custom_id_starting(&board, "damas:move:");
+    let choice = component(&board, &menu).unwrap()["options"][0]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let pick = standin
+        .send_interaction(standin.select_menu(&alice, &board, &menu, &[&choice]))
+        .await;
+    let cb = standin.callback(&pick).await;
+    assert!(text(&cb).contains("alice played"), "{}", text(&cb));
+    bot_answer(&standin, place.channel).await;
+
+    assert_one_board_per_ply(&standin, place.channel, 4);
+    assert_all_answered(&standin, &[&start, &first, &pick]);
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_discord_still_gets_every_answer_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(&standin, &alice, place).await;
+
+    // The next REST answer (the move's own answer) takes 2 s to come back.
+    let slow = standin.inject(
+        FaultRoute::AnyRest,
+        FaultAction::Delay(Duration::from_secs(2)),
+        1,
+    );
+    let mv = play(&standin, &alice, place, "10-14").await;
+    let cb = standin.callback(&mv).await;
+    assert_eq!(cb.status, 204, "{}", cb.summary());
+    assert!(
+        cb.elapsed.unwrap() < Duration::from_secs(3),
+        "{:?}",
+        cb.elapsed
+    );
+    assert_eq!(standin.fault_hits(slow), 1);
+    bot_answer(&standin, place.channel).await;
+
+    assert_one_board_per_ply(&standin, place.channel, 2);
+    assert_all_answered(&standin, &[&start, &mv]);
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_that_keeps_failing_still_gives_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let seen = attempts.clone();
+    let bot = start_bot_with(
+        &standin,
+        bot_config(&standin, &dir.path().join("db")),
+        |app| {
+            app.with_search_hook(move |attempt| {
+                seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                panic!("search attempt {attempt} fails");
+            })
+        },
+    )
+    .await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    start_game(&standin, &alice, place).await;
+    let mv = play(&standin, &alice, place, "10-14").await;
+    standin.callback(&mv).await;
+    // Three searches failed; the bot played the shallow search's move rather than none.
+    bot_answer(&standin, place.channel).await;
+    assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 3);
+    assert_one_board_per_ply(&standin, place.channel, 2);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_and_typed_text_ping_nobody_only_the_one_meant() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let carol = TestUser::random("carol");
+    // alice's display name tries to ping carol and everyone.
+    let alice = TestUser::new(snowflake(), &format!("<@{}> @everyone", carol.id));
+    let bob = TestUser::random("bob");
+    let place = Place::guild(GUILD, snowflake());
+
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "challenge",
+            vec![opt_user("opponent", &bob), opt_str("colour", "white")],
+        ))
+        .await;
+    let cb = standin.callback(&sent).await;
+    // The challenge mentions bob in its content, and allows only him.
+    assert!(
+        cb.content().contains(&format!("<@{}>", bob.id)),
+        "{}",
+        cb.content()
+    );
+    let allowed = &cb.message_body()["allowed_mentions"];
+    assert_eq!(allowed["parse"], serde_json::json!([]), "{allowed}");
+    assert_eq!(
+        allowed["users"],
+        serde_json::json!([bob.id.to_string()]),
+        "{allowed}"
+    );
+    let challenge = standin.original_message(&sent);
+    let accept = custom_id_starting(&challenge, "damas:accept:");
+    let click = standin
+        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .await;
+    standin.callback(&click).await;
+
+    // A short game: alice and bob each move, then bob resigns.
+    let mut game = Game::new(Variant::Spanish);
+    for (who, mv) in [(&alice, "10-14"), (&bob, "22-18")] {
+        let sent = play(&standin, who, place, mv).await;
+        let cb = standin.callback(&sent).await;
+        assert!(!cb.is_ephemeral(), "{}", text(&cb));
+        game.play_text(mv).unwrap();
+    }
+    let resign = standin
+        .send_interaction(standin.slash_command(&bob, place, "resign", vec![]))
+        .await;
+    standin.callback(&resign).await;
+
+    // Then a whole game against the bot in another channel.
+    let place2 = Place::guild(GUILD, snowflake());
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place2,
+            "play",
+            vec![
+                opt_str("level", "easy"),
+                opt_str("variant", "english"),
+                opt_str("colour", "black"),
+            ],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let mut board = standin.original_message(&sent);
+    for _ in 0..200 {
+        let Some(menu) = custom_ids(&board)
+            .into_iter()
+            .find(|id| id.starts_with("damas:move:"))
+        else {
+            break;
+        };
+        let first = component(&board, &menu).unwrap()["options"][0]["value"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let pick = standin
+            .send_interaction(standin.select_menu(&alice, &board, &menu, &[&first]))
+            .await;
+        let cb = standin.callback(&pick).await;
+        if text(&cb).contains("wins") || text(&cb).contains("Draw") {
+            break;
+        }
+        let post = standin.channel_post(place2.channel).await;
+        board = standin.message(post.message_id().unwrap()).unwrap();
+        if text(&post).contains("wins") || text(&post).contains("Draw") {
+            break;
+        }
+    }
+
+    let pings = standin.pings();
+    assert!(!pings.is_empty());
+    for p in &pings {
+        assert!(!p.everyone, "@everyone took effect: {p:?}");
+        assert!(p.roles.is_empty(), "{p:?}");
+        assert!(!p.users.contains(&carol.id), "carol was pinged: {p:?}");
+        assert_eq!(p.users.len(), 1, "one person per message: {p:?}");
+    }
+    // bob was pinged for the challenge and for his turn; alice for her turns.
+    assert!(pings.iter().any(|p| p.users == [bob.id]));
+    assert!(pings.iter().any(|p| p.users == [alice.id]));
+    standin.assert_no_refusals();
+    bot.stop().await;
+}

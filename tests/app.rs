@@ -87,11 +87,13 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
         .await;
     let r = only(&a);
     assert!(!r.is_private());
+    // Names in the text; only the challenged is to be notified.
     assert!(
-        r.text.contains("<@1>") && r.text.contains("<@2>"),
+        r.text.contains("alice") && r.text.contains("bob"),
         "{}",
         r.text
     );
+    assert_eq!(r.mention, Some(2));
     let accept = button_id(r, Action::Accept);
     // Carol's click is refused privately and changes nothing.
     let refused = w.app.component(&carol, PLACE, &accept, &[]).await;

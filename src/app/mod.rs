@@ -15,6 +15,7 @@ pub mod ids;
 pub mod info;
 pub mod play;
 pub mod reply;
+pub mod settings;
 
 pub use bot::Owed;
 pub use ids::{Action, ComponentId};

@@ -10,6 +10,7 @@ pub mod respond;
 pub mod router;
 pub mod work;
 
+use crate::app::settings::Settings;
 use crate::app::{App, Config};
 use crate::store::Store;
 use serenity::all::{Client, GatewayIntents, HttpBuilder};
@@ -46,6 +47,8 @@ pub struct BotConfig {
     /// Work still running after this long is deferred ([`router::DEFER_AFTER`]; tests use 0
     /// to take the deferred path every time).
     pub defer_after: Duration,
+    /// Time limits and the search pool (`DAMAS_*`).
+    pub settings: Settings,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -140,6 +143,10 @@ impl BotConfig {
             guild_id,
             api_proxy,
             defer_after: router::DEFER_AFTER,
+            settings: Settings::from_vars(&var).map_err(|e| BotError::BadSetting {
+                variable: e.variable,
+                problem: e.problem,
+            })?,
         })
     }
 }
@@ -209,7 +216,13 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         path: config.db_path.clone(),
         source,
     })?;
-    let app = App::new(store.clone(), Config::default());
+    let app = App::new(
+        store.clone(),
+        Config {
+            challenge_ttl: config.settings.challenge_ttl,
+            ..Config::default()
+        },
+    );
     let work = InFlight::new();
     let mut client = client_tracking(&config, app, Arc::clone(&work)).await?;
     let shards = client.shard_manager.clone();

@@ -21,6 +21,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         guild_id: Some(GUILD),
         api_proxy: Some(standin.base_url()),
         defer_after: damas::discord::router::DEFER_AFTER,
+        settings: Default::default(),
     }
 }
 

@@ -1,0 +1,166 @@
+//! The bot's tunable limits, read from the environment by the front end: time per move,
+//! how often the sweeper runs, how long a challenge stays open, the search pool's size.
+//! Durations are written like `90s`, `15m`, `3d`; a bad value names its variable.
+
+use std::time::Duration;
+
+/// One setting that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{variable} {problem}")]
+pub struct BadSetting {
+    pub variable: &'static str,
+    pub problem: String,
+}
+
+/// The limits of one bot process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `DAMAS_MOVE_TIME`: a person's time for each move before losing on time.
+    pub move_time: Duration,
+    /// `DAMAS_SWEEP_EVERY`: how often reminders, losses on time and expired challenges are
+    /// looked for.
+    pub sweep_every: Duration,
+    /// `DAMAS_CHALLENGE_TTL`: how long a challenge waits for its answer.
+    pub challenge_ttl: Duration,
+    /// `DAMAS_SEARCH_THREADS`: threads searching the bot's moves.
+    pub search_threads: usize,
+    /// `DAMAS_SEARCH_MEMORY_MB`: the search pool's transposition tables, in all.
+    pub search_memory_mb: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            move_time: Duration::from_secs(3 * 24 * 3600),
+            sweep_every: Duration::from_secs(60),
+            challenge_ttl: Duration::from_secs(15 * 60),
+            search_threads: default_search_threads(),
+            search_memory_mb: 256,
+        }
+    }
+}
+
+/// Cores less one (the async runtime and the store need one), at least one.
+pub fn default_search_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1))
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Reads `90s`, `15m`, `3h`, `3d` (a whole number and a unit).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("needs a unit: s, m, h or d (like 90s, 15m, 3d), not {text:?}"))?;
+    let (number, unit) = t.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("must start with a whole number (like 90s, 15m, 3d), not {text:?}"))?;
+    let seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => {
+            return Err(format!(
+                "has an unknown unit {unit:?}: use s, m, h or d, not {text:?}"
+            ))
+        }
+    };
+    if n == 0 {
+        return Err(format!("must be more than zero, not {text:?}"));
+    }
+    n.checked_mul(seconds)
+        .map(Duration::from_secs)
+        .ok_or_else(|| format!("is too long: {text:?}"))
+}
+
+impl Settings {
+    /// Reads the settings from a source of variables (the environment); unset ones keep
+    /// their defaults.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, BadSetting> {
+        let mut s = Settings::default();
+        let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        let duration = |variable: &'static str, into: &mut Duration| {
+            if let Some(v) = set(variable) {
+                *into = parse_duration(&v).map_err(|problem| BadSetting { variable, problem })?;
+            }
+            Ok::<(), BadSetting>(())
+        };
+        duration("DAMAS_MOVE_TIME", &mut s.move_time)?;
+        duration("DAMAS_SWEEP_EVERY", &mut s.sweep_every)?;
+        duration("DAMAS_CHALLENGE_TTL", &mut s.challenge_ttl)?;
+        let count = |variable: &'static str, into: &mut usize, max: usize| {
+            if let Some(v) = set(variable) {
+                *into = v
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| BadSetting {
+                        variable,
+                        problem: format!("must be a whole number from 1 to {max}, not {v:?}"),
+                    })?;
+            }
+            Ok::<(), BadSetting>(())
+        };
+        count("DAMAS_SEARCH_THREADS", &mut s.search_threads, 256)?;
+        count("DAMAS_SEARCH_MEMORY_MB", &mut s.search_memory_mb, 65_536)?;
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(vars: &[(&str, &str)]) -> Result<Settings, BadSetting> {
+        Settings::from_vars(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn durations_read_as_written() {
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("15m"), Ok(Duration::from_secs(900)));
+        assert_eq!(parse_duration(" 3d "), Ok(Duration::from_secs(3 * 86_400)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        for bad in [
+            "",
+            "90",
+            "s",
+            "1.5h",
+            "-3d",
+            "3w",
+            "0s",
+            "3 d",
+            "99999999999999999999d",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn settings_name_the_bad_variable() {
+        assert_eq!(from(&[]).unwrap(), Settings::default());
+        let s = from(&[("DAMAS_MOVE_TIME", "2s"), ("DAMAS_SEARCH_THREADS", "3")]).unwrap();
+        assert_eq!(s.move_time, Duration::from_secs(2));
+        assert_eq!(s.search_threads, 3);
+        for (var, value) in [
+            ("DAMAS_MOVE_TIME", "3"),
+            ("DAMAS_SWEEP_EVERY", "fast"),
+            ("DAMAS_CHALLENGE_TTL", "0m"),
+            ("DAMAS_SEARCH_THREADS", "0"),
+            ("DAMAS_SEARCH_MEMORY_MB", "lots"),
+        ] {
+            let e = from(&[(var, value)]).unwrap_err();
+            assert_eq!(e.variable, var);
+            assert!(e.to_string().starts_with(var), "{e}");
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Time limits: nothing waits for ever. The front end calls [`App::sweep`] every
+//! `DAMAS_SWEEP_EVERY`; it reminds a person to move once, at half their time, ends the game
+//! as a loss on time at the limit (the bot never loses on time: its turns are owed work),
+//! and closes challenges nobody answered. Channels, threads and servers that disappear take
+//! their games with them, without a result.
+
+use super::board::board_reply;
+use super::i18n::{s, t, tr};
+use super::reply::Reply;
+use super::{seat_name, App, Place};
+use crate::engine::{Outcome, WinReason};
+use crate::store::{GameRecord, Seat, StoreError};
+
+/// Something the sweeper found to show.
+#[derive(Clone, Debug)]
+pub enum Swept {
+    /// A message for the channel: a reminder, or the final board of a game lost on time.
+    Post { place: Place, reply: Reply },
+    /// A challenge expired: its message (if it was recorded) says so and loses its buttons.
+    ChallengeExpired {
+        channel_id: u64,
+        message_id: Option<u64>,
+        reply: Reply,
+    },
+}
+
+impl App {
+    /// One pass over the active games and the open challenges, at the clock's `now`.
+    pub async fn sweep(&self) -> Vec<Swept> {
+        let now = self.now_ms();
+        let mut out = Vec::new();
+        match self.store.active_games() {
+            Ok(games) => {
+                for rec in games.into_iter().filter_map(Result::ok) {
+                    if let Some(swept) = self.sweep_game(rec, now).await {
+                        out.push(swept);
+                    }
+                }
+            }
+            Err(e) => tracing::error!("sweep: cannot list the games: {e}"),
+        }
+        match self.store.open_challenges() {
+            Ok(challenges) => {
+                for (channel_id, c) in challenges {
+                    if !c.is_expired(now) {
+                        continue;
+                    }
+                    let taken = self
+                        .store
+                        .take_challenge(channel_id, |x| x.created_at_ms == c.created_at_ms)
+                        .await;
+                    match taken {
+                        Ok(Some(c)) => {
+                            let lang = self.lang_of_user(c.challenger.user_id);
+                            let text = tr(
+                                lang,
+                                "challenge-expired-notice",
+                                &[
+                                    ("challenger", s(&c.challenger.name)),
+                                    ("opponent", s(&c.challenged.name)),
+                                ],
+                            );
+                            out.push(Swept::ChallengeExpired {
+                                channel_id,
+                                message_id: c.message_id,
+                                reply: Reply::public(text).with_title(t(lang, "challenge-title")),
+                            });
+                        }
+                        Ok(None) => {}
+                        Err(e) => tracing::error!("sweep: challenge in {channel_id}: {e}"),
+                    }
+                }
+            }
+            Err(e) => tracing::error!("sweep: cannot list the challenges: {e}"),
+        }
+        out
+    }
+
+    /// A reminder or a loss on time for one game, if due.
+    async fn sweep_game(&self, mut rec: GameRecord, now: u64) -> Option<Swept> {
+        let mut game = rec.to_game().ok()?;
+        if game.is_over() {
+            return None;
+        }
+        let side = game.side_to_move();
+        let Seat::Human { user_id, .. } = rec.seat(side).clone() else {
+            return None;
+        };
+        let place = Place {
+            guild_id: rec.guild_id,
+            channel_id: rec.channel_id,
+        };
+        let lang = self.lang_of(&rec);
+        let ply = game.ply();
+        let waited = now.saturating_sub(rec.last_move_at_ms);
+        if waited >= rec.move_time_ms {
+            let name = seat_name(lang, rec.seat(side));
+            game.set_outcome(Some(Outcome::Win {
+                winner: side.opposite(),
+                reason: WinReason::Time,
+            }));
+            let last_move_at = rec.last_move_at_ms;
+            let saved = self.save(rec, &game, ply).await;
+            return match saved {
+                Ok(mut rec) => {
+                    // The game ended at its deadline, not at the sweep.
+                    rec.last_move_at_ms = last_move_at;
+                    let headline = tr(lang, "lost-on-time", &[("name", s(name))]);
+                    Some(Swept::Post {
+                        place,
+                        reply: board_reply(lang, &rec, &game, Some(headline)),
+                    })
+                }
+                Err(StoreError::Conflict { .. }) => None,
+                Err(e) => {
+                    tracing::error!("sweep: game in {}: {e}", place.channel_id);
+                    None
+                }
+            };
+        }
+        if waited >= rec.move_time_ms / 2 && rec.reminded_ply != Some(ply) {
+            rec.reminded_ply = Some(ply);
+            let (unit, count) = time_left(rec.move_time_ms - waited);
+            match self.store.update_game(rec.channel_id, ply, &rec).await {
+                Ok(_) => {
+                    let mut reply = Reply::public(tr(
+                        lang,
+                        "reminder",
+                        &[("unit", s(unit)), ("count", super::i18n::n(count as f64))],
+                    ));
+                    reply.mention = Some(user_id);
+                    return Some(Swept::Post { place, reply });
+                }
+                Err(StoreError::Conflict { .. }) => return None,
+                Err(e) => {
+                    tracing::error!("sweep: reminder in {}: {e}", place.channel_id);
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// A channel or thread was deleted: its game ends without a result and its challenge goes.
+    pub async fn channel_gone(&self, channel_id: u64) {
+        if let Ok(Some(rec)) = self.store.active_game(channel_id) {
+            if let Err(e) = self.store.cancel_game(channel_id, rec.moves.len()).await {
+                tracing::error!("cannot cancel the game of deleted channel {channel_id}: {e}");
+            }
+        }
+        if let Err(e) = self.store.take_challenge(channel_id, |_| true).await {
+            tracing::error!("cannot drop the challenge of deleted channel {channel_id}: {e}");
+        }
+    }
+
+    /// The bot left (or was removed from) a server: every game there ends without a result.
+    pub async fn guild_gone(&self, guild_id: u64) {
+        let Ok(games) = self.store.active_games() else {
+            return;
+        };
+        for rec in games.into_iter().filter_map(Result::ok) {
+            if rec.guild_id == Some(guild_id) {
+                self.channel_gone(rec.channel_id).await;
+            }
+        }
+    }
+}
+
+/// The time left as the largest whole unit: ("hours", 5), ("minutes", 12)…
+fn time_left(ms: u64) -> (&'static str, u64) {
+    let minutes = ms / 60_000;
+    if minutes >= 48 * 60 {
+        ("days", minutes / (24 * 60))
+    } else if minutes >= 120 {
+        ("hours", minutes / 60)
+    } else if minutes >= 1 {
+        ("minutes", minutes)
+    } else {
+        ("seconds", (ms / 1000).max(1))
+    }
+}

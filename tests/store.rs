@@ -1,11 +1,12 @@
 //! The store: durability across reopen, compare-and-swap under concurrency, corruption,
-//! players, scores, ratings, leaderboards, the stale-game rule and challenges.
+//! players, scores, ratings, leaderboards, busy channels, losses on time, board posts,
+//! challenges, erasure and old formats.
 
 mod store_common;
 
 use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
 use damas::store::{
-    score, Challenge, GameResult, Invalid, Store, StoreError, StoredMove, UserRef, STALE_AFTER_MS,
+    score, Challenge, GameResult, Invalid, Store, StoreError, StoredMove, UserRef,
     TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS,
 };
 use rand::rngs::SmallRng;
@@ -83,7 +84,7 @@ async fn reopening_keeps_every_game_exactly() {
             players,
         );
         rec.start_fen = fen.map(str::to_string);
-        store.create_game(rec.clone(), 1_000).await.unwrap();
+        store.create_game(rec.clone()).await.unwrap();
         for ply in 0..(5 + 3 * i) {
             let Some(mv) = random_move(&rec, &mut rng) else {
                 break;
@@ -96,7 +97,7 @@ async fn reopening_keeps_every_game_exactly() {
             next.revision = store.update_game(channel, rec.ply(), &next).await.unwrap();
             rec = next;
         }
-        rec.board_message_id = Some(555);
+        rec.move_time_ms = 2 * DAY_MS;
         rec.draw_offer = Some(Color::Black);
         rec.revision = store.update_game(channel, rec.ply(), &rec).await.unwrap();
         active.push(rec);
@@ -132,16 +133,15 @@ async fn reopening_keeps_every_game_exactly() {
         done.outcome,
         "agreement survives the replay"
     );
-    let pdn = store.archived_pdn(done.id).unwrap().unwrap();
-    assert!(pdn.contains("[White \"player 5\"]") && pdn.contains("[FEN \""));
-    assert!(pdn.trim_end().ends_with("1-1"));
+    assert_eq!(archived.players, done.players);
+    assert_eq!(archived.start_fen, done.start_fen);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_hundred_tasks_sending_one_move_apply_it_once() {
     let (_dir, store) = temp_store();
     let rec = new_game(1, Some(1), 42, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec, 1_000).await.unwrap();
+    store.create_game(rec).await.unwrap();
     // Every task reads first and only then writes, so all hundred race with the same read.
     let all_read = std::sync::Arc::new(tokio::sync::Barrier::new(100));
     let mut tasks = Vec::new();
@@ -198,7 +198,7 @@ async fn many_channels_writing_at_once_all_land() {
                 Variant::English,
                 [human(1), human(2)],
             );
-            store.create_game(rec.clone(), 1_000).await.unwrap();
+            store.create_game(rec.clone()).await.unwrap();
             while rec.ply() < 10 {
                 let mv = random_move(&rec, &mut rng).unwrap();
                 let mut next = rec.clone();
@@ -230,7 +230,7 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
     let (_dir, store) = temp_store();
     shared(&store);
     let rec = new_game(1, None, 1, Variant::Spanish, [human(1), human(2)]);
-    sendable(store.create_game(rec.clone(), 0));
+    sendable(store.create_game(rec.clone()));
     sendable(store.update_game(1, 0, &rec));
     sendable(store.finish_game(1, 0, &rec));
     sendable(store.put_challenge(1, &challenge(1, 2, 0)));
@@ -242,7 +242,7 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
 async fn a_write_built_on_an_outdated_read_is_refused() {
     let (_dir, store) = temp_store();
     let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot("easy")]);
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
     let stale = store.active_game(7).unwrap().unwrap();
     let mut moved = stale.clone();
@@ -305,7 +305,7 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
     let path = dir.path().join("db");
     let store = Store::open(&path).unwrap();
     let rec = new_game(1, Some(3), 10, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     drop(store);
 
     let garbage: &[u8] = &[
@@ -336,10 +336,13 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
     let err = store.update_game(10, 0, &rec).await.unwrap_err();
     assert!(is_corrupt_game(&err), "{err}");
     let err = store
-        .create_game(
-            new_game(2, Some(3), 10, Variant::Spanish, [human(1), human(2)]),
-            10 * STALE_AFTER_MS,
-        )
+        .create_game(new_game(
+            2,
+            Some(3),
+            10,
+            Variant::Spanish,
+            [human(1), human(2)],
+        ))
         .await
         .unwrap_err();
     assert!(
@@ -369,7 +372,7 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
 
     // A game whose player record is corrupt still ends; that record is skipped and kept.
     let mut other = new_game(3, Some(3), 11, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(other.clone(), 1_000).await.unwrap();
+    store.create_game(other.clone()).await.unwrap();
     other.outcome = Some(Outcome::Win {
         winner: Color::White,
         reason: WinReason::Resignation,
@@ -396,7 +399,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     let guild = 77;
     // A ranked win.
     let rec = one_move_win_game(1, guild, 10, 500, "hard");
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     let summary = win_it(&store, rec).await;
     let seat = summary.seats[1].as_ref().expect("the human is Black");
     assert_eq!(seat.result, GameResult::Win);
@@ -410,7 +413,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     // The same win with an undo: counted, never ranked.
     let mut undo = one_move_win_game(2, guild, 11, 600, "hard");
     undo.undo_used = true;
-    store.create_game(undo.clone(), 1_000).await.unwrap();
+    store.create_game(undo.clone()).await.unwrap();
     let summary = win_it(&store, undo).await;
     let seat = summary.seats[1].as_ref().unwrap();
     assert!(!seat.ranked && !seat.new_best);
@@ -429,7 +432,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
         Variant::English,
         [bot("hard"), human(500)],
     );
-    store.create_game(left.clone(), 1_000).await.unwrap();
+    store.create_game(left.clone()).await.unwrap();
     left.outcome = Some(Outcome::Win {
         winner: Color::White,
         reason: WinReason::Abandoned,
@@ -451,7 +454,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     let mut slower = one_move_win_game(4, guild, 13, 500, "hard");
     slower.start_fen = Some("B:W22:B18".to_string());
     let pos = Position::from_fen(Variant::English, "B:W22:B18").unwrap();
-    store.create_game(slower.clone(), 1_000).await.unwrap();
+    store.create_game(slower.clone()).await.unwrap();
     push_move(&mut slower, pos.parse_move("18x25").unwrap(), 2_000);
     let summary = store.finish_game(13, 0, &slower).await.unwrap();
     let seat = summary.seats[1].as_ref().unwrap();
@@ -507,7 +510,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
         Variant::Spanish,
         [human(alice), human(bob)],
     );
-    store.create_game(g.clone(), 1_000).await.unwrap();
+    store.create_game(g.clone()).await.unwrap();
     g.outcome = Some(resign(Color::Black));
     let summary = store.finish_game(100, 0, &g).await.unwrap();
     let (before, after) = summary.seats[0].as_ref().unwrap().rating.unwrap();
@@ -532,7 +535,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
             Variant::Spanish,
             [human(carol), human(alice)],
         );
-        store.create_game(g.clone(), 1_000).await.unwrap();
+        store.create_game(g.clone()).await.unwrap();
         g.outcome = Some(resign(Color::Black));
         store.finish_game(channel, 0, &g).await.unwrap();
     }
@@ -584,57 +587,93 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
 }
 
 #[tokio::test]
-async fn a_game_idle_for_seven_days_gives_way_as_abandoned() {
+async fn a_busy_channel_is_refused_however_old_its_game() {
     let (_dir, store) = temp_store();
     let t0 = 50 * DAY_MS;
-    // Between people: White moves, then Black lets it sit.
     let mut g = people_game(1, 30, t0);
-    store.create_game(g.clone(), t0).await.unwrap();
+    store.create_game(g.clone()).await.unwrap();
     let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
     push_move(&mut g, mv, t0 + 1);
     store.update_game(30, 0, &g).await.unwrap();
 
-    let next = people_game(2, 30, t0 + STALE_AFTER_MS);
-    match store.create_game(next.clone(), t0 + STALE_AFTER_MS).await {
+    // A year without a move: the game still holds its channel (the sweeper ends it on time).
+    let next = people_game(2, 30, t0 + 365 * DAY_MS);
+    match store.create_game(next.clone()).await {
         Err(StoreError::ChannelBusy { game }) => assert_eq!(game.id, 1),
         other => panic!("expected ChannelBusy, got {other:?}"),
     }
-    let summary = store
-        .create_game(next.clone(), t0 + 1 + STALE_AFTER_MS)
-        .await
-        .unwrap()
-        .expect("the old game ended");
-    let abandoned = Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::Abandoned,
-    };
-    assert_eq!(summary.outcome, abandoned, "Black, to move, abandoned");
-    assert_eq!(
-        store.archived_game(1).unwrap().unwrap().outcome,
-        Some(abandoned)
-    );
-    assert_eq!(store.active_game(30).unwrap().unwrap().id, 2);
-    let black = store.player(2).unwrap().unwrap();
-    assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
+    assert_eq!(store.active_game(30).unwrap().unwrap().id, 1);
+    assert!(store.archived_game(1).unwrap().is_none(), "nothing ended");
+    assert!(store.player(2).unwrap().is_none(), "nobody was scored");
+}
 
-    // Against the computer, the human is the one who left, even on the computer's turn.
+#[tokio::test]
+async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
+    let (_dir, store) = temp_store();
+    let t0 = 50 * DAY_MS;
+    // Between people: White moves, then Black's time runs out.
+    let mut g = people_game(1, 30, t0);
+    g.move_time_ms = DAY_MS;
+    store.create_game(g.clone()).await.unwrap();
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, t0 + 1);
+    g.revision = store.update_game(30, 0, &g).await.unwrap();
+    let g = store.active_game(30).unwrap().unwrap();
+    assert_eq!(g.deadline_ms(), t0 + 1 + DAY_MS);
+    assert_eq!(g.reminder_due_ms(), t0 + 1 + DAY_MS / 2);
+
+    // The sweeper reminds Black once: the mark is no revision, so a move read before it
+    // still goes through, and it keeps while the ply stays.
+    assert!(!g.reminded());
+    assert!(store.mark_reminded(30, 1, 1).await.unwrap());
+    assert!(!store.mark_reminded(30, 1, 0).await.unwrap(), "not at that ply");
+    assert!(!store.mark_reminded(30, 9, 1).await.unwrap(), "not that game");
+    let marked = store.active_game(30).unwrap().unwrap();
+    assert!(marked.reminded());
+    assert_eq!(marked.revision, g.revision);
+    let mut offer = g.clone();
+    offer.draw_offer = Some(Color::Black);
+    offer.revision = store.update_game(30, 1, &offer).await.unwrap();
+    assert!(
+        store.active_game(30).unwrap().unwrap().reminded(),
+        "a draw offer keeps the reminder of this turn"
+    );
+
+    let mut timed_out = offer.clone();
+    timed_out.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::Time,
+    });
+    let summary = store.finish_game(30, 1, &timed_out).await.unwrap();
+    assert_eq!(summary.outcome, timed_out.outcome.unwrap());
+    let archived = store.archived_game(1).unwrap().unwrap();
+    assert_eq!(archived.outcome, timed_out.outcome);
+    assert_eq!(
+        archived.to_game().unwrap().outcome(),
+        timed_out.outcome,
+        "the loss on time survives the replay"
+    );
+    let white = store.player(1).unwrap().unwrap();
+    let black = store.player(2).unwrap().unwrap();
+    assert_eq!(white.variant(Variant::Spanish).people.wins, 1);
+    assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
+    assert!(
+        white.variant(Variant::Spanish).rating.rating > black.variant(Variant::Spanish).rating.rating
+    );
+    assert_eq!(store.active_game(30).unwrap(), None);
+
+    // Against the computer, the human's loss on time scores 0 and counts as a loss.
     let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
-    b.created_at_ms = t0;
-    b.last_move_at_ms = t0;
-    store.create_game(b.clone(), t0).await.unwrap();
-    let mv = b.to_game().unwrap().position().parse_move("11-15").unwrap();
-    push_move(&mut b, mv, t0);
-    store.update_game(31, 0, &b).await.unwrap();
-    assert_eq!(side_to_move(&b), Color::Black);
-    let fresh = new_game(4, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
-    let summary = store
-        .create_game(fresh, t0 + STALE_AFTER_MS)
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(summary.outcome.winner(), Some(Color::Black));
+    store.create_game(b.clone()).await.unwrap();
+    b.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Time,
+    });
+    let summary = store.finish_game(31, 0, &b).await.unwrap();
     let human = summary.seats[0].as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
+    let record = store.player(9).unwrap().unwrap();
+    assert_eq!(record.bot(Variant::Spanish, "easy").unwrap().tally.losses, 1);
 }
 
 /// A Spanish game between users 1 (White) and 2, started at `now_ms`.
@@ -712,11 +751,11 @@ async fn records_the_store_will_not_write() {
     let (_dir, store) = temp_store();
     let odd = new_game(1, None, 1, Variant::Spanish, [human(1), bot("grandmaster")]);
     assert!(matches!(
-        store.create_game(odd, 0).await,
+        store.create_game(odd).await,
         Err(StoreError::Invalid(Invalid::UnknownLevel(l))) if l == "grandmaster"
     ));
     let rec = new_game(2, None, 1, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec.clone(), 0).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     assert!(matches!(
         store.finish_game(1, 0, &rec).await,
         Err(StoreError::Invalid(Invalid::NotFinished))

@@ -4,7 +4,7 @@
 use super::respond::{followup_message, response_message};
 use crate::ai::Level;
 use crate::app::i18n::Lang;
-use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
+use crate::app::{Actor, Answer, App, BoardPosted, Place, Reply, UserRef};
 use crate::engine::{Color, Variant};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
@@ -130,13 +130,14 @@ impl Handler {
                 return;
             }
         };
-        if let (Some(old), Some(board)) = (reply.supersedes, reply.board_of) {
-            strip_controls(ctx, board.channel_id, old).await;
-        }
         if let (Some(board), Some(m)) = (reply.board_of, message) {
-            // A board that was outdated before it was even recorded loses its controls now.
-            if !self.app.board_posted(board, m.id.get()).await {
-                strip_controls(ctx, board.channel_id, m.id.get()).await;
+            match self.app.board_posted(board, m.id.get()).await {
+                BoardPosted::Current { strip: Some(old) } => {
+                    strip_controls(ctx, board.channel_id, old).await;
+                }
+                BoardPosted::Current { strip: None } => {}
+                // A board that was outdated before it was even recorded loses its controls now.
+                BoardPosted::Outdated => strip_controls(ctx, board.channel_id, m.id.get()).await,
             }
         }
     }

@@ -202,10 +202,7 @@ fn bytes_per_game(rt: &tokio::runtime::Runtime) {
                 outcome: None,
                 ..rec.clone()
             };
-            store
-                .create_game(live.clone())
-                .await
-                .expect("create");
+            store.create_game(live.clone()).await.expect("create");
             live.moves.clone_from(&rec.moves);
             live.outcome = rec.outcome;
             store.finish_game(i + 1, 0, &live).await.expect("finish");

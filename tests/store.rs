@@ -6,7 +6,8 @@ mod store_common;
 
 use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
 use damas::store::{
-    score, Challenge, GameResult, Invalid, Store, StoreError, StoredMove, UserRef,
+    score, BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store,
+    StoreError, StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
     TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS,
 };
 use rand::rngs::SmallRng;
@@ -626,8 +627,14 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
     // still goes through, and it keeps while the ply stays.
     assert!(!g.reminded());
     assert!(store.mark_reminded(30, 1, 1).await.unwrap());
-    assert!(!store.mark_reminded(30, 1, 0).await.unwrap(), "not at that ply");
-    assert!(!store.mark_reminded(30, 9, 1).await.unwrap(), "not that game");
+    assert!(
+        !store.mark_reminded(30, 1, 0).await.unwrap(),
+        "not at that ply"
+    );
+    assert!(
+        !store.mark_reminded(30, 9, 1).await.unwrap(),
+        "not that game"
+    );
     let marked = store.active_game(30).unwrap().unwrap();
     assert!(marked.reminded());
     assert_eq!(marked.revision, g.revision);
@@ -658,7 +665,8 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
     assert_eq!(white.variant(Variant::Spanish).people.wins, 1);
     assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
     assert!(
-        white.variant(Variant::Spanish).rating.rating > black.variant(Variant::Spanish).rating.rating
+        white.variant(Variant::Spanish).rating.rating
+            > black.variant(Variant::Spanish).rating.rating
     );
     assert_eq!(store.active_game(30).unwrap(), None);
 
@@ -673,7 +681,10 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
     let human = summary.seats[0].as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
     let record = store.player(9).unwrap().unwrap();
-    assert_eq!(record.bot(Variant::Spanish, "easy").unwrap().tally.losses, 1);
+    assert_eq!(
+        record.bot(Variant::Spanish, "easy").unwrap().tally.losses,
+        1
+    );
 }
 
 /// A Spanish game between users 1 (White) and 2, started at `now_ms`.
@@ -797,4 +808,450 @@ async fn records_the_store_will_not_write() {
         Err(StoreError::OutcomeMismatch { .. })
     ));
     assert!(store.active_game(1).unwrap().is_some());
+}
+
+#[tokio::test]
+async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands() {
+    let (_dir, store) = temp_store();
+    let post = |game_id, message_id, ply| BoardPost {
+        game_id,
+        message_id,
+        ply,
+    };
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), None);
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+    // The same message again replaces nothing.
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+
+    // A move: the board of ply 1 replaces that of ply 0; the late board of ply 0 is history
+    // and the posts tree never races the game's revision.
+    let revision_before = store.active_game(30).unwrap().unwrap().revision;
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, 2_000);
+    g.revision = store.update_game(30, 0, &g).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 101, 1)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(100)
+        }
+    );
+    assert_eq!(g.revision, revision_before + 1, "posting wrote no revision");
+    assert_eq!(
+        store.record_board_post(30, post(1, 102, 0)).await.unwrap(),
+        PostRecorded::Outdated
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 103, 2)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a ply the game has not reached"
+    );
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 101, 1)));
+
+    // An undo brings the game back to a lower ply: its board is current again.
+    let mut undone = g.clone();
+    undone.moves.pop();
+    undone.undo_used = true;
+    undone.revision = store.update_game(30, 1, &undone).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 104, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(101)
+        }
+    );
+
+    // The final board of a finished game is current; the post outlives the game.
+    let mut done = undone.clone();
+    done.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Resignation,
+    });
+    store.finish_game(30, 0, &done).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(1, 105, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(104)
+        }
+    );
+
+    // A new game's first board replaces it; the old game's boards are outdated from then on.
+    let next = people_game(2, 30, 3_000);
+    store.create_game(next).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 106, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "another game is active"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(2, 107, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(105)
+        }
+    );
+    store.cancel_game(30, 0).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(2, 107, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(2, 108, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a cancelled game has no current board"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 109, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "an older game's board never replaces a newer game's"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_board_posts_leave_the_newest_board_recorded() {
+    let (_dir, store) = temp_store();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    for ply in 0..30usize {
+        // The board of this ply and the one before race each other.
+        let old = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 1_000 + ply as u64,
+                    ply: ply.saturating_sub(1),
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let new = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 2_000 + ply as u64,
+                    ply,
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let (old, new) = (old.await.unwrap(), new.await.unwrap());
+        assert!(matches!(new, PostRecorded::Current { .. }), "ply {ply}");
+        if ply > 0 {
+            assert_eq!(old, PostRecorded::Outdated, "ply {ply}");
+        }
+        assert_eq!(store.board_post(30).unwrap().unwrap().ply, ply);
+        let Some(mv) = random_move(&g, &mut rng) else {
+            break;
+        };
+        let mut next = g.clone();
+        push_move(&mut next, mv, 2_000);
+        if next.outcome.is_some() {
+            break;
+        }
+        next.revision = store.update_game(30, g.ply(), &next).await.unwrap();
+        g = next;
+    }
+}
+
+#[tokio::test]
+async fn cancelling_the_games_of_channels_that_are_gone() {
+    let (_dir, store) = temp_store();
+    for channel in [40, 41, 42] {
+        store
+            .create_game(people_game(channel, channel, 1_000))
+            .await
+            .unwrap();
+    }
+    let mut moved = store.active_game(41).unwrap().unwrap();
+    let mv = moved
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut moved, mv, 2_000);
+    store.update_game(41, 0, &moved).await.unwrap();
+
+    let cancelled = store.cancel_games_in(|c| c != 42).await.unwrap();
+    let mut ids: Vec<u64> = cancelled.iter().map(|g| g.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![40, 41]);
+    assert!(store.active_game(40).unwrap().is_none());
+    assert!(store.active_game(41).unwrap().is_none());
+    assert!(store.active_game(42).unwrap().is_some());
+    assert!(store.archived_game(41).unwrap().is_none(), "not archived");
+    assert!(store.player(1).unwrap().is_none(), "counted for no one");
+}
+
+#[tokio::test]
+async fn a_challenge_remembers_its_message() {
+    let (_dir, store) = temp_store();
+    let mut c = challenge(1, 2, 1_000);
+    c.message_id = None;
+    store.put_challenge(5, &c).await.unwrap();
+    assert!(store.set_challenge_message(5, 1_000, 77).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+    assert_eq!(
+        store.open_challenges().unwrap()[0].1.message_id,
+        Some(77),
+        "the sweeper finds the message to edit"
+    );
+    assert!(
+        !store.set_challenge_message(5, 999, 78).await.unwrap(),
+        "another challenge's message"
+    );
+    assert!(!store.set_challenge_message(6, 1_000, 78).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+}
+
+/// Every key and value in every tree of the database at `path` (the store closed).
+fn all_bytes(path: &std::path::Path) -> Vec<(String, Vec<u8>, Vec<u8>)> {
+    let db = sled::open(path).unwrap();
+    let mut out = Vec::new();
+    for tree in TREES {
+        for item in db.open_tree(tree).unwrap().iter() {
+            let (k, v) = item.unwrap();
+            out.push((tree.to_string(), k.to_vec(), v.to_vec()));
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[tokio::test]
+async fn forgetting_a_user_leaves_no_trace_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = Store::open(&path).unwrap();
+    // Ids of Discord's size, unlike any other number in the data.
+    let (gone, other) = (0x0123_4567_89AB_CDEF_u64, 0x0FED_CBA9_8765_4321_u64);
+    let name = "Zoraida Quintanilla";
+    let person = |user_id: u64, name: &str| damas::store::Seat::Human {
+        user_id,
+        name: name.to_string(),
+    };
+    // A game between them in two guilds, one against the computer, one they lost on time.
+    let mut finished = Vec::new();
+    for (id, guild, players) in [
+        (1, 500, [person(gone, name), person(other, "Other")]),
+        (2, 600, [person(other, "Other"), person(gone, name)]),
+    ] {
+        let mut g = new_game(id, Some(guild), id, Variant::Spanish, players);
+        store.create_game(g.clone()).await.unwrap();
+        g.outcome = Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Time,
+        });
+        store.finish_game(id, 0, &g).await.unwrap();
+        finished.push(g);
+    }
+    let mut vs_bot = one_move_win_game(3, 500, 3, gone, "hard");
+    if let damas::store::Seat::Human { name: n, .. } = &mut vs_bot.players[1] {
+        *n = name.to_string();
+    }
+    store.create_game(vs_bot.clone()).await.unwrap();
+    win_it(&store, vs_bot).await;
+    store
+        .put_challenge(
+            9,
+            &Challenge {
+                challenger: UserRef {
+                    user_id: other,
+                    name: "Other".into(),
+                },
+                challenged: UserRef {
+                    user_id: gone,
+                    name: name.into(),
+                },
+                ..challenge(1, 2, 1_000)
+            },
+        )
+        .await
+        .unwrap();
+    store
+        .put_challenge(10, &challenge(7, 8, 1_000))
+        .await
+        .unwrap();
+    assert!(!store
+        .leaderboard(500, Variant::Spanish, None, 10)
+        .unwrap()
+        .is_empty());
+
+    let summary = store.forget_user(gone).await.unwrap();
+    assert_eq!(
+        summary,
+        ForgetSummary {
+            games: 3,
+            // People's board in guilds 500 and 600, the hard level's board in 500.
+            leaderboard_lines: 3,
+            challenges: 1,
+            player_record: true,
+        }
+    );
+    assert_eq!(
+        store.forget_user(gone).await.unwrap(),
+        ForgetSummary::default()
+    );
+
+    // What stays: the games, in their opponents' histories, with a deleted seat.
+    let first = store.archived_game(1).unwrap().unwrap();
+    assert_eq!(first.players[0], damas::store::Seat::Deleted);
+    assert_eq!(first.players[1], person(other, "Other"));
+    assert_eq!(first.moves, finished[0].moves);
+    assert_eq!(store.games_of_player(other, 10).unwrap().len(), 2);
+    assert!(store.games_of_player(gone, 10).unwrap().is_empty());
+    assert!(store.player(gone).unwrap().is_none());
+    assert!(store.player(other).is_ok_and(|p| p.is_some()));
+    assert!(store.last_game_between(gone, other).unwrap().is_none());
+    assert_eq!(
+        store
+            .leaderboard(500, Variant::Spanish, None, 10)
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(
+        store.challenge(10).unwrap().is_some(),
+        "others' challenges stay"
+    );
+    drop(store);
+
+    let id_forms = [
+        gone.to_be_bytes().to_vec(),
+        postcard::to_allocvec(&gone).unwrap(),
+    ];
+    for (tree, k, v) in all_bytes(&path) {
+        for form in &id_forms {
+            assert!(
+                !contains(&k, form) && !contains(&v, form),
+                "{tree} still holds the id: {k:?}"
+            );
+        }
+        assert!(
+            !contains(&v, name.as_bytes()),
+            "{tree} still holds the name: {k:?}"
+        );
+    }
+}
+
+/// A game record as format version 1 laid it out, field for field.
+#[derive(serde::Serialize)]
+struct GameRecordV1 {
+    id: u64,
+    guild_id: Option<u64>,
+    channel_id: u64,
+    variant: Variant,
+    start_fen: Option<String>,
+    players: [damas::store::Seat; 2],
+    moves: Vec<StoredMove>,
+    draw_offer: Option<Color>,
+    undo_used: bool,
+    created_at_ms: u64,
+    last_move_at_ms: u64,
+    board_message_id: Option<u64>,
+    outcome: Option<Outcome>,
+    rematch_of: Option<u64>,
+    revision: u64,
+}
+
+#[tokio::test]
+async fn version_1_game_records_still_read_and_play_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let mut game = damas::engine::Game::new(Variant::Spanish);
+    let mv = game.play_text("11-15").unwrap();
+    let v1 = GameRecordV1 {
+        id: 77,
+        guild_id: Some(3),
+        channel_id: 10,
+        variant: Variant::Spanish,
+        start_fen: None,
+        players: [human(1), bot("hard")],
+        moves: vec![StoredMove::from_move(&mv)],
+        draw_offer: Some(Color::Black),
+        undo_used: true,
+        created_at_ms: 1_000,
+        last_move_at_ms: 2_000,
+        board_message_id: Some(123_456_789),
+        outcome: None,
+        rematch_of: None,
+        revision: 4,
+    };
+    let mut bytes = vec![1u8];
+    bytes.extend(postcard::to_allocvec(&v1).unwrap());
+    {
+        let db = sled::open(&path).unwrap();
+        db.open_tree(TREE_GAMES)
+            .unwrap()
+            .insert(10u64.to_be_bytes(), bytes.clone())
+            .unwrap();
+        db.open_tree(TREE_ARCHIVE)
+            .unwrap()
+            .insert(78u64.to_be_bytes(), {
+                let mut done = bytes.clone();
+                // The same layout finished by agreement: outcome is the third-last field.
+                let mut rec = v1;
+                rec.id = 78;
+                rec.outcome = Some(Outcome::Draw {
+                    reason: DrawReason::Agreement,
+                });
+                done.truncate(1);
+                done.extend(postcard::to_allocvec(&rec).unwrap());
+                done
+            })
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let rec = store.active_game(10).unwrap().expect("version 1 decodes");
+    assert_eq!(rec.id, 77);
+    assert_eq!(rec.players, [human(1), bot("hard")]);
+    assert_eq!(rec.moves.len(), 1);
+    assert_eq!(rec.draw_offer, Some(Color::Black));
+    assert!(rec.undo_used);
+    assert_eq!((rec.created_at_ms, rec.last_move_at_ms), (1_000, 2_000));
+    assert_eq!(rec.move_time_ms, DEFAULT_MOVE_TIME_MS);
+    assert_eq!(rec.reminded_ply, None);
+    assert_eq!(rec.revision, 4);
+    assert_eq!(
+        store.board_post(10).unwrap(),
+        None,
+        "the old pointer is dropped"
+    );
+    let archived = store.archived_game(78).unwrap().unwrap();
+    assert_eq!(
+        archived.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+
+    // It plays on, written in the current format.
+    let mut next = rec.clone();
+    let reply = next
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("22-18")
+        .unwrap();
+    push_move(&mut next, reply, 3_000);
+    store.update_game(10, 1, &next).await.unwrap();
+    drop(store);
+    let raw = sled::open(&path)
+        .unwrap()
+        .open_tree(TREE_GAMES)
+        .unwrap()
+        .get(10u64.to_be_bytes())
+        .unwrap()
+        .unwrap();
+    assert_eq!(raw[0], FORMAT_VERSION);
 }

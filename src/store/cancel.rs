@@ -57,7 +57,10 @@ impl Store {
             }
             // A game that moved since the scan is still in a channel that is gone: retry it.
             loop {
-                match self.cancel_game(rec.channel_id, self.ply_of(rec.channel_id)?).await {
+                match self
+                    .cancel_game(rec.channel_id, self.ply_of(rec.channel_id)?)
+                    .await
+                {
                     Ok(true) => {
                         cancelled.push(rec);
                         break;

@@ -166,5 +166,7 @@ mod tests {
         let seen = calls.lock().unwrap().clone();
         assert_eq!(seen.len(), 1, "{seen:?}");
         assert!(seen[0].contains("injected sync failure"), "{seen:?}");
+        // Why the process must stop rather than say "nothing changed": the write landed.
+        assert_eq!(store.active_game(2).unwrap().map(|g| g.id), Some(1));
     }
 }

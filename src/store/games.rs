@@ -4,7 +4,9 @@
 use super::codec::{decode, encode, id_key, pair_key};
 use super::leaderboards::refresh_boards;
 use super::records::{level_index, FinishSummary, GameRecord, PlayerRecord, Seat};
-use super::{abort, scoring, tx_error, Invalid, Store, StoreError, TxResult, TREE_GAMES, TREE_PLAYERS};
+use super::{
+    abort, scoring, tx_error, Invalid, Store, StoreError, TxResult, TREE_GAMES, TREE_PLAYERS,
+};
 use crate::engine::Game;
 use sled::transaction::TransactionalTree;
 use sled::Transactional;

@@ -1,8 +1,13 @@
 //! Players' records and the guilds' leaderboards.
 
 use super::codec::{decode, decode_u64, encode, id_key, key_text, Record};
-use super::records::{self, level_index, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary};
-use super::{abort, scoring, Invalid, Store, StoreError, TxResult, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
+use super::records::{
+    self, level_index, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary,
+};
+use super::{
+    abort, scoring, Invalid, Store, StoreError, TxResult, TREE_BOARDS, TREE_BOARD_MEMBERS,
+    TREE_PLAYERS,
+};
 use crate::engine::Variant;
 use serde::{Deserialize, Serialize};
 use sled::transaction::TransactionalTree;

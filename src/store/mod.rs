@@ -62,7 +62,9 @@ pub use records::{
 };
 pub use scoring::{rate, score};
 
-use sled::transaction::{ConflictableTransactionError, ConflictableTransactionResult, TransactionError};
+use sled::transaction::{
+    ConflictableTransactionError, ConflictableTransactionResult, TransactionError,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -86,15 +86,17 @@ impl Store {
                 .compare_and_swap(key, old_bytes, Some(new_bytes.clone()))?
                 .is_ok()
             {
-                let replaced = old
-                    .map(|o| o.message_id)
-                    .filter(|&m| m != post.message_id);
+                let replaced = old.map(|o| o.message_id).filter(|&m| m != post.message_id);
                 return Ok(PostRecorded::Current { replaced });
             }
         }
     }
 
-    fn shows_game_as_it_stands(&self, channel_id: u64, post: &BoardPost) -> Result<bool, StoreError> {
+    fn shows_game_as_it_stands(
+        &self,
+        channel_id: u64,
+        post: &BoardPost,
+    ) -> Result<bool, StoreError> {
         let shows = |rec: &GameRecord| rec.id == post.game_id && rec.ply() == post.ply;
         Ok(match self.active_game(channel_id)? {
             Some(rec) => shows(&rec),

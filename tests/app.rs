@@ -482,3 +482,17 @@ async fn concurrent_moves_apply_once() {
         .unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
+
+#[tokio::test]
+async fn a_forgotten_player_shows_as_a_deleted_player_in_old_games() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bobbinette"));
+    started(&w, &alice, &bob).await;
+    w.app.resign(&bob, PLACE).await;
+    w.app.store().forget_user(bob.user_id).await.unwrap();
+    let a = w.app.pdn(&alice, PLACE).await;
+    let pdn = String::from_utf8(only(&a).files[0].bytes.clone()).unwrap();
+    assert!(pdn.contains("[White \"alice\"]"), "{pdn}");
+    assert!(pdn.contains("[Black \"deleted player\"]"), "{pdn}");
+    assert!(!pdn.contains("bobbinette"), "{pdn}");
+}

@@ -75,7 +75,7 @@ impl Store {
             .transpose()
     }
 
-    /// Every open challenge with its channel (to expire old ones).
+    /// Every open challenge with its channel (the sweeper expires the old ones).
     pub fn open_challenges(&self) -> Result<Vec<(u64, Challenge)>, StoreError> {
         let mut out = Vec::new();
         for item in self.trees.challenges.iter() {

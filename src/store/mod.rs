@@ -13,9 +13,9 @@
 //!   games), so a prefix scan reads a leaderboard best first; `board_members`: guild ++
 //!   variant ++ board ++ user → that user's current sort key, to find and move their line.
 //!
-//! Values are one format-version byte and postcard ([`codec`]). A value that does not decode
-//! is reported ([`StoreError::Corrupt`], [`StoreError::UnknownVersion`]) and never written
-//! over.
+//! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
+//! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
+//! [`StoreError::UnknownVersion`]) and never written over.
 //!
 //! Every write but a board post is durable before its `async fn` returns: only then may the
 //! caller acknowledge it. A write that may have landed but could not be made durable stops the
@@ -27,7 +27,7 @@
 //!   [`Store::flush`], [`Store::size_on_disk`], [`Store::new_game_id`];
 //! - active games ([`games`]): [`Store::active_game`], [`Store::active_games`],
 //!   [`Store::create_game`], [`Store::update_game`], [`Store::mark_reminded`],
-//!   [`Store::finish_game`], [`Store::cancel_game`];
+//!   [`Store::finish_game`], [`Store::cancel_game`], [`Store::cancel_games_in`];
 //! - board posts ([`posts`]): [`Store::record_board_post`], [`Store::board_post`];
 //! - challenges ([`challenges`]): [`Store::put_challenge`], [`Store::take_challenge`],
 //!   [`Store::set_challenge_message`], [`Store::challenge`], [`Store::open_challenges`];

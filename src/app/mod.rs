@@ -124,7 +124,7 @@ impl App {
         }
     }
 
-    /// Replaces the clock (tests of expiry and stale games).
+    /// Replaces the clock (tests of expiry and time limits).
     pub fn with_clock(mut self, clock: impl Fn() -> u64 + Send + Sync + 'static) -> App {
         self.clock = Arc::new(clock);
         self

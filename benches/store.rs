@@ -36,7 +36,7 @@ async fn one_move(store: &Store, channel: u64, rng: &mut SmallRng) -> Option<Dur
     let Some(rec) = store.active_game(channel).expect("read") else {
         let id = store.new_game_id().expect("id");
         let rec = new_game(id, Some(1), channel, Variant::Spanish, [human(1), human(2)]);
-        store.create_game(rec, 1_000).await.expect("create");
+        store.create_game(rec).await.expect("create");
         return None;
     };
     let ply = rec.ply();
@@ -169,7 +169,7 @@ fn sixty_move_game() -> GameRecord {
             rec.outcome = Some(Outcome::Draw {
                 reason: DrawReason::Agreement,
             });
-            rec.board_message_id = Some(1_234_567_890_123_456_789);
+            rec.reminded_ply = Some(119);
             return rec;
         }
     }
@@ -202,10 +202,7 @@ fn bytes_per_game(rt: &tokio::runtime::Runtime) {
                 outcome: None,
                 ..rec.clone()
             };
-            store
-                .create_game(live.clone(), 1_000)
-                .await
-                .expect("create");
+            store.create_game(live.clone()).await.expect("create");
             live.moves.clone_from(&rec.moves);
             live.outcome = rec.outcome;
             store.finish_game(i + 1, 0, &live).await.expect("finish");

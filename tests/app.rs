@@ -423,16 +423,44 @@ async fn the_pdn_of_a_game_is_a_file() {
     assert!(text.contains("1. 11-15"), "{text}");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_moves_apply_once() {
-    let w = world();
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+    use std::sync::Arc;
+    const RACERS: usize = 20;
+    // Every racer reads the game before any of them writes: a move reads the clock between
+    // loading the game and storing it, and once armed the clock lets none of the first
+    // RACERS readers on until all of them got there. `block_in_place` hands the waiting
+    // worker's other tasks to another thread, so the waits cannot starve the runtime.
+    let armed = Arc::new(AtomicBool::new(false));
+    let arrived = Arc::new(AtomicUsize::new(0));
+    let all_read = Arc::new(std::sync::Barrier::new(RACERS));
+    let mut w = world();
+    w.app = w.app.clone().with_clock({
+        let (armed, arrived, all_read) = (armed.clone(), arrived.clone(), all_read.clone());
+        move || {
+            if armed.load(SeqCst) && arrived.fetch_add(1, SeqCst) < RACERS {
+                tokio::task::block_in_place(|| {
+                    all_read.wait();
+                });
+            }
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as u64
+        }
+    });
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
     started(&w, &alice, &bob).await;
+    armed.store(true, SeqCst);
+    let start = Arc::new(tokio::sync::Barrier::new(RACERS));
     let mut tasks = Vec::new();
-    for _ in 0..20 {
+    for _ in 0..RACERS {
         let app = w.app.clone();
         let alice = alice.clone();
+        let start = start.clone();
         tasks.push(tokio::spawn(async move {
+            start.wait().await;
             app.play_move(&alice, PLACE, "11-15").await
         }));
     }
@@ -444,6 +472,10 @@ async fn concurrent_moves_apply_once() {
         }
     }
     assert_eq!(public, 1, "exactly one of the racing moves is played");
+    assert!(
+        arrived.load(SeqCst) >= RACERS,
+        "every racer got as far as storing its move"
+    );
     let rec = w
         .app
         .store()
@@ -451,4 +483,18 @@ async fn concurrent_moves_apply_once() {
         .unwrap()
         .unwrap();
     assert_eq!(rec.moves.len(), 1);
+}
+
+#[tokio::test]
+async fn a_forgotten_player_shows_as_a_deleted_player_in_old_games() {
+    let w = world();
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bobbinette"));
+    started(&w, &alice, &bob).await;
+    w.app.resign(&bob, PLACE).await;
+    w.app.store().forget_user(bob.user_id).await.unwrap();
+    let a = w.app.pdn(&alice, PLACE).await;
+    let pdn = String::from_utf8(only(&a).files[0].bytes.clone()).unwrap();
+    assert!(pdn.contains("[White \"alice\"]"), "{pdn}");
+    assert!(pdn.contains("[Black \"deleted player\"]"), "{pdn}");
+    assert!(!pdn.contains("bobbinette"), "{pdn}");
 }

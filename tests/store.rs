@@ -1,11 +1,13 @@
 //! The store: durability across reopen, compare-and-swap under concurrency, corruption,
-//! players, scores, ratings, leaderboards, the stale-game rule and challenges.
+//! players, scores, ratings, leaderboards, busy channels, losses on time, board posts,
+//! challenges, erasure and old formats.
 
 mod store_common;
 
 use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
 use damas::store::{
-    score, Challenge, GameResult, Invalid, Store, StoreError, StoredMove, UserRef, STALE_AFTER_MS,
+    score, BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store,
+    StoreError, StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
     TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS,
 };
 use rand::rngs::SmallRng;
@@ -83,7 +85,7 @@ async fn reopening_keeps_every_game_exactly() {
             players,
         );
         rec.start_fen = fen.map(str::to_string);
-        store.create_game(rec.clone(), 1_000).await.unwrap();
+        store.create_game(rec.clone()).await.unwrap();
         for ply in 0..(5 + 3 * i) {
             let Some(mv) = random_move(&rec, &mut rng) else {
                 break;
@@ -96,7 +98,7 @@ async fn reopening_keeps_every_game_exactly() {
             next.revision = store.update_game(channel, rec.ply(), &next).await.unwrap();
             rec = next;
         }
-        rec.board_message_id = Some(555);
+        rec.move_time_ms = 2 * DAY_MS;
         rec.draw_offer = Some(Color::Black);
         rec.revision = store.update_game(channel, rec.ply(), &rec).await.unwrap();
         active.push(rec);
@@ -132,16 +134,15 @@ async fn reopening_keeps_every_game_exactly() {
         done.outcome,
         "agreement survives the replay"
     );
-    let pdn = store.archived_pdn(done.id).unwrap().unwrap();
-    assert!(pdn.contains("[White \"player 5\"]") && pdn.contains("[FEN \""));
-    assert!(pdn.trim_end().ends_with("1-1"));
+    assert_eq!(archived.players, done.players);
+    assert_eq!(archived.start_fen, done.start_fen);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_hundred_tasks_sending_one_move_apply_it_once() {
     let (_dir, store) = temp_store();
     let rec = new_game(1, Some(1), 42, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec, 1_000).await.unwrap();
+    store.create_game(rec).await.unwrap();
     // Every task reads first and only then writes, so all hundred race with the same read.
     let all_read = std::sync::Arc::new(tokio::sync::Barrier::new(100));
     let mut tasks = Vec::new();
@@ -198,7 +199,7 @@ async fn many_channels_writing_at_once_all_land() {
                 Variant::English,
                 [human(1), human(2)],
             );
-            store.create_game(rec.clone(), 1_000).await.unwrap();
+            store.create_game(rec.clone()).await.unwrap();
             while rec.ply() < 10 {
                 let mv = random_move(&rec, &mut rng).unwrap();
                 let mut next = rec.clone();
@@ -230,7 +231,7 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
     let (_dir, store) = temp_store();
     shared(&store);
     let rec = new_game(1, None, 1, Variant::Spanish, [human(1), human(2)]);
-    sendable(store.create_game(rec.clone(), 0));
+    sendable(store.create_game(rec.clone()));
     sendable(store.update_game(1, 0, &rec));
     sendable(store.finish_game(1, 0, &rec));
     sendable(store.put_challenge(1, &challenge(1, 2, 0)));
@@ -242,7 +243,7 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
 async fn a_write_built_on_an_outdated_read_is_refused() {
     let (_dir, store) = temp_store();
     let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot("easy")]);
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
     let stale = store.active_game(7).unwrap().unwrap();
     let mut moved = stale.clone();
@@ -305,7 +306,7 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
     let path = dir.path().join("db");
     let store = Store::open(&path).unwrap();
     let rec = new_game(1, Some(3), 10, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     drop(store);
 
     let garbage: &[u8] = &[
@@ -336,10 +337,13 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
     let err = store.update_game(10, 0, &rec).await.unwrap_err();
     assert!(is_corrupt_game(&err), "{err}");
     let err = store
-        .create_game(
-            new_game(2, Some(3), 10, Variant::Spanish, [human(1), human(2)]),
-            10 * STALE_AFTER_MS,
-        )
+        .create_game(new_game(
+            2,
+            Some(3),
+            10,
+            Variant::Spanish,
+            [human(1), human(2)],
+        ))
         .await
         .unwrap_err();
     assert!(
@@ -369,7 +373,7 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
 
     // A game whose player record is corrupt still ends; that record is skipped and kept.
     let mut other = new_game(3, Some(3), 11, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(other.clone(), 1_000).await.unwrap();
+    store.create_game(other.clone()).await.unwrap();
     other.outcome = Some(Outcome::Win {
         winner: Color::White,
         reason: WinReason::Resignation,
@@ -396,7 +400,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     let guild = 77;
     // A ranked win.
     let rec = one_move_win_game(1, guild, 10, 500, "hard");
-    store.create_game(rec.clone(), 1_000).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     let summary = win_it(&store, rec).await;
     let seat = summary.seats[1].as_ref().expect("the human is Black");
     assert_eq!(seat.result, GameResult::Win);
@@ -410,7 +414,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     // The same win with an undo: counted, never ranked.
     let mut undo = one_move_win_game(2, guild, 11, 600, "hard");
     undo.undo_used = true;
-    store.create_game(undo.clone(), 1_000).await.unwrap();
+    store.create_game(undo.clone()).await.unwrap();
     let summary = win_it(&store, undo).await;
     let seat = summary.seats[1].as_ref().unwrap();
     assert!(!seat.ranked && !seat.new_best);
@@ -429,7 +433,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
         Variant::English,
         [bot("hard"), human(500)],
     );
-    store.create_game(left.clone(), 1_000).await.unwrap();
+    store.create_game(left.clone()).await.unwrap();
     left.outcome = Some(Outcome::Win {
         winner: Color::White,
         reason: WinReason::Abandoned,
@@ -451,7 +455,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
     let mut slower = one_move_win_game(4, guild, 13, 500, "hard");
     slower.start_fen = Some("B:W22:B18".to_string());
     let pos = Position::from_fen(Variant::English, "B:W22:B18").unwrap();
-    store.create_game(slower.clone(), 1_000).await.unwrap();
+    store.create_game(slower.clone()).await.unwrap();
     push_move(&mut slower, pos.parse_move("18x25").unwrap(), 2_000);
     let summary = store.finish_game(13, 0, &slower).await.unwrap();
     let seat = summary.seats[1].as_ref().unwrap();
@@ -507,7 +511,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
         Variant::Spanish,
         [human(alice), human(bob)],
     );
-    store.create_game(g.clone(), 1_000).await.unwrap();
+    store.create_game(g.clone()).await.unwrap();
     g.outcome = Some(resign(Color::Black));
     let summary = store.finish_game(100, 0, &g).await.unwrap();
     let (before, after) = summary.seats[0].as_ref().unwrap().rating.unwrap();
@@ -532,7 +536,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
             Variant::Spanish,
             [human(carol), human(alice)],
         );
-        store.create_game(g.clone(), 1_000).await.unwrap();
+        store.create_game(g.clone()).await.unwrap();
         g.outcome = Some(resign(Color::Black));
         store.finish_game(channel, 0, &g).await.unwrap();
     }
@@ -584,57 +588,103 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
 }
 
 #[tokio::test]
-async fn a_game_idle_for_seven_days_gives_way_as_abandoned() {
+async fn a_busy_channel_is_refused_however_old_its_game() {
     let (_dir, store) = temp_store();
     let t0 = 50 * DAY_MS;
-    // Between people: White moves, then Black lets it sit.
     let mut g = people_game(1, 30, t0);
-    store.create_game(g.clone(), t0).await.unwrap();
+    store.create_game(g.clone()).await.unwrap();
     let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
     push_move(&mut g, mv, t0 + 1);
     store.update_game(30, 0, &g).await.unwrap();
 
-    let next = people_game(2, 30, t0 + STALE_AFTER_MS);
-    match store.create_game(next.clone(), t0 + STALE_AFTER_MS).await {
+    // A year without a move: the game still holds its channel (the sweeper ends it on time).
+    let next = people_game(2, 30, t0 + 365 * DAY_MS);
+    match store.create_game(next.clone()).await {
         Err(StoreError::ChannelBusy { game }) => assert_eq!(game.id, 1),
         other => panic!("expected ChannelBusy, got {other:?}"),
     }
-    let summary = store
-        .create_game(next.clone(), t0 + 1 + STALE_AFTER_MS)
-        .await
-        .unwrap()
-        .expect("the old game ended");
-    let abandoned = Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::Abandoned,
-    };
-    assert_eq!(summary.outcome, abandoned, "Black, to move, abandoned");
-    assert_eq!(
-        store.archived_game(1).unwrap().unwrap().outcome,
-        Some(abandoned)
-    );
-    assert_eq!(store.active_game(30).unwrap().unwrap().id, 2);
-    let black = store.player(2).unwrap().unwrap();
-    assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
+    assert_eq!(store.active_game(30).unwrap().unwrap().id, 1);
+    assert!(store.archived_game(1).unwrap().is_none(), "nothing ended");
+    assert!(store.player(2).unwrap().is_none(), "nobody was scored");
+}
 
-    // Against the computer, the human is the one who left, even on the computer's turn.
+#[tokio::test]
+async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
+    let (_dir, store) = temp_store();
+    let t0 = 50 * DAY_MS;
+    // Between people: White moves, then Black's time runs out.
+    let mut g = people_game(1, 30, t0);
+    g.move_time_ms = DAY_MS;
+    store.create_game(g.clone()).await.unwrap();
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, t0 + 1);
+    g.revision = store.update_game(30, 0, &g).await.unwrap();
+    let g = store.active_game(30).unwrap().unwrap();
+    assert_eq!(g.deadline_ms(), t0 + 1 + DAY_MS);
+    assert_eq!(g.reminder_due_ms(), t0 + 1 + DAY_MS / 2);
+
+    // The sweeper reminds Black once: the mark is no revision, so a move read before it
+    // still goes through, and it keeps while the ply stays.
+    assert!(!g.reminded());
+    assert!(store.mark_reminded(30, 1, 1).await.unwrap());
+    assert!(
+        !store.mark_reminded(30, 1, 0).await.unwrap(),
+        "not at that ply"
+    );
+    assert!(
+        !store.mark_reminded(30, 9, 1).await.unwrap(),
+        "not that game"
+    );
+    let marked = store.active_game(30).unwrap().unwrap();
+    assert!(marked.reminded());
+    assert_eq!(marked.revision, g.revision);
+    let mut offer = g.clone();
+    offer.draw_offer = Some(Color::Black);
+    offer.revision = store.update_game(30, 1, &offer).await.unwrap();
+    assert!(
+        store.active_game(30).unwrap().unwrap().reminded(),
+        "a draw offer keeps the reminder of this turn"
+    );
+
+    let mut timed_out = offer.clone();
+    timed_out.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::Time,
+    });
+    let summary = store.finish_game(30, 1, &timed_out).await.unwrap();
+    assert_eq!(summary.outcome, timed_out.outcome.unwrap());
+    let archived = store.archived_game(1).unwrap().unwrap();
+    assert_eq!(archived.outcome, timed_out.outcome);
+    assert_eq!(
+        archived.to_game().unwrap().outcome(),
+        timed_out.outcome,
+        "the loss on time survives the replay"
+    );
+    let white = store.player(1).unwrap().unwrap();
+    let black = store.player(2).unwrap().unwrap();
+    assert_eq!(white.variant(Variant::Spanish).people.wins, 1);
+    assert_eq!(black.variant(Variant::Spanish).people.losses, 1);
+    assert!(
+        white.variant(Variant::Spanish).rating.rating
+            > black.variant(Variant::Spanish).rating.rating
+    );
+    assert_eq!(store.active_game(30).unwrap(), None);
+
+    // Against the computer, the human's loss on time scores 0 and counts as a loss.
     let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
-    b.created_at_ms = t0;
-    b.last_move_at_ms = t0;
-    store.create_game(b.clone(), t0).await.unwrap();
-    let mv = b.to_game().unwrap().position().parse_move("11-15").unwrap();
-    push_move(&mut b, mv, t0);
-    store.update_game(31, 0, &b).await.unwrap();
-    assert_eq!(side_to_move(&b), Color::Black);
-    let fresh = new_game(4, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
-    let summary = store
-        .create_game(fresh, t0 + STALE_AFTER_MS)
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(summary.outcome.winner(), Some(Color::Black));
+    store.create_game(b.clone()).await.unwrap();
+    b.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Time,
+    });
+    let summary = store.finish_game(31, 0, &b).await.unwrap();
     let human = summary.seats[0].as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
+    let record = store.player(9).unwrap().unwrap();
+    assert_eq!(
+        record.bot(Variant::Spanish, "easy").unwrap().tally.losses,
+        1
+    );
 }
 
 /// A Spanish game between users 1 (White) and 2, started at `now_ms`.
@@ -712,11 +762,11 @@ async fn records_the_store_will_not_write() {
     let (_dir, store) = temp_store();
     let odd = new_game(1, None, 1, Variant::Spanish, [human(1), bot("grandmaster")]);
     assert!(matches!(
-        store.create_game(odd, 0).await,
+        store.create_game(odd).await,
         Err(StoreError::Invalid(Invalid::UnknownLevel(l))) if l == "grandmaster"
     ));
     let rec = new_game(2, None, 1, Variant::Spanish, [human(1), human(2)]);
-    store.create_game(rec.clone(), 0).await.unwrap();
+    store.create_game(rec.clone()).await.unwrap();
     assert!(matches!(
         store.finish_game(1, 0, &rec).await,
         Err(StoreError::Invalid(Invalid::NotFinished))
@@ -758,4 +808,450 @@ async fn records_the_store_will_not_write() {
         Err(StoreError::OutcomeMismatch { .. })
     ));
     assert!(store.active_game(1).unwrap().is_some());
+}
+
+#[tokio::test]
+async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands() {
+    let (_dir, store) = temp_store();
+    let post = |game_id, message_id, ply| BoardPost {
+        game_id,
+        message_id,
+        ply,
+    };
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), None);
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+    // The same message again replaces nothing.
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+
+    // A move: the board of ply 1 replaces that of ply 0; the late board of ply 0 is history
+    // and the posts tree never races the game's revision.
+    let revision_before = store.active_game(30).unwrap().unwrap().revision;
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, 2_000);
+    g.revision = store.update_game(30, 0, &g).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 101, 1)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(100)
+        }
+    );
+    assert_eq!(g.revision, revision_before + 1, "posting wrote no revision");
+    assert_eq!(
+        store.record_board_post(30, post(1, 102, 0)).await.unwrap(),
+        PostRecorded::Outdated
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 103, 2)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a ply the game has not reached"
+    );
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 101, 1)));
+
+    // An undo brings the game back to a lower ply: its board is current again.
+    let mut undone = g.clone();
+    undone.moves.pop();
+    undone.undo_used = true;
+    undone.revision = store.update_game(30, 1, &undone).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 104, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(101)
+        }
+    );
+
+    // The final board of a finished game is current; the post outlives the game.
+    let mut done = undone.clone();
+    done.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Resignation,
+    });
+    store.finish_game(30, 0, &done).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(1, 105, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(104)
+        }
+    );
+
+    // A new game's first board replaces it; the old game's boards are outdated from then on.
+    let next = people_game(2, 30, 3_000);
+    store.create_game(next).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 106, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "another game is active"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(2, 107, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(105)
+        }
+    );
+    store.cancel_game(30, 0).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(2, 107, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(2, 108, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a cancelled game has no current board"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 109, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "an older game's board never replaces a newer game's"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_board_posts_leave_the_newest_board_recorded() {
+    let (_dir, store) = temp_store();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    for ply in 0..30usize {
+        // The board of this ply and the one before race each other.
+        let old = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 1_000 + ply as u64,
+                    ply: ply.saturating_sub(1),
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let new = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 2_000 + ply as u64,
+                    ply,
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let (old, new) = (old.await.unwrap(), new.await.unwrap());
+        assert!(matches!(new, PostRecorded::Current { .. }), "ply {ply}");
+        if ply > 0 {
+            assert_eq!(old, PostRecorded::Outdated, "ply {ply}");
+        }
+        assert_eq!(store.board_post(30).unwrap().unwrap().ply, ply);
+        let Some(mv) = random_move(&g, &mut rng) else {
+            break;
+        };
+        let mut next = g.clone();
+        push_move(&mut next, mv, 2_000);
+        if next.outcome.is_some() {
+            break;
+        }
+        next.revision = store.update_game(30, g.ply(), &next).await.unwrap();
+        g = next;
+    }
+}
+
+#[tokio::test]
+async fn cancelling_the_games_of_channels_that_are_gone() {
+    let (_dir, store) = temp_store();
+    for channel in [40, 41, 42] {
+        store
+            .create_game(people_game(channel, channel, 1_000))
+            .await
+            .unwrap();
+    }
+    let mut moved = store.active_game(41).unwrap().unwrap();
+    let mv = moved
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut moved, mv, 2_000);
+    store.update_game(41, 0, &moved).await.unwrap();
+
+    let cancelled = store.cancel_games_in(|c| c != 42).await.unwrap();
+    let mut ids: Vec<u64> = cancelled.iter().map(|g| g.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![40, 41]);
+    assert!(store.active_game(40).unwrap().is_none());
+    assert!(store.active_game(41).unwrap().is_none());
+    assert!(store.active_game(42).unwrap().is_some());
+    assert!(store.archived_game(41).unwrap().is_none(), "not archived");
+    assert!(store.player(1).unwrap().is_none(), "counted for no one");
+}
+
+#[tokio::test]
+async fn a_challenge_remembers_its_message() {
+    let (_dir, store) = temp_store();
+    let mut c = challenge(1, 2, 1_000);
+    c.message_id = None;
+    store.put_challenge(5, &c).await.unwrap();
+    assert!(store.set_challenge_message(5, 1_000, 77).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+    assert_eq!(
+        store.open_challenges().unwrap()[0].1.message_id,
+        Some(77),
+        "the sweeper finds the message to edit"
+    );
+    assert!(
+        !store.set_challenge_message(5, 999, 78).await.unwrap(),
+        "another challenge's message"
+    );
+    assert!(!store.set_challenge_message(6, 1_000, 78).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+}
+
+/// Every key and value in every tree of the database at `path` (the store closed).
+fn all_bytes(path: &std::path::Path) -> Vec<(String, Vec<u8>, Vec<u8>)> {
+    let db = sled::open(path).unwrap();
+    let mut out = Vec::new();
+    for tree in TREES {
+        for item in db.open_tree(tree).unwrap().iter() {
+            let (k, v) = item.unwrap();
+            out.push((tree.to_string(), k.to_vec(), v.to_vec()));
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[tokio::test]
+async fn forgetting_a_user_leaves_no_trace_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let store = Store::open(&path).unwrap();
+    // Ids of Discord's size, unlike any other number in the data.
+    let (gone, other) = (0x0123_4567_89AB_CDEF_u64, 0x0FED_CBA9_8765_4321_u64);
+    let name = "Zoraida Quintanilla";
+    let person = |user_id: u64, name: &str| damas::store::Seat::Human {
+        user_id,
+        name: name.to_string(),
+    };
+    // A game between them in two guilds, one against the computer, one they lost on time.
+    let mut finished = Vec::new();
+    for (id, guild, players) in [
+        (1, 500, [person(gone, name), person(other, "Other")]),
+        (2, 600, [person(other, "Other"), person(gone, name)]),
+    ] {
+        let mut g = new_game(id, Some(guild), id, Variant::Spanish, players);
+        store.create_game(g.clone()).await.unwrap();
+        g.outcome = Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Time,
+        });
+        store.finish_game(id, 0, &g).await.unwrap();
+        finished.push(g);
+    }
+    let mut vs_bot = one_move_win_game(3, 500, 3, gone, "hard");
+    if let damas::store::Seat::Human { name: n, .. } = &mut vs_bot.players[1] {
+        *n = name.to_string();
+    }
+    store.create_game(vs_bot.clone()).await.unwrap();
+    win_it(&store, vs_bot).await;
+    store
+        .put_challenge(
+            9,
+            &Challenge {
+                challenger: UserRef {
+                    user_id: other,
+                    name: "Other".into(),
+                },
+                challenged: UserRef {
+                    user_id: gone,
+                    name: name.into(),
+                },
+                ..challenge(1, 2, 1_000)
+            },
+        )
+        .await
+        .unwrap();
+    store
+        .put_challenge(10, &challenge(7, 8, 1_000))
+        .await
+        .unwrap();
+    assert!(!store
+        .leaderboard(500, Variant::Spanish, None, 10)
+        .unwrap()
+        .is_empty());
+
+    let summary = store.forget_user(gone).await.unwrap();
+    assert_eq!(
+        summary,
+        ForgetSummary {
+            games: 3,
+            // People's board in guilds 500 and 600, the hard level's board in 500.
+            leaderboard_lines: 3,
+            challenges: 1,
+            player_record: true,
+        }
+    );
+    assert_eq!(
+        store.forget_user(gone).await.unwrap(),
+        ForgetSummary::default()
+    );
+
+    // What stays: the games, in their opponents' histories, with a deleted seat.
+    let first = store.archived_game(1).unwrap().unwrap();
+    assert_eq!(first.players[0], damas::store::Seat::Deleted);
+    assert_eq!(first.players[1], person(other, "Other"));
+    assert_eq!(first.moves, finished[0].moves);
+    assert_eq!(store.games_of_player(other, 10).unwrap().len(), 2);
+    assert!(store.games_of_player(gone, 10).unwrap().is_empty());
+    assert!(store.player(gone).unwrap().is_none());
+    assert!(store.player(other).is_ok_and(|p| p.is_some()));
+    assert!(store.last_game_between(gone, other).unwrap().is_none());
+    assert_eq!(
+        store
+            .leaderboard(500, Variant::Spanish, None, 10)
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(
+        store.challenge(10).unwrap().is_some(),
+        "others' challenges stay"
+    );
+    drop(store);
+
+    let id_forms = [
+        gone.to_be_bytes().to_vec(),
+        postcard::to_allocvec(&gone).unwrap(),
+    ];
+    for (tree, k, v) in all_bytes(&path) {
+        for form in &id_forms {
+            assert!(
+                !contains(&k, form) && !contains(&v, form),
+                "{tree} still holds the id: {k:?}"
+            );
+        }
+        assert!(
+            !contains(&v, name.as_bytes()),
+            "{tree} still holds the name: {k:?}"
+        );
+    }
+}
+
+/// A game record as format version 1 laid it out, field for field.
+#[derive(serde::Serialize)]
+struct GameRecordV1 {
+    id: u64,
+    guild_id: Option<u64>,
+    channel_id: u64,
+    variant: Variant,
+    start_fen: Option<String>,
+    players: [damas::store::Seat; 2],
+    moves: Vec<StoredMove>,
+    draw_offer: Option<Color>,
+    undo_used: bool,
+    created_at_ms: u64,
+    last_move_at_ms: u64,
+    board_message_id: Option<u64>,
+    outcome: Option<Outcome>,
+    rematch_of: Option<u64>,
+    revision: u64,
+}
+
+#[tokio::test]
+async fn version_1_game_records_still_read_and_play_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let mut game = damas::engine::Game::new(Variant::Spanish);
+    let mv = game.play_text("11-15").unwrap();
+    let v1 = GameRecordV1 {
+        id: 77,
+        guild_id: Some(3),
+        channel_id: 10,
+        variant: Variant::Spanish,
+        start_fen: None,
+        players: [human(1), bot("hard")],
+        moves: vec![StoredMove::from_move(&mv)],
+        draw_offer: Some(Color::Black),
+        undo_used: true,
+        created_at_ms: 1_000,
+        last_move_at_ms: 2_000,
+        board_message_id: Some(123_456_789),
+        outcome: None,
+        rematch_of: None,
+        revision: 4,
+    };
+    let mut bytes = vec![1u8];
+    bytes.extend(postcard::to_allocvec(&v1).unwrap());
+    {
+        let db = sled::open(&path).unwrap();
+        db.open_tree(TREE_GAMES)
+            .unwrap()
+            .insert(10u64.to_be_bytes(), bytes.clone())
+            .unwrap();
+        db.open_tree(TREE_ARCHIVE)
+            .unwrap()
+            .insert(78u64.to_be_bytes(), {
+                let mut done = bytes.clone();
+                // The same layout finished by agreement: outcome is the third-last field.
+                let mut rec = v1;
+                rec.id = 78;
+                rec.outcome = Some(Outcome::Draw {
+                    reason: DrawReason::Agreement,
+                });
+                done.truncate(1);
+                done.extend(postcard::to_allocvec(&rec).unwrap());
+                done
+            })
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let rec = store.active_game(10).unwrap().expect("version 1 decodes");
+    assert_eq!(rec.id, 77);
+    assert_eq!(rec.players, [human(1), bot("hard")]);
+    assert_eq!(rec.moves.len(), 1);
+    assert_eq!(rec.draw_offer, Some(Color::Black));
+    assert!(rec.undo_used);
+    assert_eq!((rec.created_at_ms, rec.last_move_at_ms), (1_000, 2_000));
+    assert_eq!(rec.move_time_ms, DEFAULT_MOVE_TIME_MS);
+    assert_eq!(rec.reminded_ply, None);
+    assert_eq!(rec.revision, 4);
+    assert_eq!(
+        store.board_post(10).unwrap(),
+        None,
+        "the old pointer is dropped"
+    );
+    let archived = store.archived_game(78).unwrap().unwrap();
+    assert_eq!(
+        archived.outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+
+    // It plays on, written in the current format.
+    let mut next = rec.clone();
+    let reply = next
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("22-18")
+        .unwrap();
+    push_move(&mut next, reply, 3_000);
+    store.update_game(10, 1, &next).await.unwrap();
+    drop(store);
+    let raw = sled::open(&path)
+        .unwrap()
+        .open_tree(TREE_GAMES)
+        .unwrap()
+        .get(10u64.to_be_bytes())
+        .unwrap()
+        .unwrap();
+    assert_eq!(raw[0], FORMAT_VERSION);
 }

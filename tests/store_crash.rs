@@ -93,7 +93,7 @@ async fn step(store: &Store, channel: u64, rng: &mut SmallRng, now: u64) -> Resu
         let (variant, players) = channel_players(channel);
         let id = store.new_game_id()?;
         let rec = GameRecord::new(id, Some(GUILD), channel, variant, players, now);
-        store.create_game(rec, now).await?;
+        store.create_game(rec).await?;
         println!("created {channel} {id}");
         return Ok(());
     };

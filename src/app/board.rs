@@ -127,9 +127,9 @@ pub fn board_reply(lang: Lang, rec: &GameRecord, game: &Game, headline: Option<S
     text.push_str(&status_line(lang, rec, game));
     let mut reply = Reply::public(text).with_title(i18n::variant_name(lang, rec.variant));
     reply.image = picture(lang, rec, game, None, None);
-    reply.supersedes = rec.board_message_id;
     reply.board_of = Some(BoardRef {
         channel_id: rec.channel_id,
+        game_id: rec.id,
         ply: game.ply(),
     });
     if !game.is_over() {

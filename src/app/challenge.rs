@@ -243,18 +243,10 @@ impl App {
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
-            Ok(Some(rec)) if !self.is_stale(&rec) => {
-                Some(Reply::private(t(lang, "err-channel-busy")))
-            }
+            Ok(Some(_)) => Some(Reply::private(t(lang, "err-channel-busy"))),
             Ok(_) => None,
             Err(e) => Some(storage_failed(lang, &e)),
         }
-    }
-
-    /// A game with no move for 7 days no longer blocks its channel.
-    pub(crate) fn is_stale(&self, rec: &GameRecord) -> bool {
-        const WEEK_MS: u64 = 7 * 24 * 60 * 60 * 1000;
-        self.now_ms().saturating_sub(rec.last_move_at_ms) >= WEEK_MS
     }
 
     async fn start_game(
@@ -271,8 +263,7 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
-        // A week-old game in the way ends as abandoned inside create_game.
-        match self.store.create_game(rec.clone(), now).await {
+        match self.store.create_game(rec.clone()).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
                 return Reply::private(t(lang, "err-channel-busy")).into()

@@ -23,7 +23,7 @@ pub use reply::{Attachment, BoardRef, Button, ButtonStyle, Menu, MenuOption, Rep
 
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
-use crate::store::{GameRecord, Seat, Store, StoreError};
+use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
 use i18n::Lang;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -155,7 +155,7 @@ impl App {
         self.bot_moves.contains(channel_id)
     }
 
-    /// Replaces the clock (tests of expiry and stale games).
+    /// Replaces the clock (tests of expiry and time limits).
     pub fn with_clock(mut self, clock: impl Fn() -> u64 + Send + Sync + 'static) -> App {
         self.clock = Arc::new(clock);
         self
@@ -169,48 +169,48 @@ impl App {
         &self.store
     }
 
-    /// The ply of the last board posted for this game, if any (shim until the posts tree).
+    /// The ply of the last board posted for this game, if any.
     pub(crate) fn board_shown_at(&self, rec: &GameRecord) -> Option<usize> {
-        rec.board_message_id.map(|_| rec.moves.len())
+        match self.store.board_post(rec.channel_id) {
+            Ok(Some(post)) if post.game_id == rec.id => Some(post.ply),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!("cannot read the board post of {}: {e}", rec.channel_id);
+                // Unknown: do not post the board again on a guess.
+                Some(rec.moves.len())
+            }
+        }
     }
 
-    /// The front end posted a board: remember its message so the next board can strip its
-    /// buttons. Returns `false` when the board is already outdated — the game moved on (or
-    /// ended) while it was being posted — so the front end strips its controls at once.
+    /// The front end posted a board: record it as the channel's board, so the next board
+    /// can strip its controls. [`BoardPosted::Outdated`] when the game moved on (or ended,
+    /// or another started) while it was being posted: the front end strips its controls at
+    /// once. A storage error is logged and treated as current: the board keeps its controls,
+    /// which answer "outdated" themselves once the game moves.
     pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
-        let mut rec = match self.store.active_game(board.channel_id) {
-            Ok(Some(rec)) if rec.moves.len() == board.ply => rec,
-            Ok(_) => return BoardPosted::Outdated,
-            Err(e) => {
-                tracing::debug!("board message not recorded: {e}");
-                return BoardPosted::Current { strip: None };
-            }
+        let post = BoardPost {
+            game_id: board.game_id,
+            message_id,
+            ply: board.ply,
         };
-        let previous = rec.board_message_id.filter(|&m| m != message_id);
-        rec.board_message_id = Some(message_id);
-        match self
-            .store
-            .update_game(board.channel_id, board.ply, &rec)
-            .await
-        {
-            Ok(_) => BoardPosted::Current { strip: previous },
-            // Somebody moved meanwhile: this board is already history.
-            Err(StoreError::Conflict { .. }) => BoardPosted::Outdated,
+        match self.store.record_board_post(board.channel_id, post).await {
+            Ok(PostRecorded::Current { replaced }) => BoardPosted::Current { strip: replaced },
+            Ok(PostRecorded::Outdated) => BoardPosted::Outdated,
             Err(e) => {
-                tracing::debug!("board message not recorded: {e}");
-                BoardPosted::Current { strip: previous }
+                tracing::warn!("board message not recorded: {e}");
+                BoardPosted::Current { strip: None }
             }
         }
     }
 }
 
-/// What the front end does once a board is posted.
+/// What the front end does after posting a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardPosted {
-    /// The board is the channel's current one; `strip` is the previous board's message,
-    /// whose controls must go.
+    /// The board is the channel's current one; strip the controls of message `strip`, the
+    /// board it replaces.
     Current { strip: Option<u64> },
-    /// The game moved on (or ended) while the board was being posted: strip its controls.
+    /// The board was already history when it was recorded: strip its own controls.
     Outdated,
 }
 
@@ -225,7 +225,7 @@ pub(crate) fn seat_of(rec: &GameRecord, user_id: u64) -> Option<Color> {
 pub(crate) fn bot_level(rec: &GameRecord, color: Color) -> Option<Level> {
     match rec.seat(color) {
         Seat::Bot { level } => level.parse().ok(),
-        Seat::Human { .. } => None,
+        Seat::Human { .. } | Seat::Deleted => None,
     }
 }
 
@@ -241,6 +241,7 @@ pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
             let level_name = i18n::t(lang, &format!("level-{level}"));
             i18n::tr(lang, "bot-name", &[("level", i18n::s(level_name))])
         }
+        Seat::Deleted => i18n::t(lang, "deleted-player"),
     }
 }
 

@@ -38,46 +38,27 @@ impl App {
     }
 
     /// Writes the game after a change made at `expected_ply`: an update while it goes on, the
-    /// end (archive, records, ratings) once it is over. Durable before it returns.
+    /// end (archive, records, ratings) once it is over. Durable before it returns. A write
+    /// built on an outdated read is a [`StoreError::Conflict`].
     pub(crate) async fn save(
         &self,
         mut rec: GameRecord,
         game: &Game,
         expected_ply: usize,
     ) -> Result<GameRecord, StoreError> {
-        let moves_read = std::mem::take(&mut rec.moves);
         rec.moves = game.moves().iter().map(StoredMove::from_move).collect();
         rec.outcome = game.outcome();
         rec.last_move_at_ms = self.now_ms();
-        // The front end records a posted board's message id with a write of its own; if that
-        // is all that happened since we read, take its id and revision and write again.
-        for attempt in 0..3 {
-            if let Ok(Some(now)) = self.store.active_game(rec.channel_id) {
-                if now.id == rec.id && now.revision != rec.revision && now.moves == moves_read {
-                    rec.board_message_id = now.board_message_id;
-                    rec.revision = now.revision;
-                }
-            }
-            let written = if game.is_over() {
-                self.store
-                    .finish_game(rec.channel_id, expected_ply, &rec)
-                    .await
-                    .map(|_| rec.revision)
-            } else {
-                self.store
-                    .update_game(rec.channel_id, expected_ply, &rec)
-                    .await
-            };
-            match written {
-                Ok(revision) => {
-                    // Keep ours in step so this copy can be written again.
-                    rec.revision = revision;
-                    break;
-                }
-                Err(StoreError::Conflict { .. }) if attempt < 2 => continue,
-                Err(e) => return Err(e),
-            }
-        }
+        rec.revision = if game.is_over() {
+            self.store
+                .finish_game(rec.channel_id, expected_ply, &rec)
+                .await?;
+            rec.revision + 1
+        } else {
+            self.store
+                .update_game(rec.channel_id, expected_ply, &rec)
+                .await?
+        };
         Ok(rec)
     }
 

@@ -60,8 +60,6 @@ pub struct Reply {
     pub menu: Option<Menu>,
     /// Other files, e.g. a `.pdn`.
     pub files: Vec<Attachment>,
-    /// A board message this one replaces: its buttons and menu should be removed.
-    pub supersedes: Option<u64>,
     /// The channel whose board this is, when the reply is a board: the front end reports the
     /// posted message's id back with [`crate::app::App::board_posted`].
     pub board_of: Option<BoardRef>,
@@ -70,10 +68,11 @@ pub struct Reply {
     pub mention: Option<u64>,
 }
 
-/// Identifies a posted board: its channel and the ply it shows.
+/// Identifies a posted board: its channel, its game and the ply it shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct BoardRef {
     pub channel_id: u64,
+    pub game_id: u64,
     pub ply: usize,
 }
 
@@ -87,7 +86,6 @@ impl Reply {
             buttons: vec![],
             menu: None,
             files: vec![],
-            supersedes: None,
             board_of: None,
             mention: None,
         }

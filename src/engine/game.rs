@@ -19,8 +19,10 @@ pub enum WinReason {
     /// The loser could not move on their turn.
     NoMoves,
     Resignation,
-    /// The loser left the game (or it timed out on their side).
+    /// The loser left the game.
     Abandoned,
+    /// The loser let their time per move run out.
+    Time,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -288,7 +290,7 @@ impl Game {
         if matches!(
             self.outcome,
             Some(Outcome::Win {
-                reason: WinReason::Resignation | WinReason::Abandoned,
+                reason: WinReason::Resignation | WinReason::Abandoned | WinReason::Time,
                 ..
             }) | Some(Outcome::Draw {
                 reason: DrawReason::Agreement

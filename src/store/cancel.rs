@@ -1,44 +1,80 @@
-//! Cancelling a stuck game: a moderator's decision, outside the rules.
+//! Cancelling a game without a result: a moderator's decision, or a channel that is gone.
 
-use super::codec::id_key;
-use super::{Store, StoreError};
+use super::codec::{decode, id_key};
+use super::records::GameRecord;
+use super::{Store, StoreError, TREE_GAMES};
 
 impl Store {
     /// Removes the channel's active game without a result: it counts for no one (no record,
     /// rating or leaderboard changes) and is not archived. Compare-and-swap on the stored
     /// bytes read at `expected_ply`: a game that moved meanwhile gives
     /// [`StoreError::Conflict`]. Durable before it returns. `Ok(false)` if there was no game.
+    /// The channel's board post stays (see [`Store::board_post`]).
     pub async fn cancel_game(
         &self,
         channel_id: u64,
         expected_ply: usize,
     ) -> Result<bool, StoreError> {
-        let Some(current) = self.active_game(channel_id)? else {
-            return Ok(false);
-        };
-        if current.ply() != expected_ply {
-            return Err(StoreError::Conflict {
-                channel_id,
-                expected_ply,
-                found_ply: Some(current.ply()),
-            });
-        }
         let key = id_key(channel_id);
+        let conflict = |found_ply| StoreError::Conflict {
+            channel_id,
+            expected_ply,
+            found_ply,
+        };
         let Some(bytes) = self.trees.games.get(key)? else {
             return Ok(false);
         };
+        let current: GameRecord = decode(TREE_GAMES, &key, &bytes)?;
+        if current.ply() != expected_ply {
+            return Err(conflict(Some(current.ply())));
+        }
         let swapped = self
             .trees
             .games
             .compare_and_swap(key, Some(bytes), None::<&[u8]>)?;
         if swapped.is_err() {
-            return Err(StoreError::Conflict {
-                channel_id,
-                expected_ply,
-                found_ply: self.active_game(channel_id)?.map(|g| g.ply()),
-            });
+            return Err(conflict(self.active_game(channel_id)?.map(|g| g.ply())));
         }
         self.durable().await?;
         Ok(true)
+    }
+
+    /// Cancels, as [`Store::cancel_game`] does, every active game whose channel `gone`
+    /// names (channels deleted, a server the bot left), whatever their ply. Returns the
+    /// cancelled games. A record that does not decode is left alone.
+    pub async fn cancel_games_in(
+        &self,
+        gone: impl Fn(u64) -> bool,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let mut cancelled = Vec::new();
+        for item in self.trees.games.iter() {
+            let (key, bytes) = item?;
+            let Ok(rec) = decode::<GameRecord>(TREE_GAMES, &key, &bytes) else {
+                continue;
+            };
+            if !gone(rec.channel_id) {
+                continue;
+            }
+            // A game that moved since the scan is still in a channel that is gone: retry it.
+            loop {
+                match self
+                    .cancel_game(rec.channel_id, self.ply_of(rec.channel_id)?)
+                    .await
+                {
+                    Ok(true) => {
+                        cancelled.push(rec);
+                        break;
+                    }
+                    Ok(false) => break,
+                    Err(StoreError::Conflict { .. }) => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(cancelled)
+    }
+
+    fn ply_of(&self, channel_id: u64) -> Result<usize, StoreError> {
+        Ok(self.active_game(channel_id)?.map_or(0, |g| g.ply()))
     }
 }

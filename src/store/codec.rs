@@ -1,12 +1,27 @@
 //! How values and keys are laid out in sled: a format version byte, then postcard.
 
 use super::error::StoreError;
+use super::records::{Challenge, GameRecord, GameRecordV1, PlayerRecord};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// The format of every encoded value. A value with another first byte was written by a
+/// The format of every value written now. Older formats a record type lists in
+/// [`Record::decode_old`] are converted on read; any other first byte was written by a
 /// different version of the bot and is reported, never rewritten.
-pub const FORMAT_VERSION: u8 = 1;
+///
+/// Version 2: game records lost the board's message id (now the posts tree) and the unused
+/// rematch link, and gained the time per move and the reminded ply; seats can be deleted.
+pub const FORMAT_VERSION: u8 = 2;
+
+/// A type stored as a value.
+pub(crate) trait Record: DeserializeOwned {
+    /// Decodes the postcard body of an older format `version`, returning the value and the
+    /// bytes left; `None` for a version this type was never written in. Version 1 laid out
+    /// every type but the game record as version 2 does.
+    fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
+        (version == 1).then(|| postcard::take_from_bytes(body))
+    }
+}
 
 pub(crate) fn encode<T: Serialize>(what: &'static str, value: &T) -> Result<Vec<u8>, StoreError> {
     postcard::to_extend(value, vec![FORMAT_VERSION]).map_err(|e| StoreError::Encode {
@@ -15,35 +30,55 @@ pub(crate) fn encode<T: Serialize>(what: &'static str, value: &T) -> Result<Vec<
     })
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(
+pub(crate) fn decode<T: Record>(
     tree: &'static str,
     key: &[u8],
     bytes: &[u8],
 ) -> Result<T, StoreError> {
-    match bytes.split_first() {
-        None => Err(StoreError::Corrupt {
+    let Some((&version, body)) = bytes.split_first() else {
+        return Err(StoreError::Corrupt {
             tree,
             key: key_text(key),
             reason: "empty value".to_string(),
-        }),
-        Some((&FORMAT_VERSION, body)) => match postcard::take_from_bytes::<T>(body) {
-            Ok((value, [])) => Ok(value),
-            Ok((_, rest)) => Err(StoreError::Corrupt {
-                tree,
-                key: key_text(key),
-                reason: format!("{} bytes left after the record", rest.len()),
-            }),
-            Err(e) => Err(StoreError::Corrupt {
-                tree,
-                key: key_text(key),
-                reason: e.to_string(),
-            }),
-        },
-        Some((&version, _)) => Err(StoreError::UnknownVersion {
+        });
+    };
+    let decoded = if version == FORMAT_VERSION {
+        postcard::take_from_bytes::<T>(body)
+    } else {
+        match T::decode_old(version, body) {
+            Some(decoded) => decoded,
+            None => {
+                return Err(StoreError::UnknownVersion {
+                    tree,
+                    key: key_text(key),
+                    version,
+                })
+            }
+        }
+    };
+    match decoded {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(StoreError::Corrupt {
             tree,
             key: key_text(key),
-            version,
+            reason: format!("{} bytes left after the record", rest.len()),
         }),
+        Err(e) => Err(StoreError::Corrupt {
+            tree,
+            key: key_text(key),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+impl Record for Challenge {}
+impl Record for PlayerRecord {}
+
+impl Record for GameRecord {
+    fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
+        (version == 1).then(|| {
+            postcard::take_from_bytes::<GameRecordV1>(body).map(|(v1, rest)| (v1.into(), rest))
+        })
     }
 }
 
@@ -98,27 +133,39 @@ pub(crate) fn decode_u64(tree: &'static str, key: &[u8], bytes: &[u8]) -> Result
 mod tests {
     use super::*;
 
+    #[derive(Debug, PartialEq, Serialize, serde::Deserialize)]
+    struct Pair(u64, String);
+    impl Record for Pair {}
+    impl Record for u64 {}
+
     #[test]
     fn round_trip_and_version_check() {
-        let bytes = encode("test", &(7u64, "x".to_string())).unwrap();
+        let bytes = encode("test", &Pair(7, "x".to_string())).unwrap();
         assert_eq!(bytes[0], FORMAT_VERSION);
-        let back: (u64, String) = decode("t", b"k", &bytes).unwrap();
-        assert_eq!(back, (7, "x".to_string()));
+        let back: Pair = decode("t", b"k", &bytes).unwrap();
+        assert_eq!(back, Pair(7, "x".to_string()));
+        let mut older = bytes.clone();
+        older[0] = 1;
+        assert_eq!(
+            decode::<Pair>("t", b"k", &older).unwrap(),
+            back,
+            "version 1 had the same layout"
+        );
 
         let mut newer = bytes.clone();
         newer[0] = FORMAT_VERSION + 1;
         assert!(matches!(
-            decode::<(u64, String)>("t", b"k", &newer),
+            decode::<Pair>("t", b"k", &newer),
             Err(StoreError::UnknownVersion { version, .. }) if version == FORMAT_VERSION + 1
         ));
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(matches!(
-            decode::<(u64, String)>("t", b"k", &longer),
+            decode::<Pair>("t", b"k", &longer),
             Err(StoreError::Corrupt { .. })
         ));
         assert!(matches!(
-            decode::<(u64, String)>("t", b"k", &bytes[..bytes.len() - 1]),
+            decode::<Pair>("t", b"k", &bytes[..bytes.len() - 1]),
             Err(StoreError::Corrupt { .. })
         ));
         assert!(matches!(

@@ -14,6 +14,8 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
+    /// A flush or sync failed after a write: the write may or may not have landed. The
+    /// store's fatal hook has run (by default it ends the process).
     #[error("could not sync the database to disk: {source}")]
     Sync { source: std::io::Error },
 
@@ -37,7 +39,7 @@ pub enum StoreError {
         version: u8,
     },
 
-    /// The channel already has a game going (with a move in the last 7 days).
+    /// The channel already has a game going.
     #[error("channel already has an active game ({})", game.id)]
     ChannelBusy { game: Box<GameRecord> },
 
@@ -49,9 +51,6 @@ pub enum StoreError {
         /// The ply stored now; `None` when the channel has no game any more.
         found_ply: Option<usize>,
     },
-
-    #[error("there is no active game in channel {channel_id}")]
-    NoActiveGame { channel_id: u64 },
 
     #[error("the channel already has an open challenge")]
     ChallengeExists { challenge: Box<Challenge> },
@@ -89,12 +88,12 @@ pub enum Invalid {
     UnknownLevel(String),
     #[error("the record is for channel {record}, not {asked}")]
     WrongChannel { asked: u64, record: u64 },
-    #[error("the channel's game is {stored}, not {given}")]
-    WrongGame { stored: u64, given: u64 },
     #[error("a finished game must have an outcome")]
     NotFinished,
     #[error("the game is over: end it with finish_game")]
     AlreadyOver,
+    #[error("a deleted player cannot sit in a game being played")]
+    DeletedSeat,
     #[error("game id {0} is already archived")]
     DuplicateId(u64),
 }

@@ -31,7 +31,10 @@ pub(crate) fn color_index(color: Color) -> usize {
     }
 }
 
-/// Who sits on one side of the board.
+/// The time a player has for each move unless the game says otherwise: 3 days.
+pub const DEFAULT_MOVE_TIME_MS: u64 = 3 * 24 * 60 * 60 * 1000;
+
+/// Who sits on one side of the board. Stored by variant position: new kinds go at the end.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Seat {
     Human {
@@ -42,13 +45,16 @@ pub enum Seat {
     Bot {
         level: String,
     },
+    /// A person who had themselves forgotten ([`super::Store::forget_user`]); only in
+    /// finished games.
+    Deleted,
 }
 
 impl Seat {
     pub fn user_id(&self) -> Option<u64> {
         match self {
             Seat::Human { user_id, .. } => Some(*user_id),
-            Seat::Bot { .. } => None,
+            Seat::Bot { .. } | Seat::Deleted => None,
         }
     }
 
@@ -128,10 +134,15 @@ pub struct GameRecord {
     /// A move was taken back: a win still counts, but is not ranked (seed 002).
     pub undo_used: bool,
     pub created_at_ms: u64,
+    /// When the game last changed hands or state (a move, an undo, a draw offer); the time
+    /// per move runs from here.
     pub last_move_at_ms: u64,
-    pub board_message_id: Option<u64>,
+    /// The time the person to move has for each move; see [`GameRecord::deadline_ms`].
+    pub move_time_ms: u64,
+    /// The ply at which the person to move was reminded of their turn (once per turn; see
+    /// [`super::Store::mark_reminded`]).
+    pub reminded_ply: Option<usize>,
     pub outcome: Option<Outcome>,
-    pub rematch_of: Option<u64>,
     /// How many times the store has written this record. The store checks it on every write
     /// and increases it, so that a change built on an outdated read is refused even when the
     /// ply happens to match (after an undo, say). Leave it as read.
@@ -139,7 +150,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// A game at its start, with nothing played.
+    /// A game at its start, with nothing played and [`DEFAULT_MOVE_TIME_MS`] per move.
     pub fn new(
         id: u64,
         guild_id: Option<u64>,
@@ -160,9 +171,9 @@ impl GameRecord {
             undo_used: false,
             created_at_ms: now_ms,
             last_move_at_ms: now_ms,
-            board_message_id: None,
+            move_time_ms: DEFAULT_MOVE_TIME_MS,
+            reminded_ply: None,
             outcome: None,
-            rematch_of: None,
             revision: 0,
         }
     }
@@ -176,11 +187,19 @@ impl GameRecord {
         self.moves.len()
     }
 
-    /// The colour a user plays, if they play (White first if they play both sides).
-    pub fn color_of(&self, user_id: u64) -> Option<Color> {
-        [Color::White, Color::Black]
-            .into_iter()
-            .find(|c| self.seat(*c).user_id() == Some(user_id))
+    /// When the person to move loses on time.
+    pub fn deadline_ms(&self) -> u64 {
+        self.last_move_at_ms.saturating_add(self.move_time_ms)
+    }
+
+    /// When the person to move is reminded: half their time.
+    pub fn reminder_due_ms(&self) -> u64 {
+        self.last_move_at_ms.saturating_add(self.move_time_ms / 2)
+    }
+
+    /// Whether the person to move was already reminded this turn.
+    pub fn reminded(&self) -> bool {
+        self.reminded_ply == Some(self.ply())
     }
 
     pub fn start_position(&self) -> Result<Position, StoreError> {
@@ -235,6 +254,52 @@ impl GameRecord {
             }
         }
         Ok(game)
+    }
+}
+
+/// A game record as format version 1 laid it out (before the board's message id moved to
+/// the posts tree and games got a time per move). Read only, converted on decode.
+#[derive(Deserialize)]
+pub(crate) struct GameRecordV1 {
+    id: u64,
+    guild_id: Option<u64>,
+    channel_id: u64,
+    variant: Variant,
+    start_fen: Option<String>,
+    players: [Seat; 2],
+    moves: Vec<StoredMove>,
+    draw_offer: Option<Color>,
+    undo_used: bool,
+    created_at_ms: u64,
+    last_move_at_ms: u64,
+    /// Now in the posts tree; an old record's pointer is dropped (its board's buttons answer
+    /// "outdated" like any other old board's).
+    _board_message_id: Option<u64>,
+    outcome: Option<Outcome>,
+    /// Never set by version 1.
+    _rematch_of: Option<u64>,
+    revision: u64,
+}
+
+impl From<GameRecordV1> for GameRecord {
+    fn from(v1: GameRecordV1) -> GameRecord {
+        GameRecord {
+            id: v1.id,
+            guild_id: v1.guild_id,
+            channel_id: v1.channel_id,
+            variant: v1.variant,
+            start_fen: v1.start_fen,
+            players: v1.players,
+            moves: v1.moves,
+            draw_offer: v1.draw_offer,
+            undo_used: v1.undo_used,
+            created_at_ms: v1.created_at_ms,
+            last_move_at_ms: v1.last_move_at_ms,
+            move_time_ms: DEFAULT_MOVE_TIME_MS,
+            reminded_ply: None,
+            outcome: v1.outcome,
+            revision: v1.revision,
+        }
     }
 }
 

@@ -136,7 +136,7 @@ pub(crate) fn settle(
             let i = super::records::color_index(human);
             let bot_level = match rec.seat(human.opposite()) {
                 Seat::Bot { level } => level_index(level),
-                Seat::Human { .. } => None,
+                _ => None,
             };
             let (Some(p), Some(level)) = (players[i].as_mut(), bot_level) else {
                 return seats;

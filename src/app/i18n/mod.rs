@@ -221,6 +221,7 @@ pub fn result_text(lang: Lang, outcome: Option<Outcome>) -> String {
                 WinReason::NoMoves => "result-win-no-moves",
                 WinReason::Resignation => "result-win-resignation",
                 WinReason::Abandoned => "result-win-abandoned",
+                WinReason::Time => "result-win-time",
             };
             tr(lang, id, &[("winner", s(color_name(lang, winner)))])
         }

@@ -1,0 +1,364 @@
+//! Active games: one per channel, written by compare-and-swap, ended in one transaction that
+//! archives the game and settles the players' records and leaderboards.
+
+use super::codec::{decode, encode, id_key, pair_key};
+use super::leaderboards::refresh_boards;
+use super::records::{level_index, FinishSummary, GameRecord, PlayerRecord, Seat};
+use super::{
+    abort, scoring, tx_error, Invalid, Store, StoreError, TxResult, TREE_GAMES, TREE_PLAYERS,
+};
+use crate::engine::Game;
+use sled::transaction::TransactionalTree;
+use sled::Transactional;
+
+/// The transactional views used to end a game, in the order of [`Store::finishing_trees`].
+pub(crate) type FinishViews = (
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+    TransactionalTree,
+);
+
+/// Refuses records the store will not write: unknown computer levels, seats of deleted
+/// players, and moves that do not replay (so that nothing stored is ever unreadable by the
+/// engine).
+fn validate(rec: &GameRecord) -> Result<Game, StoreError> {
+    for seat in &rec.players {
+        match seat {
+            Seat::Bot { level } if level_index(level).is_none() => {
+                return Err(Invalid::UnknownLevel(level.clone()).into());
+            }
+            Seat::Deleted => return Err(Invalid::DeletedSeat.into()),
+            _ => {}
+        }
+    }
+    rec.to_game()
+}
+
+/// What a write of a channel's game expects to find.
+struct Expected<'a> {
+    channel_id: u64,
+    expected_ply: usize,
+    new: &'a GameRecord,
+}
+
+impl Expected<'_> {
+    /// The checks before update and finish: the record is for this channel, and is over
+    /// exactly when `finishing`. Returns the game the record replays to.
+    fn check_record(&self, finishing: bool) -> Result<Game, StoreError> {
+        if self.new.channel_id != self.channel_id {
+            return Err(Invalid::WrongChannel {
+                asked: self.channel_id,
+                record: self.new.channel_id,
+            }
+            .into());
+        }
+        match (finishing, self.new.outcome.is_some()) {
+            (false, true) => return Err(Invalid::AlreadyOver.into()),
+            (true, false) => return Err(Invalid::NotFinished.into()),
+            _ => {}
+        }
+        validate(self.new)
+    }
+
+    fn conflict(&self, found_ply: Option<usize>) -> StoreError {
+        StoreError::Conflict {
+            channel_id: self.channel_id,
+            expected_ply: self.expected_ply,
+            found_ply,
+        }
+    }
+
+    /// The stored game, if it is the one the write was built on: same game, at
+    /// `expected_ply`, same revision. Otherwise [`StoreError::Conflict`].
+    fn check_stored(&self, stored: Option<&[u8]>) -> Result<GameRecord, StoreError> {
+        let Some(bytes) = stored else {
+            return Err(self.conflict(None));
+        };
+        let old: GameRecord = decode(TREE_GAMES, &id_key(self.channel_id), bytes)?;
+        if old.id != self.new.id
+            || old.ply() != self.expected_ply
+            || old.revision != self.new.revision
+        {
+            return Err(self.conflict(Some(old.ply())));
+        }
+        Ok(old)
+    }
+}
+
+impl Store {
+    pub fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
+        let key = id_key(channel_id);
+        self.trees
+            .games
+            .get(key)?
+            .map(|v| decode(TREE_GAMES, &key, &v))
+            .transpose()
+    }
+
+    /// Every active game (to resume the computer's turns after a restart, and for the
+    /// sweeper's reminders and time limits: a scan reads a few hundred bytes per game). A
+    /// record that does not decode is listed as its error.
+    pub fn active_games(&self) -> Result<Vec<Result<GameRecord, StoreError>>, StoreError> {
+        let mut out = Vec::new();
+        for item in self.trees.games.iter() {
+            let (k, v) = item?;
+            out.push(decode(TREE_GAMES, &k, &v));
+        }
+        Ok(out)
+    }
+
+    /// Starts `rec` in its channel. Refused with [`StoreError::ChannelBusy`] while the channel
+    /// has an active game, however old: games that nobody plays end by their time limit
+    /// (the app's sweeper), not here.
+    pub async fn create_game(&self, rec: GameRecord) -> Result<(), StoreError> {
+        if rec.outcome.is_some() {
+            return Err(Invalid::AlreadyOver.into());
+        }
+        validate(&rec)?;
+        let rec = GameRecord { revision: 0, ..rec };
+        let new_bytes = encode("game", &rec)?;
+        let key = id_key(rec.channel_id);
+        (&self.trees.games, &self.trees.archive)
+            .transaction(|(games, archive)| {
+                if archive.get(id_key(rec.id))?.is_some() {
+                    return abort(Invalid::DuplicateId(rec.id).into());
+                }
+                if let Some(bytes) = games.get(key)? {
+                    return abort(match decode(TREE_GAMES, &key, &bytes) {
+                        Ok(old) => StoreError::ChannelBusy {
+                            game: Box::new(old),
+                        },
+                        Err(e) => e,
+                    });
+                }
+                games.insert(&key[..], new_bytes.clone())?;
+                Ok(())
+            })
+            .map_err(tx_error)?;
+        self.durable().await
+    }
+
+    /// Writes the next state of a channel's game: a move, an undo, a draw offer.
+    ///
+    /// Compare-and-swap: the stored game must be the same game (`id`), at `expected_ply`,
+    /// with the same `revision` as `new` (the revision read); otherwise nothing is written
+    /// and the result is [`StoreError::Conflict`]. Returns the new revision. A concurrent
+    /// [`Store::mark_reminded`] is no conflict: its mark is kept while the ply stays.
+    ///
+    /// A game that has ended goes through [`Store::finish_game`] instead.
+    pub async fn update_game(
+        &self,
+        channel_id: u64,
+        expected_ply: usize,
+        new: &GameRecord,
+    ) -> Result<u64, StoreError> {
+        let expected = Expected {
+            channel_id,
+            expected_ply,
+            new,
+        };
+        expected.check_record(false)?;
+        let key = id_key(channel_id);
+        let revision = loop {
+            let old_bytes = self.trees.games.get(key)?;
+            let old = expected.check_stored(old_bytes.as_deref())?;
+            let reminded_ply = new
+                .reminded_ply
+                .or(old.reminded_ply)
+                .filter(|&p| p == new.ply());
+            let to_write = GameRecord {
+                revision: old.revision + 1,
+                reminded_ply,
+                ..new.clone()
+            };
+            let new_bytes = encode("game", &to_write)?;
+            if self
+                .trees
+                .games
+                .compare_and_swap(key, old_bytes, Some(new_bytes))?
+                .is_ok()
+            {
+                break to_write.revision;
+            }
+            // Something wrote meanwhile: read again (a reminder mark passes, a move does not).
+        };
+        self.durable().await?;
+        Ok(revision)
+    }
+
+    /// Notes that the person to move in game `game_id` was reminded at `ply`, so that the
+    /// reminder goes once per turn. Not a revision: a move built on the read before the mark
+    /// still goes through. `Ok(false)` when the channel's game is another one or has moved
+    /// on (no reminder is due any more).
+    pub async fn mark_reminded(
+        &self,
+        channel_id: u64,
+        game_id: u64,
+        ply: usize,
+    ) -> Result<bool, StoreError> {
+        let key = id_key(channel_id);
+        loop {
+            let Some(bytes) = self.trees.games.get(key)? else {
+                return Ok(false);
+            };
+            let mut rec: GameRecord = decode(TREE_GAMES, &key, &bytes)?;
+            if rec.id != game_id || rec.ply() != ply {
+                return Ok(false);
+            }
+            rec.reminded_ply = Some(ply);
+            let new_bytes = encode("game", &rec)?;
+            if self
+                .trees
+                .games
+                .compare_and_swap(key, Some(bytes), Some(new_bytes))?
+                .is_ok()
+            {
+                break;
+            }
+        }
+        self.durable().await?;
+        Ok(true)
+    }
+
+    /// Ends a channel's game: removes the active record (compare-and-swap as in
+    /// [`Store::update_game`]: same game, `expected_ply` and revision), archives `finished`,
+    /// and updates both players' records, ratings and leaderboards — all in one sled
+    /// transaction, durable before it returns.
+    ///
+    /// `finished.outcome` must be set; moves may extend the stored ones (the move that ended
+    /// the game) or equal them (a resignation, a loss on time). Player or leaderboard records
+    /// that do not decode are left alone and listed in [`FinishSummary::skipped`]; the game
+    /// still ends. The channel's board post stays: its message's controls are still to be
+    /// stripped.
+    pub async fn finish_game(
+        &self,
+        channel_id: u64,
+        expected_ply: usize,
+        finished: &GameRecord,
+    ) -> Result<FinishSummary, StoreError> {
+        let expected = Expected {
+            channel_id,
+            expected_ply,
+            new: finished,
+        };
+        let game = expected.check_record(true)?;
+        let key = id_key(channel_id);
+        let summary = self
+            .finishing_trees()
+            .transaction(|views: &FinishViews| {
+                let old = match expected.check_stored(views.0.get(key)?.as_deref()) {
+                    Ok(old) => old,
+                    Err(e) => return abort(e),
+                };
+                let rec = GameRecord {
+                    revision: old.revision + 1,
+                    ..finished.clone()
+                };
+                finish_in(views, &rec, &game)
+            })
+            .map_err(tx_error)?;
+        self.durable().await?;
+        Ok(summary)
+    }
+
+    /// The trees a game's end writes, in the order of [`FinishViews`].
+    fn finishing_trees(
+        &self,
+    ) -> (
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+        &sled::Tree,
+    ) {
+        let t = &self.trees;
+        (
+            &t.games,
+            &t.archive,
+            &t.by_player,
+            &t.by_channel,
+            &t.pairs,
+            &t.players,
+            &t.boards,
+            &t.board_members,
+        )
+    }
+}
+
+/// Inside a transaction: removes the active record, archives `rec`, writes the indexes and
+/// settles the players and leaderboards.
+fn finish_in(views: &FinishViews, rec: &GameRecord, game: &Game) -> TxResult<FinishSummary> {
+    let (games, archive, by_player, by_channel, pairs, players, boards, members) = views;
+    let Some(outcome) = rec.outcome else {
+        return abort(Invalid::NotFinished.into());
+    };
+    let game_key = id_key(rec.id);
+    if archive.get(game_key)?.is_some() {
+        return abort(Invalid::DuplicateId(rec.id).into());
+    }
+    let archived = match encode("game", rec) {
+        Ok(b) => b,
+        Err(e) => return abort(e),
+    };
+    games.remove(&id_key(rec.channel_id)[..])?;
+    archive.insert(&game_key[..], archived)?;
+    by_channel.insert(&pair_key(rec.channel_id, rec.id)[..], &[][..])?;
+
+    let humans: Vec<u64> = rec.players.iter().filter_map(Seat::user_id).collect();
+    for user in &humans {
+        by_player.insert(&pair_key(*user, rec.id)[..], &[][..])?;
+    }
+    if let [a, b] = humans[..] {
+        if a != b {
+            pairs.insert(&pair_key(a.min(b), a.max(b))[..], &id_key(rec.id)[..])?;
+        }
+    }
+
+    let mut skipped = Vec::new();
+    let mut records: [Option<PlayerRecord>; 2] = [None, None];
+    for (i, seat) in rec.players.iter().enumerate() {
+        if let Seat::Human { user_id, name } = seat {
+            let key = id_key(*user_id);
+            records[i] = match players.get(key)? {
+                None => Some(PlayerRecord::new(*user_id, name.clone())),
+                Some(bytes) => match decode(TREE_PLAYERS, &key, &bytes) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        skipped.push(e);
+                        None
+                    }
+                },
+            };
+        }
+    }
+    // Someone playing both sides has one record, not two.
+    if rec.players[0].user_id().is_some() && rec.players[0].user_id() == rec.players[1].user_id() {
+        records[1] = None;
+    }
+    let seats = scoring::settle(rec, game, outcome, &mut records);
+    for (record, seat) in records.iter_mut().zip(&seats) {
+        let Some(p) = record else { continue };
+        if let Some(seat) = seat {
+            refresh_boards(boards, members, p, rec, seat, &mut skipped)?;
+        }
+        let bytes = match encode("player", &*p) {
+            Ok(b) => b,
+            Err(e) => return abort(e),
+        };
+        players.insert(&id_key(p.user_id)[..], bytes)?;
+    }
+    Ok(FinishSummary {
+        game_id: rec.id,
+        outcome,
+        seats,
+        skipped,
+    })
+}

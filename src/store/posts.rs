@@ -1,0 +1,108 @@
+//! Which message shows each channel's board: kept apart from the game record, so that
+//! recording a posted board never races a move.
+//!
+//! Writes here are not flushed on their own: losing one in a crash only leaves an old board's
+//! buttons in place, and those answer "outdated" anyway. sled's own periodic flush, or the
+//! next durable write of any tree, carries them to disk.
+
+use super::codec::{decode, encode, id_key, Record};
+use super::records::GameRecord;
+use super::{Store, StoreError, TREE_POSTS};
+use serde::{Deserialize, Serialize};
+
+/// The message currently showing a channel's board, and what it shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardPost {
+    pub game_id: u64,
+    pub message_id: u64,
+    /// The ply the board shows.
+    pub ply: usize,
+}
+
+impl Record for BoardPost {
+    fn decode_old(_version: u8, _body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
+        None
+    }
+}
+
+/// What [`Store::record_board_post`] made of a posted board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PostRecorded {
+    /// The post shows the game as it is now and is recorded as the channel's board.
+    Current {
+        /// The previous board's message, whose controls are now to be stripped (never the
+        /// new message itself).
+        replaced: Option<u64>,
+    },
+    /// The game moved on (or another game started) while the board was being posted:
+    /// nothing was recorded, and the new message's own controls are to be stripped.
+    Outdated,
+}
+
+impl Store {
+    /// The message showing the channel's board, if one was recorded. Finishing or cancelling
+    /// a game leaves it: the next game's first board replaces it.
+    pub fn board_post(&self, channel_id: u64) -> Result<Option<BoardPost>, StoreError> {
+        let key = id_key(channel_id);
+        self.trees
+            .posts
+            .get(key)?
+            .map(|v| decode(TREE_POSTS, &key, &v))
+            .transpose()
+    }
+
+    /// Records `post` as the channel's board if it shows game `post.game_id` as it stands:
+    /// the channel's active game is that game at `post.ply`, or, with no active game, that
+    /// game finished at `post.ply` (its final board). Otherwise — the game moved, another
+    /// game started, the game was cancelled, or a newer game's board is already recorded —
+    /// the post is [`PostRecorded::Outdated`] and nothing is written.
+    ///
+    /// A recorded board at a higher ply of the same game does not make the post outdated:
+    /// after an undo the game stands at a lower ply again, and its new board is current.
+    /// Compare-and-swap: the post tree is read before the game, so a board recorded
+    /// meanwhile (which saw the game at its newer ply) makes this write retry and see it.
+    pub async fn record_board_post(
+        &self,
+        channel_id: u64,
+        post: BoardPost,
+    ) -> Result<PostRecorded, StoreError> {
+        let key = id_key(channel_id);
+        let new_bytes = encode("board post", &post)?;
+        loop {
+            let old_bytes = self.trees.posts.get(key)?;
+            let old: Option<BoardPost> = old_bytes
+                .as_ref()
+                .map(|b| decode(TREE_POSTS, &key, b))
+                .transpose()?;
+            if old.is_some_and(|o| o.game_id > post.game_id) {
+                return Ok(PostRecorded::Outdated);
+            }
+            if !self.shows_game_as_it_stands(channel_id, &post)? {
+                return Ok(PostRecorded::Outdated);
+            }
+            if self
+                .trees
+                .posts
+                .compare_and_swap(key, old_bytes, Some(new_bytes.clone()))?
+                .is_ok()
+            {
+                let replaced = old.map(|o| o.message_id).filter(|&m| m != post.message_id);
+                return Ok(PostRecorded::Current { replaced });
+            }
+        }
+    }
+
+    fn shows_game_as_it_stands(
+        &self,
+        channel_id: u64,
+        post: &BoardPost,
+    ) -> Result<bool, StoreError> {
+        let shows = |rec: &GameRecord| rec.id == post.game_id && rec.ply() == post.ply;
+        Ok(match self.active_game(channel_id)? {
+            Some(rec) => shows(&rec),
+            None => self
+                .archived_game(post.game_id)?
+                .is_some_and(|rec| rec.channel_id == channel_id && shows(&rec)),
+        })
+    }
+}

@@ -9,7 +9,7 @@ use super::{
     bot_level, game_of, seat_name, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place,
 };
 use crate::ai::{self, Level, SearchOptions};
-use crate::engine::{explain, notation, Attempt, Color, Game, GameError, Move, Square};
+use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Move, Square};
 use crate::store::{GameRecord, StoreError, StoredMove};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -114,7 +114,7 @@ impl App {
         let mv = match game.play_text(text) {
             Ok(mv) => mv,
             Err(GameError::Move(e)) => {
-                let legal: Vec<String> = notation::legal_notations(&before)
+                let legal: Vec<String> = legal_notations(&before)
                     .into_iter()
                     .map(|(_, n)| n)
                     .collect();
@@ -228,7 +228,7 @@ impl App {
             return vec![];
         };
         let want = normalize(typed);
-        notation::legal_notations(game.position())
+        legal_notations(game.position())
             .into_iter()
             .map(|(m, text)| (text, m.full_notation()))
             .filter(|(text, full)| {

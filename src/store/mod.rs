@@ -557,14 +557,14 @@ impl Store {
             Seat::Human { name, .. } => name.clone(),
             Seat::Bot { level } => format!("damas ({level})"),
         };
-        let tags = crate::engine::pdn::PdnTags {
+        let tags = crate::engine::PdnTags {
             site: Some("Discord".to_string()),
             date: Some(pdn_date(rec.created_at_ms)),
             white: Some(name(Color::White)),
             black: Some(name(Color::Black)),
             ..Default::default()
         };
-        Ok(Some(crate::engine::pdn::export(&game, &tags)))
+        Ok(Some(crate::engine::export_pdn(&game, &tags)))
     }
 
     /// A user's finished games, newest first.

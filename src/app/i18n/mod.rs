@@ -3,8 +3,7 @@
 //! The engine returns data; everything a person reads is worded here.
 
 use crate::engine::{
-    explain::{Explanation, Law, Verdict},
-    notation::{IllegalMove, MoveError, NotationError},
+    Explanation, IllegalMove, Law, MoveError, NotationError, Verdict,
     Color, DrawReason, Move, Outcome, Variant, WinReason,
 };
 use fluent_bundle::concurrent::FluentBundle;
@@ -124,7 +123,7 @@ pub fn color_name(lang: Lang, c: Color) -> String {
 fn move_list(moves: &[Move]) -> String {
     let mut v: Vec<String> = moves
         .iter()
-        .map(|m| crate::engine::notation::format_move(m, moves))
+        .map(|m| crate::engine::format_move(m, moves))
         .collect();
     v.sort();
     v.dedup();

@@ -7,9 +7,10 @@
 //!
 //! let mut game = Game::new(Variant::Spanish);
 //! game.play_text("11-15")?;
-//! game.play_text("22-18")?;
-//! game.play_text("15x22")?; // captures are mandatory
-//! assert_eq!(game.position().fen(), "W:W1-10,12,22:B19-21,23-32");
+//! game.play_text("24-20")?;
+//! assert!(game.play_text("10-14").is_err()); // captures are mandatory
+//! game.play_text("15x24")?;
+//! assert_eq!(game.position().fen(), "B:W1-10,12,24:B21-23,25-32");
 //! # Ok::<(), damas::engine::GameError>(())
 //! ```
 

@@ -28,8 +28,8 @@ pub struct Position {
 }
 
 /// Squares of the first player's crowning row (29-32) and the second player's (1-4).
-pub(crate) const TOP_ROW: u32 = 0xF000_0000;
-pub(crate) const BOTTOM_ROW: u32 = 0x0000_000F;
+const TOP_ROW: u32 = 0xF000_0000;
+const BOTTOM_ROW: u32 = 0x0000_000F;
 
 impl Position {
     /// An empty board with `side` to move.

@@ -97,7 +97,6 @@ impl Direction {
         Direction::DownLeft,
         Direction::DownRight,
     ];
-    pub const UP: [Direction; 2] = [Direction::UpLeft, Direction::UpRight];
 
     const fn delta(self) -> (i8, i8) {
         match self {
@@ -258,7 +257,9 @@ mod tests {
         let g = &ENGLISH_GEOMETRY;
         // Black's first moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16.
         let fwd = |s| {
-            let mut v: Vec<u8> = Direction::UP.iter().filter_map(|&d| n(g, s, d)).collect();
+            let mut v: Vec<u8> = [Direction::UpLeft, Direction::UpRight]
+                .iter()
+                .filter_map(|&d| n(g, s, d)).collect();
             v.sort();
             v
         };

@@ -1,8 +1,6 @@
 //! The board picture, checked by decoding the PNG and reading its pixels.
 
-use damas::engine::{
-    explain, Color, Explanation, Move, Piece, Position, Role, Square, Variant,
-};
+use damas::engine::{explain, Color, Explanation, Move, Piece, Position, Role, Square, Variant};
 use damas::render::{
     palette::{self, Rgb},
     read_square, render_png, BoardView, Caption, Layout,

@@ -5,8 +5,8 @@ mod common;
 
 use common::{check, pos, View, ALL, SPANISH_RULES};
 use damas::engine::{
-    explain, export_pdn, parse_squares, resolve_squares, Attempt, PdnTags, Color, FenError, Game, IllegalMove, MoveError,
-    NotationError, Position, Square, Variant, Verdict,
+    explain, export_pdn, parse_squares, resolve_squares, Attempt, Color, FenError, Game,
+    IllegalMove, MoveError, NotationError, PdnTags, Position, Square, Variant, Verdict,
 };
 
 const ENGLISH: [Variant; 1] = [Variant::English];

@@ -10,7 +10,9 @@
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
 use super::{endgame, eval};
-use crate::engine::{DrawCounters, Game, Move, MoveList, Position, Square, Variant, THREE_KINGS_MOVES};
+use crate::engine::{
+    DrawCounters, Game, Move, MoveList, Position, Square, Variant, THREE_KINGS_MOVES,
+};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -29,9 +29,7 @@ mod variant;
 pub use bitboard::{Bitboard, Squares};
 pub use explain::{explain, Attempt, CaptureOption, Explanation, Law, Verdict};
 pub use fen::FenError;
-pub use game::{
-    DrawCounters, DrawReason, Game, GameError, Outcome, WinReason, THREE_KINGS_MOVES,
-};
+pub use game::{DrawCounters, DrawReason, Game, GameError, Outcome, WinReason, THREE_KINGS_MOVES};
 pub use movegen::perft;
 pub use moves::{Move, MoveList};
 pub use notation::{

@@ -259,7 +259,8 @@ mod tests {
         let fwd = |s| {
             let mut v: Vec<u8> = [Direction::UpLeft, Direction::UpRight]
                 .iter()
-                .filter_map(|&d| n(g, s, d)).collect();
+                .filter_map(|&d| n(g, s, d))
+                .collect();
             v.sort();
             v
         };

@@ -3,8 +3,8 @@
 //! The engine returns data; everything a person reads is worded here.
 
 use crate::engine::{
-    Explanation, IllegalMove, Law, MoveError, NotationError, Verdict,
-    Color, DrawReason, Move, Outcome, Variant, WinReason,
+    Color, DrawReason, Explanation, IllegalMove, Law, Move, MoveError, NotationError, Outcome,
+    Variant, Verdict, WinReason,
 };
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};

@@ -54,7 +54,7 @@ fn main() {
                     break;
                 };
                 let game = rec.to_game().expect("game");
-                let moves = damas::engine::notation::legal_notations(game.position());
+                let moves = damas::engine::legal_notations(game.position());
                 let pick = &moves[(ply * 7 + g as usize) % moves.len()].1;
                 let who = if game.side_to_move() == Color::White {
                     &alice

@@ -2,7 +2,7 @@
 //! Targets (brief): under 5 ms and under 60 KB for a ~640 px wide picture.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use damas::engine::{explain, notation, Color, Position, Variant};
+use damas::engine::{explain, Color, Position, Variant};
 use damas::render::{encode_png, render_image, render_png, BoardView, Caption, Renderer};
 
 fn caption() -> Caption {
@@ -22,7 +22,7 @@ fn bench(c: &mut Criterion) {
         "B:W1,3,4,9,10,15,17:B22,24,25,27-30,32,K20",
     )
     .expect("valid FEN");
-    let capture = notation::resolve(&before, "20x6x13").expect("legal");
+    let capture = before.parse_move("20x6x13").expect("legal");
     let mid = before.apply(&capture);
     let quantity = Position::from_fen(Variant::Spanish, "B:W1,5,7,8,13:B22,24-26,29-32,K2,K16")
         .expect("valid FEN");

@@ -178,7 +178,7 @@ fn sixty_move_game() -> GameRecord {
 fn bytes_per_game(rt: &tokio::runtime::Runtime) {
     let rec = sixty_move_game();
     let size = archived_size(&rec).expect("encode");
-    let pdn = damas::engine::pdn::export(&rec.to_game().expect("replay"), &Default::default());
+    let pdn = damas::engine::export_pdn(&rec.to_game().expect("replay"), &Default::default());
     println!(
         "finished game of 120 plies (60 moves each, Discord-sized ids, two people): {} bytes \
          stored ({} the record, {} its index entries); its PDN would be {} bytes",

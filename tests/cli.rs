@@ -191,6 +191,9 @@ fn replay_stops_at_the_first_illegal_move_with_its_reason() {
     let err = user_error(&["replay", "--moves", "11-15 12-16"]);
     assert!(err.contains("move 2 (12-16)"), "{err}");
     assert!(err.contains("opponent"), "{err}");
+    // PDN move numbers are not moves: the third move is still "move 3".
+    let err = user_error(&["replay", "--moves", "1. 11-15 24-20 2. 10-14"]);
+    assert!(err.contains("move 3 (10-14)"), "{err}");
 }
 
 #[test]

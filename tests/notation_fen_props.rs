@@ -6,7 +6,7 @@ mod common;
 
 use common::reference;
 use damas::engine::{
-    explain, notation, Color, Move, MoveError, Piece, Position, Role, Square, Variant,
+    explain, parse_squares, Color, Move, MoveError, Piece, Position, Role, Square, Variant,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -124,7 +124,7 @@ proptest! {
 
     #[test]
     fn parse_squares_never_panics(text in prop_oneof![any::<String>(), MOVE_CHARS]) {
-        if let Ok(squares) = notation::parse_squares(&text) {
+        if let Ok(squares) = parse_squares(&text) {
             prop_assert!(squares.len() >= 2);
         }
     }

@@ -1,8 +1,6 @@
 //! The board picture, checked by decoding the PNG and reading its pixels.
 
-use damas::engine::{
-    explain, notation, Color, Explanation, Move, Piece, Position, Role, Square, Variant,
-};
+use damas::engine::{explain, Color, Explanation, Move, Piece, Position, Role, Square, Variant};
 use damas::render::{
     palette::{self, Rgb},
     read_square, render_png, BoardView, Caption, Layout,
@@ -355,7 +353,7 @@ fn last_move_tints_from_and_to_and_draws_the_capture() {
         Variant::Spanish,
         "B:W1,3,4,9,10,15,17:B22,24,25,27-30,32,K20",
     );
-    let mv = notation::resolve(&before, "20x6x13").expect("legal");
+    let mv = before.parse_move("20x6x13").expect("legal");
     let after = before.apply(&mv);
     for perspective in PERSPECTIVES {
         let mut view = BoardView::new(&after, perspective);
@@ -410,7 +408,7 @@ fn last_move_tints_from_and_to_and_draws_the_capture() {
 #[test]
 fn a_plain_last_move_tints_only_its_two_squares() {
     let before = Position::start(Variant::English);
-    let mv = notation::resolve(&before, "11-15").expect("legal");
+    let mv = before.parse_move("11-15").expect("legal");
     let after = before.apply(&mv);
     for perspective in PERSPECTIVES {
         let mut view = BoardView::new(&after, perspective);
@@ -738,7 +736,7 @@ fn cli_draws_the_position_after_the_last_move() {
     assert!(status.success());
     let img = decode(&std::fs::read(&out).expect("written"));
     let before = Position::start(Variant::English);
-    let after = before.apply(&notation::resolve(&before, "11-15").expect("legal"));
+    let after = before.apply(&before.parse_move("11-15").expect("legal"));
     assert_position_shown(&img, &after, Color::Black, "cli");
     assert_eq!(
         tinted(

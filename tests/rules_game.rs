@@ -228,6 +228,38 @@ fn portuguese_a_man_move_does_not_restart_the_count() {
     });
 }
 
+/// The search reads how far back a position may repeat from the same counters the game
+/// keeps: a man move cuts the history even where it does not restart the no-progress count.
+#[test]
+fn a_man_move_cuts_the_history_a_position_can_repeat_in_every_variant() {
+    for (variant, roomy) in [
+        (Variant::Spanish, SPANISH_ROOMY),
+        (Variant::Portuguese, SPANISH_ROOMY),
+        (Variant::English, ENGLISH_ROOMY),
+    ] {
+        check(&[variant], roomy, |t| {
+            let mut g = t.game();
+            play_quiet(&mut g, &[(6, King), (1, Man), (3, King)]);
+            let mut replay = Game::from_position(*g.start_position());
+            let mut counters = vec![replay.draw_counters()];
+            for m in g.moves() {
+                replay.play(*m).expect("the game's own moves replay");
+                counters.push(replay.draw_counters());
+            }
+            assert_eq!(counters[6].reversible_plies(), 6);
+            assert_eq!(counters[6].no_progress_plies(), 6);
+            assert_eq!(counters[7].reversible_plies(), 0);
+            let restarts = variant != Variant::Portuguese;
+            assert_eq!(
+                counters[7].no_progress_plies(),
+                if restarts { 0 } else { 7 }
+            );
+            assert_eq!(counters[7].draw(variant), None);
+            assert_eq!(counters[10].reversible_plies(), 3);
+        });
+    }
+}
+
 #[test]
 fn english_draw_after_80_plies_without_capture_or_man_move() {
     check(&ENGLISH, ENGLISH_ROOMY, |t| {

@@ -4,10 +4,9 @@
 mod common;
 
 use common::{check, pos, View, ALL, SPANISH_RULES};
-use damas::engine::pdn::{export, PdnTags};
 use damas::engine::{
-    explain, notation::parse_squares, Attempt, Color, FenError, Game, IllegalMove, MoveError,
-    NotationError, Position, Square, Variant, Verdict,
+    explain, export_pdn, parse_squares, resolve_squares, Attempt, Color, FenError, Game,
+    IllegalMove, MoveError, NotationError, PdnTags, Position, Square, Variant, Verdict,
 };
 
 const ENGLISH: [Variant; 1] = [Variant::English];
@@ -181,6 +180,22 @@ fn kind(e: &MoveError) -> &'static str {
 }
 
 const KINDS: usize = 17;
+
+/// Squares read back from storage skip the text parser, so a damaged record may hold fewer
+/// than the two a move needs: that is the parser's error, not a panic.
+#[test]
+fn fewer_than_two_squares_name_no_move() {
+    let pos = Position::start(Variant::Spanish);
+    assert_eq!(resolve_squares(&pos, &[]), Err(NotationError::Empty.into()));
+    assert_eq!(
+        resolve_squares(&pos, &[sq(11)]),
+        Err(NotationError::OneSquare { square: sq(11) }.into())
+    );
+    assert_eq!(
+        resolve_squares(&pos, &[sq(11), sq(15)]),
+        pos.parse_move("11-15")
+    );
+}
 
 #[test]
 fn every_move_error_is_reachable() {
@@ -571,7 +586,7 @@ fn pdn_export_has_the_game_type_the_result_and_numbered_moves() {
         for m in moves {
             g.play_text(m).expect("legal opening moves");
         }
-        let pdn = export(&g, &PdnTags::default());
+        let pdn = export_pdn(&g, &PdnTags::default());
         assert_eq!(
             tag(&pdn, "GameType").as_deref(),
             Some(game_type),
@@ -588,7 +603,7 @@ fn pdn_results_name_the_first_player_first() {
     let result = |variant: Variant, end: fn(&mut Game)| {
         let mut g = Game::new(variant);
         end(&mut g);
-        let pdn = export(&g, &PdnTags::default());
+        let pdn = export_pdn(&g, &PdnTags::default());
         let r = tag(&pdn, "Result").expect("a Result tag");
         assert!(movetext(&pdn).ends_with(&r), "{pdn}");
         r
@@ -614,7 +629,7 @@ fn pdn_export_of_a_set_up_position_carries_its_fen() {
     let mut g = Game::from_position(start);
     g.play_text("24-20").expect("legal");
     g.play_text("30x16").expect("legal");
-    let pdn = export(&g, &PdnTags::default());
+    let pdn = export_pdn(&g, &PdnTags::default());
     assert_eq!(tag(&pdn, "SetUp").as_deref(), Some("1"));
     assert_eq!(tag(&pdn, "FEN").as_deref(), Some("B:W9,K30:B24,K3"));
     assert_eq!(movetext(&pdn), "1... 24-20 2. 30x16 *");
@@ -626,10 +641,10 @@ fn every_variant_exports_a_whole_game_that_replays() {
     for variant in ALL {
         let mut g = Game::new(variant);
         while !g.is_over() && g.ply() < 300 {
-            let (mv, _) = damas::engine::notation::legal_notations(g.position())[0];
+            let (mv, _) = damas::engine::legal_notations(g.position())[0];
             g.play(mv).expect("a legal move");
         }
-        let pdn = export(&g, &PdnTags::default());
+        let pdn = export_pdn(&g, &PdnTags::default());
         let moves: Vec<String> = movetext(&pdn)
             .split_whitespace()
             .filter(|w| !w.ends_with('.'))

@@ -1,10 +1,11 @@
-//! Board tables the evaluation reads, built once per variant from the engine's public
-//! geometry (`Variant::white_view_coords`), so the AI depends on nothing private.
+//! Board tables the evaluation reads, built once per variant from the engine's geometry
+//! (`Variant::white_view_coords`, the long diagonal, whole-board steps), so no rule of the
+//! board is written twice.
 //!
 //! Everything here is in White's view: row 0 is White's back row, White's men move up
 //! (row + 1) and Black's men move down, in every variant.
 
-use crate::engine::{Square, Variant};
+use crate::engine::{Color, Geometry, Square, Variant};
 use std::sync::OnceLock;
 
 /// Directions in White's view.
@@ -18,10 +19,11 @@ pub struct Tables {
     pub coords: [(u8, u8); 32],
     /// Bits of each row 0..8.
     pub row: [u32; 8],
-    /// Whole-board steps: squares (on even / odd index ranks) that have a neighbour in a
-    /// direction, and the constant index difference to it.
-    step_mask: [[u32; 2]; 4],
-    step_delta: [[i8; 2]; 4],
+    /// The engine's board, in the first player's frame.
+    geometry: &'static Geometry,
+    /// XOR turning a direction in White's view into the engine's: 0 when White moves first,
+    /// 3 when Black does (its frame is White's turned round, and `3 - d` is the opposite).
+    to_engine_direction: usize,
     /// The eight central squares (columns 2-5, rows 2-5).
     pub center: u32,
     /// The long diagonal (a playing square in both corners), which flying kings fight for.
@@ -49,9 +51,6 @@ impl Tables {
                 .iter()
                 .position(|&(x, y)| x as i8 == c && y as i8 == r)
         };
-        let deltas: [(i8, i8); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
-        let mut step_mask = [[0u32; 2]; 4];
-        let mut step_delta = [[0i8; 2]; 4];
         let mut row = [0u32; 8];
         let mut center = 0u32;
         for (i, &(c, r)) in coords.iter().enumerate() {
@@ -59,27 +58,12 @@ impl Tables {
             if (2..=5).contains(&c) && (2..=5).contains(&r) {
                 center |= 1 << i;
             }
-            for (d, &(dc, dr)) in deltas.iter().enumerate() {
-                if let Some(t) = index_at(c as i8 + dc, r as i8 + dr) {
-                    let parity = (i / 4) % 2;
-                    step_mask[d][parity] |= 1 << i;
-                    // Squares are numbered four to a row, so the difference is the same for
-                    // every square of a row parity.
-                    step_delta[d][parity] = t as i8 - i as i8;
-                }
-            }
         }
-        // The long diagonal runs corner to corner through playing squares; the double
-        // corners are the other two corners' pairs of touching playing squares.
-        let mut long_diagonal = 0u32;
+        // The double corners are the pairs of touching playing squares in the two corners off
+        // the long diagonal.
+        let main_is_playing = index_at(0, 0).is_some();
         let mut double_corners = 0u32;
         for (i, &(c, r)) in coords.iter().enumerate() {
-            let on_main = c == r;
-            let on_anti = c + r == 7;
-            let main_is_playing = index_at(0, 0).is_some();
-            if (main_is_playing && on_main) || (!main_is_playing && on_anti) {
-                long_diagonal |= 1 << i;
-            }
             let near_corner = |cc: u8, rr: u8| c.abs_diff(cc) + r.abs_diff(rr) <= 1;
             let corners: [(u8, u8); 2] = if main_is_playing {
                 [(7, 0), (0, 7)]
@@ -113,10 +97,14 @@ impl Tables {
         Tables {
             coords,
             row,
-            step_mask,
-            step_delta,
+            geometry: variant.geometry(),
+            to_engine_direction: if variant.first_player() == Color::White {
+                0
+            } else {
+                3
+            },
             center,
-            long_diagonal,
+            long_diagonal: variant.long_diagonal().0,
             double_corners,
             distance,
             cone,
@@ -135,23 +123,11 @@ impl Tables {
         }
     }
 
-    /// Every piece of `b` moved one step in direction `d`; pieces that would leave the board
-    /// are dropped.
+    /// Every piece of `b` moved one step in direction `d` (in White's view); pieces that
+    /// would leave the board are dropped.
     #[inline(always)]
     pub fn step(&self, b: u32, d: usize) -> u32 {
-        const EVEN_RANKS: u32 = 0x0F0F_0F0F;
-        let even = b & EVEN_RANKS & self.step_mask[d][0];
-        let odd = b & !EVEN_RANKS & self.step_mask[d][1];
-        shift(even, self.step_delta[d][0]) | shift(odd, self.step_delta[d][1])
-    }
-}
-
-#[inline(always)]
-fn shift(b: u32, delta: i8) -> u32 {
-    if delta >= 0 {
-        b << delta
-    } else {
-        b >> (-delta)
+        self.geometry.step(b, d ^ self.to_engine_direction)
     }
 }
 
@@ -169,6 +145,7 @@ mod tests {
         assert_eq!(es.long_diagonal, bits(&[1, 5, 10, 14, 19, 23, 28, 32]));
         assert_eq!(es.center, bits(&[10, 11, 14, 15, 18, 19, 22, 23]));
         let en = Tables::get(Variant::English);
+        assert_eq!(en.long_diagonal, bits(&[4, 8, 11, 15, 18, 22, 25, 29]));
         assert_eq!(en.double_corners, bits(&[1, 5, 28, 32]));
         assert_eq!(en.center, bits(&[10, 11, 14, 15, 18, 19, 22, 23]));
         // White's back row is row 0 in both layouts.

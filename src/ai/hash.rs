@@ -2,9 +2,9 @@
 
 use crate::engine::{Color, Move, Position};
 
-/// Deterministic pseudo-random keys, the same on every machine and every run, so that
-/// searches can be repeated exactly.
-const fn splitmix(mut x: u64) -> u64 {
+/// Deterministic pseudo-random numbers, the same on every machine and every run, so that
+/// searches can be repeated exactly: the keys here and the noise of the weaker levels.
+pub const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = x;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -10,7 +10,9 @@
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
 use super::{endgame, eval};
-use crate::engine::{Color, Game, Move, MoveList, NoProgress, Position, Square, Variant};
+use crate::engine::{
+    DrawCounters, Game, Move, MoveList, Position, Square, Variant, THREE_KINGS_MOVES,
+};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -169,18 +171,12 @@ impl Style {
     }
 }
 
-/// A node's position and the counters of the draw rules.
+/// A node's position and the counts of the draw rules, stepped as the game steps them.
 #[derive(Clone, Copy)]
 struct Node {
     pos: Position,
     key: u64,
-    /// Plies towards the no-progress draw.
-    no_progress: u16,
-    /// Spanish three kings against one: the stronger side and the moves it has made.
-    three_kings: Option<(Color, u8)>,
-    /// Index in `Searcher::keys` of the first position that can still repeat (the one after
-    /// the last capture or man move).
-    reversible_from: usize,
+    counters: DrawCounters,
 }
 
 struct Searcher<'a> {
@@ -214,25 +210,10 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let pos = *game.position();
         let keys: Vec<u64> = game.positions().iter().map(hash::position_key).collect();
-        // Positions before the last capture or man move can never come back.
-        let mut reversible_from = 0;
-        for (i, (p, m)) in game.positions().iter().zip(game.moves()).enumerate() {
-            if m.is_capture() || p.moves_man(m) {
-                reversible_from = i + 1;
-            }
-        }
-        let three_kings = game.three_kings_moves_left().map(|(c, left)| {
-            (
-                c,
-                crate::engine::game::THREE_KINGS_MOVES.saturating_sub(left),
-            )
-        });
         let root = Node {
             pos,
             key: hash::position_key(&pos),
-            no_progress: game.no_progress_plies(),
-            three_kings,
-            reversible_from,
+            counters: game.draw_counters(),
         };
         let table = style.transposition_table.then(|| {
             // Enough for the nodes the search can visit, up to 2^20 entries (16 MiB).
@@ -547,29 +528,10 @@ impl<'a> Searcher<'a> {
     /// The position after `mv` with the draw counters moved on.
     fn child(&self, node: &Node, mv: &Move) -> Node {
         let pos = node.pos.apply(mv);
-        let key = hash::key_after(node.key, &node.pos, mv);
-        let irreversible = mv.is_capture() || node.pos.moves_man(mv);
-        let resets = match self.variant.no_progress() {
-            NoProgress::WithoutCapture => mv.is_capture(),
-            NoProgress::KingMovesWithoutCapture | NoProgress::WithoutCaptureOrManMove => {
-                irreversible
-            }
-        };
         Node {
             pos,
-            key,
-            no_progress: if resets { 0 } else { node.no_progress + 1 },
-            three_kings: if self.variant.three_kings_rule() {
-                three_kings_after(&pos, node.pos.side_to_move(), node.three_kings)
-            } else {
-                None
-            },
-            // `keys` will hold the child at index `keys.len()` once pushed.
-            reversible_from: if irreversible {
-                self.keys.len()
-            } else {
-                node.reversible_from
-            },
+            key: hash::key_after(node.key, &node.pos, mv),
+            counters: node.counters.after(&node.pos, mv, &pos),
         }
     }
 
@@ -577,19 +539,15 @@ impl<'a> Searcher<'a> {
     /// or the search path counts, so that neither side has to go round twice to see it),
     /// the no-progress count, and the three-kings count.
     fn is_draw(&self, node: &Node) -> bool {
-        if node.no_progress >= self.variant.no_progress_limit() {
+        if node.counters.draw(self.variant).is_some() {
             return true;
         }
-        if let Some((_, n)) = node.three_kings {
-            if n >= crate::engine::game::THREE_KINGS_MOVES {
-                return true;
-            }
-        }
         // `keys` ends with this node's key; earlier positions with the same side to move sit
-        // two, four... places back.
+        // two, four... places back, as far as the last capture or man move.
         let here = self.keys.len() - 1;
+        let reversible_from = here - node.counters.reversible_plies() as usize;
         let mut i = here;
-        while i >= node.reversible_from + 2 {
+        while i >= reversible_from + 2 {
             i -= 2;
             if self.keys[i] == node.key {
                 return true;
@@ -609,19 +567,19 @@ impl<'a> Searcher<'a> {
         let no_progress_left = self
             .variant
             .no_progress_limit()
-            .saturating_sub(node.no_progress);
+            .saturating_sub(node.counters.no_progress_plies());
         let mut in_time = plies <= no_progress_left as u32;
         let three = node.pos.occupied().count() == 4;
         if self.variant.three_kings_rule() && three {
             // The strong side's moves, the capture included; a count not started yet may
             // start at once.
-            let made = node.three_kings.map_or(0, |(_, n)| n as u32);
+            let made = node.counters.three_kings().map_or(0, |(_, n)| n as u32);
             let needed = if strong_to_move {
                 plies.div_ceil(2)
             } else {
                 plies / 2
             };
-            in_time &= made + needed <= crate::engine::game::THREE_KINGS_MOVES as u32;
+            in_time &= made + needed <= THREE_KINGS_MOVES as u32;
         }
         if !in_time {
             return 0;
@@ -644,7 +602,7 @@ impl<'a> Searcher<'a> {
         }
         // The same position always gets the same noise within a search, so the tree stays
         // consistent; the seed changes it from one move to the next.
-        let r = splitmix(key ^ self.noise_seed);
+        let r = hash::splitmix(key ^ self.noise_seed);
         let span = 2 * self.style.noise as u64 + 1;
         score + (r % span) as i32 - self.style.noise
     }
@@ -693,7 +651,7 @@ fn pick_next(order: &mut [(i32, usize)], n: usize) -> usize {
 }
 
 fn tt_key(node: &Node) -> u64 {
-    match node.three_kings {
+    match node.counters.three_kings() {
         Some((_, n)) => node.key ^ hash::THREE_KINGS_KEYS[(n as usize).min(15)],
         None => node.key,
     }
@@ -719,36 +677,4 @@ fn from_table(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-/// The three-kings count after a ply by `mover`, as `Game` keeps it: it starts when three
-/// kings face one with a strong king on the long diagonal, and counts the strong side's
-/// moves.
-fn three_kings_after(
-    pos: &Position,
-    mover: Color,
-    before: Option<(Color, u8)>,
-) -> Option<(Color, u8)> {
-    let strong = [Color::White, Color::Black].into_iter().find(|&c| {
-        pos.kings(c).count() == 3
-            && pos.men(c).is_empty()
-            && pos.kings(c.opposite()).count() == 1
-            && pos.men(c.opposite()).is_empty()
-    })?;
-    match before {
-        Some((s, n)) if s == strong => Some((strong, if mover == strong { n + 1 } else { n })),
-        _ => pos
-            .kings(strong)
-            .squares()
-            .any(|k| crate::engine::game::LONG_DIAGONAL.contains(&k.number()))
-            .then_some((strong, 0)),
-    }
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

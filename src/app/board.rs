@@ -4,7 +4,7 @@ use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply};
 use super::{bot_level, seat_name, vs_bot};
-use crate::engine::{notation, Color, Explanation, Game, Move, Square};
+use crate::engine::{legal_notations, Color, Explanation, Game, Move, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
 
@@ -207,7 +207,7 @@ fn person_has_moved(rec: &GameRecord, game: &Game) -> bool {
 /// The legal moves as a menu; with more than 25, a menu of the pieces that can move (the
 /// second step, that piece's moves, comes from [`piece_menu`]).
 pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
-    let moves = notation::legal_notations(game.position());
+    let moves = legal_notations(game.position());
     let ply = game.ply() as u64;
     if moves.len() <= MENU_LIMIT {
         return Menu {
@@ -245,7 +245,7 @@ pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
 
 /// The second step: the moves of the piece on `from`.
 pub fn piece_menu(lang: Lang, channel_id: u64, game: &Game, from: Square) -> Option<Menu> {
-    let moves: Vec<(Move, String)> = notation::legal_notations(game.position())
+    let moves: Vec<(Move, String)> = legal_notations(game.position())
         .into_iter()
         .filter(|(m, _)| m.from() == from)
         .collect();

@@ -6,7 +6,7 @@ use super::i18n::{self, n, s, t, tr};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
-use crate::engine::{pdn, Variant};
+use crate::engine::{export_pdn, PdnTags, Variant};
 
 impl App {
     /// `/board`: posts the current board again (the old one's controls go away).
@@ -170,14 +170,14 @@ impl App {
             Ok(g) => g,
             Err(r) => return r.into(),
         };
-        let tags = pdn::PdnTags {
+        let tags = PdnTags {
             event: Some("damas (Discord)".into()),
             site: None,
             date: Some(pdn_date(rec.created_at_ms)),
             white: Some(seat_name(lang, rec.seat(crate::engine::Color::White))),
             black: Some(seat_name(lang, rec.seat(crate::engine::Color::Black))),
         };
-        let text = pdn::export(&game, &tags);
+        let text = export_pdn(&game, &tags);
         let mut reply = Reply::public(t(lang, "pdn-attached"));
         reply.files.push(Attachment {
             filename: format!("damas-{}.pdn", rec.id),

@@ -6,7 +6,7 @@ use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
 use super::{bot_level, game_of, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
-use crate::engine::{explain, notation, Attempt, Color, Game, GameError, Move, Square};
+use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Move, Square};
 use crate::store::{GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
@@ -87,7 +87,7 @@ impl App {
         let mv = match game.play_text(text) {
             Ok(mv) => mv,
             Err(GameError::Move(e)) => {
-                let legal: Vec<String> = notation::legal_notations(&before)
+                let legal: Vec<String> = legal_notations(&before)
                     .into_iter()
                     .map(|(_, n)| n)
                     .collect();
@@ -138,7 +138,7 @@ impl App {
             return vec![];
         };
         let want = normalize(typed);
-        notation::legal_notations(game.position())
+        legal_notations(game.position())
             .into_iter()
             .map(|(m, text)| (text, m.full_notation()))
             .filter(|(text, full)| {

@@ -4,7 +4,7 @@
 use super::fail;
 use crate::app::i18n::{self, Lang};
 use crate::engine::{
-    explain as explain_position, notation, Attempt, Game, Move, Position, Variant,
+    explain as explain_position, legal_notations, Attempt, Game, Move, Position, Variant,
 };
 use clap::Args;
 use serde_json::json;
@@ -83,7 +83,7 @@ pub fn moves(a: MovesArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let list = notation::legal_notations(&pos);
+    let list = legal_notations(&pos);
     if a.json {
         let v: Vec<_> = list.iter().map(|(m, n)| move_json(m, n)).collect();
         println!("{}", serde_json::Value::Array(v));
@@ -135,11 +135,9 @@ pub fn replay(a: ReplayArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let mut game = Game::from_position(start);
-    for (i, text) in a.moves.split_whitespace().enumerate() {
-        // Move numbers such as "1." may be mixed in, as in PDN.
-        if text.ends_with('.') {
-            continue;
-        }
+    // Move numbers such as "1." may be mixed in, as in PDN; they are not moves to count.
+    let moves = a.moves.split_whitespace().filter(|t| !t.ends_with('.'));
+    for (i, text) in moves.enumerate() {
         if let Err(e) = game.play_text(text) {
             let reason = match &e {
                 crate::engine::GameError::Move(m) => i18n::move_error_text(Lang::En, m),

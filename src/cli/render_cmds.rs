@@ -2,7 +2,7 @@
 use super::engine_cmds::position_from;
 use super::fail;
 use crate::app::i18n::{color_name, variant_name, Lang};
-use crate::engine::{explain, notation, Attempt, Color, Move, Position, Verdict};
+use crate::engine::{explain, format_move, Attempt, Color, Move, Position, Verdict};
 use crate::render::{self, BoardView, Caption};
 use clap::Args;
 use std::process::ExitCode;
@@ -35,7 +35,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
     }
     // With --last-move, the picture shows the position after the move.
     let (shown, last_move): (Position, Option<Move>) = match args.last_move.as_deref() {
-        Some(text) => match notation::resolve(&pos, text) {
+        Some(text) => match pos.parse_move(text) {
             Ok(mv) => (pos.apply(&mv), Some(mv)),
             Err(e) => return fail(format!("--last-move {text:?}: {e}")),
         },
@@ -61,7 +61,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
     if let Some(mv) = &last_move {
         status = format!(
             "Last move {} · {status}",
-            notation::format_move(mv, &pos.legal_moves())
+            format_move(mv, &pos.legal_moves())
         );
     }
     if let Some(exp) = &explanation {

@@ -16,12 +16,6 @@ impl Bitboard {
         Bitboard(1 << sq.index())
     }
 
-    pub fn from_squares<I: IntoIterator<Item = Square>>(squares: I) -> Bitboard {
-        squares
-            .into_iter()
-            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s))
-    }
-
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }

@@ -130,7 +130,7 @@ pub fn explain(pos: &Position, attempt: Option<Attempt<'_>>) -> Explanation {
     };
     let verdict = attempt.map(|a| {
         let result = match a {
-            Attempt::Text(t) => notation::resolve(pos, t),
+            Attempt::Text(t) => pos.parse_move(t),
             Attempt::Move(m) => {
                 if legal.contains(&m) {
                     Ok(m)

@@ -173,7 +173,22 @@ pub fn format(pos: &Position) -> String {
 }
 
 impl Position {
-    /// Parses a PDN FEN for `variant`.
+    /// Parses a PDN FEN for `variant`: side to move, then each colour's squares, `K` for
+    /// kings, ranges allowed. Bad text gets an error saying what is wrong.
+    ///
+    /// ```
+    /// use damas::engine::{Color, FenError, Position, Variant};
+    ///
+    /// let pos = Position::from_fen(Variant::Spanish, "B:W9,10,K14:B21-24")?;
+    /// assert_eq!(pos.side_to_move(), Color::Black);
+    /// assert_eq!(pos.kings(Color::White).count(), 1);
+    /// assert_eq!(pos.pieces(Color::Black).count(), 4);
+    /// assert_eq!(pos.fen(), "B:W9,10,K14:B21-24");
+    ///
+    /// let bad = Position::from_fen(Variant::Spanish, "W:W9:B40");
+    /// assert_eq!(bad, Err(FenError::SquareOutOfRange { number: 40 }));
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
         parse(variant, fen)
     }

@@ -6,9 +6,6 @@ use super::position::Position;
 use super::variant::{Color, NoProgress, Variant};
 use serde::{Deserialize, Serialize};
 
-/// The long diagonal of the Spanish board ("gran diagonal").
-pub const LONG_DIAGONAL: [u8; 8] = [1, 5, 10, 14, 19, 23, 28, 32];
-
 /// Moves the stronger side has to win three kings against one (Spanish).
 pub const THREE_KINGS_MOVES: u8 = 13;
 
@@ -61,12 +58,105 @@ pub enum GameError {
     NothingToUndo,
 }
 
-/// Counters after a ply, kept per ply so that undo restores them exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Counters {
+/// The counts behind the draw rules that a position alone does not show: plies without
+/// progress, the Spanish three-kings count, and how far back a position can repeat.
+///
+/// The single place where these rules are stepped: [`Game`] keeps one per ply and the
+/// computer's search carries one per node, so it is small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DrawCounters {
     no_progress: u16,
     /// Moves the stronger side has made since three kings against one began (Spanish).
     three_kings: Option<(Color, u8)>,
+    /// Plies since the last capture or man move: earlier positions can never come back.
+    reversible: u16,
+}
+
+impl DrawCounters {
+    /// The counts at a game's first position: nothing has run yet, except that three kings
+    /// against one with the long diagonal held starts the three-kings count at once.
+    pub fn start(pos: &Position) -> DrawCounters {
+        DrawCounters {
+            three_kings: three_kings_after(pos, None),
+            ..DrawCounters::default()
+        }
+    }
+
+    /// The counts after `mv` took `before` to `after` (`before.apply(mv)`, passed in because
+    /// every caller has it already).
+    #[inline]
+    pub fn after(&self, before: &Position, mv: &Move, after: &Position) -> DrawCounters {
+        let irreversible = mv.is_capture() || before.moves_man(mv);
+        let resets = match before.variant().no_progress() {
+            NoProgress::KingMovesWithoutCapture | NoProgress::WithoutCaptureOrManMove => {
+                irreversible
+            }
+            NoProgress::WithoutCapture => mv.is_capture(),
+        };
+        DrawCounters {
+            no_progress: if resets { 0 } else { self.no_progress + 1 },
+            three_kings: three_kings_after(after, Some((before.side_to_move(), self.three_kings))),
+            reversible: if irreversible { 0 } else { self.reversible + 1 },
+        }
+    }
+
+    /// The draw these counts declare in `variant` (repetition aside, which needs the
+    /// positions themselves).
+    #[inline]
+    pub fn draw(&self, variant: Variant) -> Option<DrawReason> {
+        if self.no_progress >= variant.no_progress_limit() {
+            return Some(DrawReason::NoProgress);
+        }
+        match self.three_kings {
+            Some((_, n)) if n >= THREE_KINGS_MOVES => Some(DrawReason::ThreeKings),
+            _ => None,
+        }
+    }
+
+    /// Plies counted towards the no-progress draw.
+    pub fn no_progress_plies(&self) -> u16 {
+        self.no_progress
+    }
+
+    /// For three kings against one (Spanish): the stronger side and the moves it has made.
+    pub fn three_kings(&self) -> Option<(Color, u8)> {
+        self.three_kings
+    }
+
+    /// Plies since the last capture or man move: only the positions of these plies can
+    /// repeat the current one.
+    pub fn reversible_plies(&self) -> u16 {
+        self.reversible
+    }
+}
+
+/// The three-kings count on reaching `pos`; `mover` is who just moved and the count before
+/// the move. It starts when three kings face one with a strong king on the long diagonal,
+/// and counts the strong side's moves.
+#[inline]
+fn three_kings_after(
+    pos: &Position,
+    mover: Option<(Color, Option<(Color, u8)>)>,
+) -> Option<(Color, u8)> {
+    if !pos.variant().three_kings_rule() {
+        return None;
+    }
+    let strong = [Color::White, Color::Black].into_iter().find(|&c| {
+        pos.kings(c).count() == 3
+            && pos.men(c).is_empty()
+            && pos.kings(c.opposite()).count() == 1
+            && pos.men(c.opposite()).is_empty()
+    })?;
+    match mover {
+        // The count runs: one more move if the stronger side just moved.
+        Some((who, Some((s, n)))) if s == strong => {
+            Some((strong, if who == strong { n + 1 } else { n }))
+        }
+        _ => {
+            let on_diagonal = !(pos.kings(strong) & pos.variant().long_diagonal()).is_empty();
+            on_diagonal.then_some((strong, 0))
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -75,7 +165,8 @@ pub struct Game {
     /// positions[0] is the start; positions[i + 1] follows moves[i].
     positions: Vec<Position>,
     moves: Vec<Move>,
-    counters: Vec<Counters>,
+    /// counters[i] belongs to positions[i].
+    counters: Vec<DrawCounters>,
     outcome: Option<Outcome>,
 }
 
@@ -89,13 +180,9 @@ impl Game {
             variant: start.variant(),
             positions: vec![start],
             moves: Vec::new(),
-            counters: vec![Counters {
-                no_progress: 0,
-                three_kings: None,
-            }],
+            counters: vec![DrawCounters::start(&start)],
             outcome: None,
         };
-        g.counters[0].three_kings = g.three_kings_after(&start, None);
         g.outcome = g.decide();
         g
     }
@@ -142,9 +229,14 @@ impl Game {
         self.outcome.is_some()
     }
 
+    /// The draw rules' counts at the current position.
+    pub fn draw_counters(&self) -> DrawCounters {
+        self.counters.last().copied().unwrap_or_default()
+    }
+
     /// Plies counted towards the no-progress draw so far.
     pub fn no_progress_plies(&self) -> u16 {
-        self.counters.last().map_or(0, |c| c.no_progress)
+        self.draw_counters().no_progress_plies()
     }
 
     /// Moves (of each side) left before the no-progress draw.
@@ -158,9 +250,8 @@ impl Game {
 
     /// For three kings against one (Spanish): the stronger side and its moves left.
     pub fn three_kings_moves_left(&self) -> Option<(Color, u8)> {
-        self.counters
-            .last()
-            .and_then(|c| c.three_kings)
+        self.draw_counters()
+            .three_kings()
             .map(|(c, n)| (c, THREE_KINGS_MOVES.saturating_sub(n)))
     }
 
@@ -170,7 +261,22 @@ impl Game {
         self.positions.iter().filter(|p| *p == now).count()
     }
 
-    /// Plays a move written in notation.
+    /// Plays a move written in notation (see [`Position::parse_move`]). A move that is not
+    /// legal, or any move once the game is over, is refused and changes nothing.
+    ///
+    /// ```
+    /// use damas::engine::{Game, GameError, MoveError, Variant};
+    ///
+    /// let mut game = Game::new(Variant::English);
+    /// let mv = game.play_text("11-15")?; // Black moves first in English draughts
+    /// assert_eq!(mv.to().number(), 15);
+    /// assert_eq!(game.ply(), 1);
+    ///
+    /// let refused = game.play_text("11-15"); // 11 is empty now
+    /// assert!(matches!(refused, Err(GameError::Move(MoveError::NoPiece { .. }))));
+    /// assert_eq!(game.ply(), 1);
+    /// # Ok::<(), GameError>(())
+    /// ```
     pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         if self.is_over() {
             return Err(GameError::Over);
@@ -197,56 +303,12 @@ impl Game {
             ));
         };
         let next = pos.apply(&mv);
-        let prev = self.counters.last().copied().unwrap_or(Counters {
-            no_progress: 0,
-            three_kings: None,
-        });
-        let resets = match self.variant.no_progress() {
-            NoProgress::KingMovesWithoutCapture | NoProgress::WithoutCaptureOrManMove => {
-                mv.is_capture() || pos.moves_man(&mv)
-            }
-            NoProgress::WithoutCapture => mv.is_capture(),
-        };
-        let counters = Counters {
-            no_progress: if resets { 0 } else { prev.no_progress + 1 },
-            three_kings: self.three_kings_after(&next, Some((pos.side_to_move(), prev))),
-        };
+        let counters = self.draw_counters().after(&pos, &mv, &next);
         self.moves.push(mv);
         self.positions.push(next);
         self.counters.push(counters);
         self.outcome = self.decide();
         Ok(())
-    }
-
-    /// The three-kings counter after reaching `pos`; `mover` is who just moved and the
-    /// counters before the move.
-    fn three_kings_after(
-        &self,
-        pos: &Position,
-        mover: Option<(Color, Counters)>,
-    ) -> Option<(Color, u8)> {
-        if !self.variant.three_kings_rule() {
-            return None;
-        }
-        let strong = [Color::White, Color::Black].into_iter().find(|&c| {
-            pos.kings(c).count() == 3
-                && pos.men(c).is_empty()
-                && pos.kings(c.opposite()).count() == 1
-                && pos.men(c.opposite()).is_empty()
-        })?;
-        match mover.and_then(|(who, c)| c.three_kings.map(|t| (who, t))) {
-            // The count runs: one more move if the stronger side just moved.
-            Some((who, (s, n))) if s == strong => {
-                Some((strong, if who == strong { n + 1 } else { n }))
-            }
-            _ => {
-                let on_diagonal = pos
-                    .kings(strong)
-                    .squares()
-                    .any(|k| LONG_DIAGONAL.contains(&k.number()));
-                on_diagonal.then_some((strong, 0))
-            }
-        }
     }
 
     /// The result after the last ply, from the position and the counters.
@@ -270,19 +332,9 @@ impl Game {
                 reason: DrawReason::Repetition,
             });
         }
-        if self.no_progress_plies() >= self.variant.no_progress_limit() {
-            return Some(Outcome::Draw {
-                reason: DrawReason::NoProgress,
-            });
-        }
-        if let Some((_, n)) = self.counters.last().and_then(|c| c.three_kings) {
-            if n >= THREE_KINGS_MOVES {
-                return Some(Outcome::Draw {
-                    reason: DrawReason::ThreeKings,
-                });
-            }
-        }
-        None
+        self.draw_counters()
+            .draw(self.variant)
+            .map(|reason| Outcome::Draw { reason })
     }
 
     /// Takes back the last ply (and reopens the game if that ply ended it).

@@ -29,7 +29,7 @@ pub(crate) fn legal_moves(pos: &Position) -> MoveList {
 }
 
 /// [`legal_moves`] into a list the caller owns (saves a copy in the hot paths).
-pub(crate) fn legal_moves_into(pos: &Position, out: &mut MoveList) {
+fn legal_moves_into(pos: &Position, out: &mut MoveList) {
     out.clear();
     // Most positions have no capture; the whole-board test is far cheaper than chain search.
     let capturers = capturers(pos);
@@ -121,7 +121,7 @@ fn collect_captures(pos: &Position, capturers: u32, out: &mut MoveList, merge_ro
 }
 
 /// Keeps only the captures the variant allows one to choose.
-pub(crate) fn apply_capture_laws(variant: Variant, caps: &mut MoveList) {
+fn apply_capture_laws(variant: Variant, caps: &mut MoveList) {
     if variant.capture_choice() == CaptureChoice::Free || caps.len() < 2 {
         return;
     }

@@ -133,14 +133,15 @@ fn names(mv: &Move, squares: &[Square]) -> bool {
         .all(|s| it.any(|l| l == s))
 }
 
-/// Resolves text to the one legal move it names, or says precisely why it names none.
-pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    let squares = parse_squares(text)?;
-    resolve_squares(pos, &squares)
-}
-
+/// Resolves squares (from, optional landings, to) to the one legal move they name, or says
+/// precisely why they name none. Fewer than two squares name no move: an error, as from
+/// [`parse_squares`], since they may come from a damaged record.
 pub fn resolve_squares(pos: &Position, squares: &[Square]) -> Result<Move, MoveError> {
-    let from = squares[0];
+    let from = match squares {
+        [] => return Err(NotationError::Empty.into()),
+        [only] => return Err(NotationError::OneSquare { square: *only }.into()),
+        [from, ..] => *from,
+    };
     let legal = pos.legal_moves();
     let mut matching: Vec<Move> = legal
         .iter()
@@ -330,9 +331,24 @@ pub fn legal_notations(pos: &Position) -> Vec<(Move, String)> {
 }
 
 impl Position {
-    /// Resolves a move written in notation against this position.
+    /// Resolves a move written in notation (`11-15`, `15x22`, `20x6x13`, separators `-`,
+    /// `x`, `:` or spaces) to the one legal move it names, or says precisely why it names
+    /// none.
+    ///
+    /// ```
+    /// use damas::engine::{IllegalMove, MoveError, Position, Variant};
+    ///
+    /// let start = Position::start(Variant::Spanish);
+    /// let mv = start.parse_move("11-15")?;
+    /// assert_eq!((mv.from().number(), mv.to().number()), (11, 15));
+    /// assert!(matches!(
+    ///     start.parse_move("11-16"),
+    ///     Err(MoveError::Illegal(IllegalMove::NotReachable { .. }))
+    /// ));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        resolve(self, text)
+        resolve_squares(self, &parse_squares(text)?)
     }
 
     /// Canonical notation of a legal move in this position.

@@ -40,7 +40,7 @@ fn escape(s: &str) -> String {
 }
 
 /// The game as PDN text: tags, the moves numbered in pairs, and the result.
-pub fn export(game: &Game, tags: &PdnTags) -> String {
+pub fn export_pdn(game: &Game, tags: &PdnTags) -> String {
     let variant = game.variant();
     let result = result_text(variant, game.outcome());
     let mut s = String::new();

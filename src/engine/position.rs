@@ -28,8 +28,8 @@ pub struct Position {
 }
 
 /// Squares of the first player's crowning row (29-32) and the second player's (1-4).
-pub(crate) const TOP_ROW: u32 = 0xF000_0000;
-pub(crate) const BOTTOM_ROW: u32 = 0x0000_000F;
+const TOP_ROW: u32 = 0xF000_0000;
+const BOTTOM_ROW: u32 = 0x0000_000F;
 
 impl Position {
     /// An empty board with `side` to move.
@@ -148,6 +148,17 @@ impl Position {
 
     /// Every legal move, with the capture laws of the variant applied. The single source of
     /// legality: notation, explanations and the search all read from it.
+    ///
+    /// ```
+    /// use damas::engine::{Position, Variant};
+    ///
+    /// assert_eq!(Position::start(Variant::Spanish).legal_moves().len(), 7);
+    /// // Captures are mandatory and, in Spanish, the one taking most pieces must be chosen.
+    /// let pos = Position::from_fen(Variant::Spanish, "W:W9:B13,14,22").unwrap();
+    /// let moves = pos.legal_moves();
+    /// assert_eq!(moves.len(), 1);
+    /// assert_eq!(moves[0].capture_count(), 2);
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         super::movegen::legal_moves(self)
     }

@@ -81,6 +81,7 @@ impl fmt::Debug for Square {
 }
 
 /// A diagonal direction in the first player's frame ("up" is towards the second player).
+/// Numbered so that `3 - d` (`d ^ 3`) is the opposite direction.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Direction {
     UpLeft = 0,
@@ -96,17 +97,6 @@ impl Direction {
         Direction::DownLeft,
         Direction::DownRight,
     ];
-    pub const UP: [Direction; 2] = [Direction::UpLeft, Direction::UpRight];
-    pub const DOWN: [Direction; 2] = [Direction::DownLeft, Direction::DownRight];
-
-    pub const fn opposite(self) -> Direction {
-        match self {
-            Direction::UpLeft => Direction::DownRight,
-            Direction::UpRight => Direction::DownLeft,
-            Direction::DownLeft => Direction::UpRight,
-            Direction::DownRight => Direction::UpLeft,
-        }
-    }
 
     const fn delta(self) -> (i8, i8) {
         match self {
@@ -131,6 +121,8 @@ pub(crate) struct Geometry {
     /// and the (constant per parity) index difference to it.
     pub step_mask: [[u32; 2]; 4],
     pub step_delta: [[i8; 2]; 4],
+    /// The long diagonal: the one joining the two corners that are playing squares.
+    pub long_diagonal: u32,
 }
 
 impl Geometry {
@@ -175,11 +167,28 @@ impl Geometry {
             }
             s += 1;
         }
+        // The corners of one diagonal are both playing squares or both not.
+        let mut corner_is_playing = false;
+        let mut long_diagonal = 0u32;
+        let mut i = 0;
+        while i < 32 {
+            corner_is_playing |= coords[i].0 == 0 && coords[i].1 == 0;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 32 {
+            let (f, r) = coords[i];
+            if (corner_is_playing && f == r) || (!corner_is_playing && f + r == 7) {
+                long_diagonal |= 1 << i;
+            }
+            i += 1;
+        }
         Geometry {
             coords,
             neighbor,
             step_mask,
             step_delta,
+            long_diagonal,
         }
     }
 
@@ -236,6 +245,11 @@ mod tests {
             sq = t;
         }
         assert_eq!(line, vec![1, 5, 10, 14, 19, 23, 28, 32]);
+        let bits = |squares: &[u8]| squares.iter().fold(0, |b, &n| b | 1u32 << (n - 1));
+        assert_eq!(g.long_diagonal, bits(&line));
+        // The English board is the mirror image: its long diagonal runs 4-8-...-29.
+        let english = bits(&[4, 8, 11, 15, 18, 22, 25, 29]);
+        assert_eq!(ENGLISH_GEOMETRY.long_diagonal, english);
     }
 
     #[test]
@@ -243,7 +257,10 @@ mod tests {
         let g = &ENGLISH_GEOMETRY;
         // Black's first moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16.
         let fwd = |s| {
-            let mut v: Vec<u8> = Direction::UP.iter().filter_map(|&d| n(g, s, d)).collect();
+            let mut v: Vec<u8> = [Direction::UpLeft, Direction::UpRight]
+                .iter()
+                .filter_map(|&d| n(g, s, d))
+                .collect();
             v.sort();
             v
         };

@@ -144,6 +144,12 @@ impl Variant {
         }
     }
 
+    /// The long diagonal ("gran diagonal"): corner to corner through playing squares, the
+    /// line flying kings fight for (1-5-10-14-19-23-28-32 on the Spanish board).
+    pub fn long_diagonal(self) -> super::Bitboard {
+        super::Bitboard(self.geometry().long_diagonal)
+    }
+
     /// Where a square is drawn: (column 0..8 from the left, row 0..8 from the bottom) as seen
     /// by White sitting at the bottom — the usual diagram of each variant.
     pub fn white_view_coords(self, sq: super::Square) -> (u8, u8) {

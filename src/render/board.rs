@@ -10,7 +10,7 @@ use super::sprites;
 use super::text::Text;
 use super::{BoardView, Caption, RenderError};
 use crate::engine::{
-    explain, notation, Bitboard, CaptureOption, Color, Move, Piece, Position, Role, Square, Variant,
+    explain, Bitboard, CaptureOption, Color, Move, Piece, Position, Role, Square, Variant,
 };
 use image::RgbImage;
 
@@ -93,7 +93,7 @@ impl Renderer {
         out.push(self.draw(&view));
         // A capture by a king, with kings of both colours about and a man that must capture.
         if let Some(before) = spanish("B:W1,3,4,9,10,15,17,K26:B22,24,25,27-30,32,K20") {
-            if let Ok(mv) = notation::resolve(&before, "20x6x13") {
+            if let Ok(mv) = before.parse_move("20x6x13") {
                 let after = before.apply(&mv);
                 let mut view = BoardView::new(&after, Color::Black);
                 view.last_move = Some(mv);

@@ -234,7 +234,7 @@ impl GameRecord {
                     .chain(stored.landings.iter().copied())
                     .filter_map(crate::engine::Square::new)
                     .collect();
-                let reason = match crate::engine::notation::resolve_squares(&pos, &squares) {
+                let reason = match crate::engine::resolve_squares(&pos, &squares) {
                     Err(e) => e.to_string(),
                     Ok(_) => "the squares name no single legal move".to_string(),
                 };

@@ -104,7 +104,7 @@ impl View {
 
     /// The canonical notation of every legal move, sorted as strings.
     pub fn legal(&self) -> Vec<String> {
-        let mut v: Vec<String> = damas::engine::notation::legal_notations(&self.pos)
+        let mut v: Vec<String> = damas::engine::legal_notations(&self.pos)
             .into_iter()
             .map(|(_, n)| n)
             .collect();
@@ -231,7 +231,7 @@ fn quiet_line(game: &mut Game, kinds: &[Mover], budget: &mut u32) -> bool {
     }
     *budget -= 1;
     let pos = *game.position();
-    let candidates: Vec<Move> = damas::engine::notation::legal_notations(&pos)
+    let candidates: Vec<Move> = damas::engine::legal_notations(&pos)
         .into_iter()
         .map(|(m, _)| m)
         .filter(|m| {

@@ -3,9 +3,8 @@
 //! The engine returns data; everything a person reads is worded here.
 
 use crate::engine::{
-    explain::{Explanation, Law, Verdict},
-    notation::{IllegalMove, MoveError, NotationError},
-    Color, DrawReason, Move, Outcome, Variant, WinReason,
+    Color, DrawReason, Explanation, IllegalMove, Law, Move, MoveError, NotationError, Outcome,
+    Variant, Verdict, WinReason,
 };
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -124,7 +123,7 @@ pub fn color_name(lang: Lang, c: Color) -> String {
 fn move_list(moves: &[Move]) -> String {
     let mut v: Vec<String> = moves
         .iter()
-        .map(|m| crate::engine::notation::format_move(m, moves))
+        .map(|m| crate::engine::format_move(m, moves))
         .collect();
     v.sort();
     v.dedup();

@@ -710,6 +710,8 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
         created_at_ms: now_ms,
         expires_at_ms: now_ms + 60_000,
         message_id: Some(1),
+        lang: "es".into(),
+        move_time_ms: Some(86_400_000),
     }
 }
 
@@ -1141,6 +1143,61 @@ async fn forgetting_a_user_leaves_no_trace_of_them() {
             "{tree} still holds the name: {k:?}"
         );
     }
+}
+
+/// A challenge as format version 1 laid it out, field for field.
+#[derive(serde::Serialize)]
+struct ChallengeV1 {
+    challenger: UserRef,
+    challenged: UserRef,
+    variant: Variant,
+    challenger_color: Option<Color>,
+    created_at_ms: u64,
+    expires_at_ms: u64,
+    message_id: Option<u64>,
+}
+
+#[tokio::test]
+async fn version_1_challenges_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let v1 = ChallengeV1 {
+        challenger: UserRef {
+            user_id: 1,
+            name: "ana".into(),
+        },
+        challenged: UserRef {
+            user_id: 2,
+            name: "beto".into(),
+        },
+        variant: Variant::English,
+        challenger_color: Some(Color::Black),
+        created_at_ms: 5,
+        expires_at_ms: 900_005,
+        message_id: Some(31),
+    };
+    let mut bytes = vec![1u8];
+    bytes.extend(postcard::to_allocvec(&v1).unwrap());
+    {
+        let db = sled::open(&path).unwrap();
+        db.open_tree(damas::store::TREE_CHALLENGES)
+            .unwrap()
+            .insert(12u64.to_be_bytes(), bytes)
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let c = store.challenge(12).unwrap().expect("version 1 decodes");
+    assert_eq!(
+        (c.challenger.name.as_str(), c.challenged.user_id),
+        ("ana", 2)
+    );
+    assert_eq!(
+        (c.variant, c.challenger_color),
+        (Variant::English, Some(Color::Black))
+    );
+    assert_eq!((c.expires_at_ms, c.message_id), (900_005, Some(31)));
+    assert_eq!((c.lang.as_str(), c.move_time_ms), ("en", None));
 }
 
 /// A game record as format version 1 laid it out, field for field.

@@ -73,9 +73,10 @@ enum SearchFailed {
 }
 
 impl App {
-    /// Every channel whose game waits for the bot or whose last board was never posted.
-    /// Called when the front end (re)connects; the answers are best shown in the channel.
-    pub fn owed_work(&self) -> Vec<Owed> {
+    /// Every channel whose game waits for the bot or whose last board was never posted, with
+    /// the game's language. Called when the front end (re)connects; the answers are best
+    /// shown in the channel.
+    pub fn owed_work(&self) -> Vec<(Owed, Lang)> {
         let games = match self.store.active_games() {
             Ok(g) => g,
             Err(e) => {
@@ -90,10 +91,11 @@ impl App {
                 channel_id: rec.channel_id,
             };
             let Ok(game) = rec.to_game() else { continue };
+            let lang = self.lang_of(&rec);
             if !game.is_over() && bot_level(&rec, game.side_to_move()).is_some() {
-                owed.push(Owed::BotMove(place));
+                owed.push((Owed::BotMove(place), lang));
             } else if self.board_shown_at(&rec) != Some(rec.moves.len()) {
-                owed.push(Owed::Board(place));
+                owed.push((Owed::Board(place), lang));
             }
         }
         owed

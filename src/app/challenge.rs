@@ -53,6 +53,8 @@ impl App {
             created_at_ms: now,
             expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
             message_id: None,
+            lang: lang.code().to_string(),
+            move_time_ms: None,
         };
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();
@@ -127,7 +129,8 @@ impl App {
             Color::White => [challenger, challenged],
             Color::Black => [challenged, challenger],
         };
-        self.start_game(lang, place, c.variant, players, None).await
+        self.start_game(lang, place, c.variant, players, None, c.move_time_ms)
+            .await
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.
@@ -236,6 +239,7 @@ impl App {
             variant_or_default(variant),
             players,
             Some(level),
+            None,
         )
         .await
     }
@@ -256,13 +260,16 @@ impl App {
         variant: Variant,
         players: [Seat; 2],
         bot: Option<Level>,
+        move_time_ms: Option<u64>,
     ) -> Answer {
         let now = self.now_ms();
         let id = match self.store.new_game_id() {
             Ok(id) => id,
             Err(e) => return storage_failed(lang, &e).into(),
         };
-        let rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
+        let mut rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
+        rec.move_time_ms = move_time_ms.unwrap_or(self.config.move_time.as_millis() as u64);
+        rec.lang = lang.code().to_string();
         match self.store.create_game(rec.clone()).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {

@@ -97,6 +97,8 @@ impl From<Reply> for Answer {
 pub struct Config {
     /// How long a challenge stays open.
     pub challenge_ttl: Duration,
+    /// A person's time for each move, unless the challenge set another.
+    pub move_time: Duration,
     /// The expert level's thinking time.
     pub expert_time: Duration,
     /// Fixed seed for the bot's randomness (tests); random when `None`.
@@ -107,6 +109,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             challenge_ttl: Duration::from_secs(15 * 60),
+            move_time: Duration::from_millis(crate::store::DEFAULT_MOVE_TIME_MS),
             expert_time: Duration::from_secs(2),
             bot_seed: None,
         }
@@ -167,6 +170,11 @@ impl App {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The language the bot speaks in a game on its own (moves after a restart, reminders).
+    pub(crate) fn lang_of(&self, rec: &GameRecord) -> Lang {
+        Lang::from_code(&rec.lang).unwrap_or(Lang::En)
     }
 
     /// The ply of the last board posted for this game, if any.

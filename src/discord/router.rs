@@ -155,12 +155,11 @@ fn start_bot_turn(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place,
 }
 
 /// Posts the current board of a channel whose last board was never shown.
-fn start_board_repost(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place) {
+fn start_board_repost(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place, lang: Lang) {
     let Some(working) = work.start() else { return };
     tokio::spawn(async move {
         let _working = working;
-        // Who plays there is not known here; the game's own language would be better.
-        let answer = app.current_board(place, Lang::En).await;
+        let answer = app.current_board(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
             let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
             after_post(&http, &app, reply, posted.as_ref()).await;
@@ -503,17 +502,12 @@ impl Handler {
     /// After a (re)connection: make every move the bot owes, and post the boards that were
     /// stored but never shown (the process stopped in between).
     fn catch_up(&self, ctx: &Context, boards_too: bool) {
-        for owed in self.app.owed_work() {
+        for (owed, lang) in self.app.owed_work() {
+            let (http, app) = (ctx.http.clone(), self.app.clone());
             match owed {
-                Owed::BotMove(place) => start_bot_turn(
-                    ctx.http.clone(),
-                    self.app.clone(),
-                    &self.work,
-                    place,
-                    Lang::En,
-                ),
+                Owed::BotMove(place) => start_bot_turn(http, app, &self.work, place, lang),
                 Owed::Board(place) if boards_too => {
-                    start_board_repost(ctx.http.clone(), self.app.clone(), &self.work, place)
+                    start_board_repost(http, app, &self.work, place, lang)
                 }
                 Owed::Board(_) => {}
             }

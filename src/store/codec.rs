@@ -1,7 +1,7 @@
 //! How values and keys are laid out in sled: a format version byte, then postcard.
 
 use super::error::StoreError;
-use super::records::{Challenge, GameRecord, GameRecordV1, PlayerRecord};
+use super::records::{Challenge, ChallengeV1, GameRecord, GameRecordV1, PlayerRecord};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -17,7 +17,7 @@ pub const FORMAT_VERSION: u8 = 2;
 pub(crate) trait Record: DeserializeOwned {
     /// Decodes the postcard body of an older format `version`, returning the value and the
     /// bytes left; `None` for a version this type was never written in. Version 1 laid out
-    /// every type but the game record as version 2 does.
+    /// every type but games and challenges as version 2 does.
     fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
         (version == 1).then(|| postcard::take_from_bytes(body))
     }
@@ -71,7 +71,13 @@ pub(crate) fn decode<T: Record>(
     }
 }
 
-impl Record for Challenge {}
+impl Record for Challenge {
+    fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
+        (version == 1).then(|| {
+            postcard::take_from_bytes::<ChallengeV1>(body).map(|(v1, rest)| (v1.into(), rest))
+        })
+    }
+}
 impl Record for PlayerRecord {}
 
 impl Record for GameRecord {

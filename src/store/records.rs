@@ -33,6 +33,8 @@ pub(crate) fn color_index(color: Color) -> usize {
 
 /// The time a player has for each move unless the game says otherwise: 3 days.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 3 * 24 * 60 * 60 * 1000;
+/// The language of records written before games and challenges carried one.
+pub const DEFAULT_LANG: &str = "en";
 
 /// Who sits on one side of the board. Stored by variant position: new kinds go at the end.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +144,9 @@ pub struct GameRecord {
     /// The ply at which the person to move was reminded of their turn (once per turn; see
     /// [`super::Store::mark_reminded`]).
     pub reminded_ply: Option<usize>,
+    /// The language (`en`, `es`) the bot uses when it speaks in this game on its own (its
+    /// moves after a restart, reminders, a loss on time): that of whoever started it.
+    pub lang: String,
     pub outcome: Option<Outcome>,
     /// How many times the store has written this record. The store checks it on every write
     /// and increases it, so that a change built on an outdated read is refused even when the
@@ -173,6 +178,7 @@ impl GameRecord {
             last_move_at_ms: now_ms,
             move_time_ms: DEFAULT_MOVE_TIME_MS,
             reminded_ply: None,
+            lang: DEFAULT_LANG.to_string(),
             outcome: None,
             revision: 0,
         }
@@ -297,6 +303,7 @@ impl From<GameRecordV1> for GameRecord {
             last_move_at_ms: v1.last_move_at_ms,
             move_time_ms: DEFAULT_MOVE_TIME_MS,
             reminded_ply: None,
+            lang: DEFAULT_LANG.to_string(),
             outcome: v1.outcome,
             revision: v1.revision,
         }
@@ -329,6 +336,39 @@ pub struct Challenge {
     pub created_at_ms: u64,
     pub expires_at_ms: u64,
     pub message_id: Option<u64>,
+    /// The challenger's language (`en`, `es`), for the notice when it expires.
+    pub lang: String,
+    /// The time per move of the game it starts; `None` is the bot's default.
+    pub move_time_ms: Option<u64>,
+}
+
+/// A challenge as format version 1 laid it out (before it carried a language and a time per
+/// move). Read only, converted on decode.
+#[derive(Deserialize)]
+pub(crate) struct ChallengeV1 {
+    challenger: UserRef,
+    challenged: UserRef,
+    variant: Variant,
+    challenger_color: Option<Color>,
+    created_at_ms: u64,
+    expires_at_ms: u64,
+    message_id: Option<u64>,
+}
+
+impl From<ChallengeV1> for Challenge {
+    fn from(v1: ChallengeV1) -> Challenge {
+        Challenge {
+            challenger: v1.challenger,
+            challenged: v1.challenged,
+            variant: v1.variant,
+            challenger_color: v1.challenger_color,
+            created_at_ms: v1.created_at_ms,
+            expires_at_ms: v1.expires_at_ms,
+            message_id: v1.message_id,
+            lang: DEFAULT_LANG.to_string(),
+            move_time_ms: None,
+        }
+    }
 }
 
 impl Challenge {

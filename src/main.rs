@@ -42,7 +42,13 @@ fn main() -> ExitCode {
     match cli.command {
         None => damas::discord::run_default(),
         Some(Command::Bot) => damas::discord::run(),
-        Some(Command::Console(a)) => damas::console::run(a),
+        Some(Command::Console(a)) => match damas::console::run(a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(if e.is_bad_settings() { 2 } else { 1 })
+            }
+        },
         Some(Command::Moves(a)) => engine_cmds::moves(a),
         Some(Command::Perft(a)) => engine_cmds::perft(a),
         Some(Command::Explain(a)) => engine_cmds::explain(a),

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod challenge;
+pub mod commands;
 pub mod i18n;
 pub mod ids;
 pub mod info;

@@ -325,3 +325,35 @@ fn the_rules_command_and_docs_rules_md_state_the_same_facts() {
         assert!(es.contains("no se sopla") || es.contains("No se sopla"), "{es}");
     }
 }
+
+/// The note under the bot's capture: "the only capture allowed" with the law in plain words,
+/// and nothing about laws where the variant leaves the choice free.
+#[test]
+fn the_bot_explains_a_capture_it_had_to_make_in_plain_words() {
+    use damas::app::play::forced_note;
+    use damas::engine::Position;
+    let note = |v: Variant, fen: &str, lang: Lang| {
+        let pos = Position::from_fen(v, fen).unwrap();
+        let mv = pos.legal_moves()[0];
+        forced_note(lang, &pos, &mv)
+    };
+    // Spanish, one capture on the board: it was the only one, no law chose it.
+    let only = note(Variant::Spanish, "W:W14:B18", Lang::En).unwrap();
+    assert_eq!(only, "It was the only capture allowed.");
+    assert_eq!(
+        note(Variant::Spanish, "W:W14:B18", Lang::Es).unwrap(),
+        "Era la única captura permitida."
+    );
+    // Spanish, the law of quantity left one of three.
+    let quantity = note(Variant::Spanish, "W:W14:B18,19,27", Lang::Es).unwrap();
+    assert!(quantity.starts_with("Era la única captura permitida: "), "{quantity}");
+    assert!(quantity.contains("más piezas") || quantity.contains("tantas piezas"), "{quantity}");
+    assert_eq!(quantity.matches(':').count(), 1, "one colon: {quantity}");
+    // Spanish, two equal captures: the choice was free, nothing to say.
+    assert_eq!(note(Variant::Spanish, "W:W14:B18,19", Lang::En), None);
+    // English, one capture: no law is invoked.
+    let english = note(Variant::English, "B:W18:B14", Lang::En).unwrap();
+    assert_eq!(english, "It was the only capture allowed.");
+    // English, three captures to choose from: nothing.
+    assert_eq!(note(Variant::English, "B:W18,19:B14,15", Lang::En), None);
+}

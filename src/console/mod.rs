@@ -234,6 +234,8 @@ impl Console {
             "moves" | "jugadas" => return Ok(Request::Moves(words.join(" "))),
             _ => {}
         }
+        // `/m 11-15`: the shorthand for a move at the keyboard.
+        let name = if name == "m" { "move".to_string() } else { name };
         let Some(spec) = commands::find(&name) else {
             return Err(tr(lang, "console-unknown-command", &[("command", s(command))]));
         };

@@ -381,7 +381,7 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         }
         // The bot's answer comes as a follow-up.
         let f = standin.followup(&pick).await;
-        assert!(text(&f).contains("Bot (easy) played"), "{}", text(&f));
+        assert!(text(&f).contains("Bot · easy played"), "{}", text(&f));
         let id = f.message_id().expect("the follow-up message id");
         board = standin.message(id).expect("the bot's board");
         if text(&f).contains("wins") || text(&f).contains("Draw") {

@@ -108,7 +108,10 @@ fn spanish_names_and_option_value_pairs_are_understood() {
     // `nivel:difícil` chose the level (it used to be ignored: medium).
     assert!(out.contains("⚪ Bot · difícil contra ⚫ jugador"), "{out}");
     assert!(out.contains("== Damas inglesas (checkers) =="), "{out}");
-    assert!(out.contains("No hay ninguna oferta de tablas que responder"), "{out}");
+    assert!(
+        out.contains("No hay ninguna oferta de tablas que responder"),
+        "{out}"
+    );
     assert!(out.contains("jugador abandonó"), "{out}");
     // English names and `option:value` work under --lang es as well.
     assert!(out.contains("Bot · fácil"), "{out}");

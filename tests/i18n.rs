@@ -85,7 +85,7 @@ fn literal_ids(dir: &Path, prefixes: &BTreeSet<String>, out: &mut Vec<(String, S
             literal_ids(&path, prefixes, out);
             continue;
         }
-        if path.extension().is_none_or(|e| e != "rs") {
+        if path.extension().map_or(true, |e| e != "rs") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
@@ -176,7 +176,10 @@ fn both_languages_define_the_same_messages_and_the_code_asks_only_for_those() {
         }
     }
     for id in &built {
-        assert!(en.contains_key(id), "{id} is built by the code but not defined");
+        assert!(
+            en.contains_key(id),
+            "{id} is built by the code but not defined"
+        );
     }
 }
 
@@ -197,7 +200,11 @@ fn command_names_descriptions_and_choices_are_valid_on_discord() {
             for o in c.options {
                 let oname = o.localized_name(lang);
                 assert!(valid_discord_name(&oname), "{lang:?} option {oname:?}");
-                assert!(options.insert(oname.clone()), "{} has {oname} twice", c.name);
+                assert!(
+                    options.insert(oname.clone()),
+                    "{} has {oname} twice",
+                    c.name
+                );
                 if lang == Lang::En {
                     assert_eq!(oname, o.name);
                 }
@@ -216,8 +223,14 @@ fn command_names_descriptions_and_choices_are_valid_on_discord() {
     // The Spanish names keep their accents, and are found with or without them.
     let stats = damas::app::commands::find("estadísticas").expect("found");
     assert_eq!(stats.name, "stats");
-    assert_eq!(damas::app::commands::find("clasificacion").unwrap().name, "leaderboard");
-    assert_eq!(damas::app::commands::find("/desafiar").unwrap().name, "challenge");
+    assert_eq!(
+        damas::app::commands::find("clasificacion").unwrap().name,
+        "leaderboard"
+    );
+    assert_eq!(
+        damas::app::commands::find("/desafiar").unwrap().name,
+        "challenge"
+    );
     assert!(damas::app::commands::find("frobnicate").is_none());
 }
 
@@ -227,8 +240,18 @@ fn counts_of_one_are_singular() {
     let two = n(2.0);
     let cases: [(&str, &str, &str, &str); 5] = [
         ("leaderboard-line", "games", "(1 partida)", "(1 game)"),
-        ("status-no-progress", "left", "queda una jugada", "one move left"),
-        ("status-three-kings", "left", "queda una jugada", "one move left"),
+        (
+            "status-no-progress",
+            "left",
+            "queda una jugada",
+            "one move left",
+        ),
+        (
+            "status-three-kings",
+            "left",
+            "queda una jugada",
+            "one move left",
+        ),
         ("challenge-posted", "minutes", "un minuto", "one minute"),
         ("menu-captures", "kings", "(1 dama)", "(1 king)"),
     ];
@@ -297,14 +320,23 @@ fn the_rules_command_and_docs_rules_md_state_the_same_facts() {
             format!("{moves} moves each")
         );
         assert!(en.contains(&format!("{moves} moves each")), "{en}");
-        assert!(es.contains(&format!("{moves} jugadas de cada jugador")), "{es}");
+        assert!(
+            es.contains(&format!("{moves} jugadas de cada jugador")),
+            "{es}"
+        );
 
         let three = doc_row(&doc, "three kings against one")[i];
         if v.three_kings_rule() {
             assert_eq!(three, format!("{THREE_KINGS_MOVES} moves"));
-            assert!(en.contains(&format!("within {THREE_KINGS_MOVES} moves")), "{en}");
+            assert!(
+                en.contains(&format!("within {THREE_KINGS_MOVES} moves")),
+                "{en}"
+            );
             assert!(en.contains("1-5-10-14-19-23-28-32"), "{en}");
-            assert!(es.contains(&format!("en {THREE_KINGS_MOVES} jugadas")), "{es}");
+            assert!(
+                es.contains(&format!("en {THREE_KINGS_MOVES} jugadas")),
+                "{es}"
+            );
         } else {
             assert_eq!(three, "none");
             assert!(!en.contains(&format!("{THREE_KINGS_MOVES} moves")), "{en}");
@@ -322,7 +354,10 @@ fn the_rules_command_and_docs_rules_md_state_the_same_facts() {
         assert_eq!(kings == "flying", v.flying_kings(), "{v}: {kings}");
         // No variant huffs, and each text says so.
         assert!(en.contains("no huffing"), "{en}");
-        assert!(es.contains("no se sopla") || es.contains("No se sopla"), "{es}");
+        assert!(
+            es.contains("no se sopla") || es.contains("No se sopla"),
+            "{es}"
+        );
     }
 }
 
@@ -346,8 +381,14 @@ fn the_bot_explains_a_capture_it_had_to_make_in_plain_words() {
     );
     // Spanish, the law of quantity left one of three.
     let quantity = note(Variant::Spanish, "W:W14:B18,19,27", Lang::Es).unwrap();
-    assert!(quantity.starts_with("Era la única captura permitida: "), "{quantity}");
-    assert!(quantity.contains("más piezas") || quantity.contains("tantas piezas"), "{quantity}");
+    assert!(
+        quantity.starts_with("Era la única captura permitida: "),
+        "{quantity}"
+    );
+    assert!(
+        quantity.contains("más piezas") || quantity.contains("tantas piezas"),
+        "{quantity}"
+    );
     assert_eq!(quantity.matches(':').count(), 1, "one colon: {quantity}");
     // Spanish, two equal captures: the choice was free, nothing to say.
     assert_eq!(note(Variant::Spanish, "W:W14:B18,19", Lang::En), None);

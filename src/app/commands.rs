@@ -455,9 +455,7 @@ impl App {
             CommandId::Explain => self.explain(actor, place, inv.text("move")).await,
             CommandId::Rules => self.rules(actor, inv.variant()),
             CommandId::Stats => self.stats(actor, inv.user("user")),
-            CommandId::Leaderboard => {
-                self.leaderboard(actor, place, inv.variant(), inv.level())
-            }
+            CommandId::Leaderboard => self.leaderboard(actor, place, inv.variant(), inv.level()),
             CommandId::Pdn => self.pdn(actor, place).await,
             CommandId::Help => self.help(actor),
             CommandId::Cancel => self.cancel(actor, place).await,

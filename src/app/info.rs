@@ -228,23 +228,11 @@ pub fn help_text(lang: Lang) -> String {
         .iter()
         .map(|c| {
             let what = t(lang, &c.description_id());
-            format!("{} — {}", c.usage(lang), decapitalized(&what))
+            format!("{} — {}", c.usage(lang), i18n::decapitalized(&what))
         })
         .collect();
     lines.push(t(lang, "help-footer"));
     lines.join("\n")
-}
-
-/// "Hace una jugada…" → "hace una jugada…", for a description after a dash.
-fn decapitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        // "PDN" and the like stay as they are.
-        Some(first) if !chars.clone().next().is_some_and(char::is_uppercase) => {
-            first.to_lowercase().chain(chars).collect()
-        }
-        _ => text.to_string(),
-    }
 }
 
 /// `YYYY.MM.DD` (UTC) from a Unix time in milliseconds, as PDN's Date tag wants it.

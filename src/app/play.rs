@@ -512,7 +512,10 @@ pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> O
         return None;
     }
     let exp = explain(before, None);
-    let counts = [("best", i18n::n(exp.max_pieces)), ("kings", i18n::n(exp.max_kings))];
+    let counts = [
+        ("best", i18n::n(exp.max_pieces)),
+        ("kings", i18n::n(exp.max_kings)),
+    ];
     match (exp.forced(), exp.law) {
         (true, Law::Quantity) => Some(tr(lang, "forced-capture-quantity", &counts)),
         (true, Law::Quality) => Some(tr(lang, "forced-capture-quality", &counts)),

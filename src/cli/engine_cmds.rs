@@ -4,8 +4,8 @@
 use super::fail;
 use crate::app::i18n::{self, Lang};
 use crate::engine::{
-    explain as explain_position, notation, Attempt, Color, Explanation, IllegalMove, Law, Move,
-    MoveError, NotationError, Position, Variant, Verdict, Game,
+    explain as explain_position, notation, Attempt, Color, Explanation, Game, IllegalMove, Law,
+    Move, MoveError, NotationError, Position, Variant, Verdict,
 };
 use clap::Args;
 use serde_json::json;

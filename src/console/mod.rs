@@ -67,7 +67,8 @@ impl ConsoleError {
 }
 
 pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
-    let lang = Lang::from_code(&args.lang).ok_or_else(|| ConsoleError::Language(args.lang.clone()))?;
+    let lang =
+        Lang::from_code(&args.lang).ok_or_else(|| ConsoleError::Language(args.lang.clone()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -226,7 +227,11 @@ impl Console {
     fn parse(&mut self, command: &str) -> Result<Request, String> {
         let lang = self.lang;
         let mut words = command.split_whitespace();
-        let name = words.next().unwrap_or("").trim_start_matches('/').to_lowercase();
+        let name = words
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('/')
+            .to_lowercase();
         let words: Vec<&str> = words.collect();
         match name.as_str() {
             "accept" | "aceptar" => return Ok(Request::ChallengeButton(true)),
@@ -235,9 +240,17 @@ impl Console {
             _ => {}
         }
         // `/m 11-15`: the shorthand for a move at the keyboard.
-        let name = if name == "m" { "move".to_string() } else { name };
+        let name = if name == "m" {
+            "move".to_string()
+        } else {
+            name
+        };
         let Some(spec) = commands::find(&name) else {
-            return Err(tr(lang, "console-unknown-command", &[("command", s(command))]));
+            return Err(tr(
+                lang,
+                "console-unknown-command",
+                &[("command", s(command))],
+            ));
         };
         let usage = || tr(lang, "console-usage", &[("usage", s(spec.usage(lang)))]);
         let mut inv = Invocation::new(spec);

@@ -59,7 +59,11 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
         // tests/i18n.rs parses both files; should a broken line slip through, a release build
         // drops it and goes on, while debug builds and tests stop at once.
         let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, errors)| {
-            debug_assert!(errors.is_empty(), "{}.ftl does not parse: {errors:?}", lang.code());
+            debug_assert!(
+                errors.is_empty(),
+                "{}.ftl does not parse: {errors:?}",
+                lang.code()
+            );
             tracing::error!("{}.ftl: {} lines do not parse", lang.code(), errors.len());
             r
         });
@@ -113,6 +117,18 @@ pub fn n(v: impl Into<f64>) -> FluentValue<'static> {
 
 pub fn s(v: impl ToString) -> FluentValue<'static> {
     FluentValue::from(v.to_string())
+}
+
+/// A sentence continued after a colon or a dash: "El peón…" → "el peón…" (acronyms such as
+/// "PDN" stay as they are).
+pub fn decapitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if !chars.clone().next().is_some_and(char::is_uppercase) => {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
 }
 
 /// A variant's name as written inside a sentence ("damas españolas", "Spanish draughts").
@@ -262,6 +278,8 @@ pub fn law_text(lang: Lang, exp: &Explanation) -> String {
             "law-quality",
             &[("best", n(exp.max_pieces)), ("kings", n(exp.max_kings))],
         ),
+        // With a single capture there was no choice to be free about.
+        Law::FreeChoice if exp.captures.len() <= 1 => t(lang, "law-mandatory"),
         Law::FreeChoice => t(lang, "law-free-choice"),
     }
 }
@@ -303,7 +321,7 @@ pub fn explanation_text(lang: Lang, exp: &Explanation) -> String {
         Some(Verdict::Illegal { error }) => out.push(tr(
             lang,
             "verdict-illegal",
-            &[("reason", s(move_error_text(lang, error)))],
+            &[("reason", s(decapitalized(&move_error_text(lang, error))))],
         )),
         None => {}
     }

@@ -23,6 +23,34 @@ async fn strip_controls(ctx: &Context, channel_id: u64, message_id: u64) {
     }
 }
 
+/// A slash command as the app's command table reads it; `None` for a name the table does
+/// not know (a command left registered by an older version).
+fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
+    let spec = commands::find(&cmd.data.name)?;
+    let mut invocation = Invocation::new(spec);
+    for o in cmd.data.options() {
+        // Discord sends the registered (English) option names.
+        let Some(option) = spec.option(o.name) else {
+            continue;
+        };
+        let value = match o.value {
+            ResolvedValue::String(s) => ArgValue::Text(s.to_string()),
+            ResolvedValue::Integer(i) => ArgValue::Integer(i),
+            ResolvedValue::User(u, m) => ArgValue::User(UserRef {
+                user_id: u.id.get(),
+                name: m
+                    .and_then(|m| m.nick.clone())
+                    .or_else(|| u.global_name.clone())
+                    .unwrap_or_else(|| u.name.clone()),
+                is_bot: u.bot,
+            }),
+            _ => continue,
+        };
+        invocation.args.push((option.name, value));
+    }
+    Some(invocation)
+}
+
 pub struct Handler {
     pub app: App,
     /// Register the commands in this server only (instant updates while developing).
@@ -147,33 +175,13 @@ impl Handler {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
-        let Some(spec) = commands::find(&cmd.data.name) else {
-            tracing::warn!("unknown command {:?}", cmd.data.name);
-            let answer = self.app.help(&actor);
-            return self.send(ctx, Target::Command(cmd), answer, lang).await;
+        let answer = match invocation(cmd) {
+            Some(invocation) => self.app.run_command(&actor, place, &invocation).await,
+            None => {
+                tracing::warn!("unknown command {:?}", cmd.data.name);
+                self.app.help(&actor)
+            }
         };
-        let mut invocation = Invocation::new(spec);
-        for o in cmd.data.options() {
-            // Discord sends the registered (English) option names.
-            let Some(option) = spec.option(o.name) else {
-                continue;
-            };
-            let value = match o.value {
-                ResolvedValue::String(s) => ArgValue::Text(s.to_string()),
-                ResolvedValue::Integer(i) => ArgValue::Integer(i),
-                ResolvedValue::User(u, m) => ArgValue::User(UserRef {
-                    user_id: u.id.get(),
-                    name: m
-                        .and_then(|m| m.nick.clone())
-                        .or_else(|| u.global_name.clone())
-                        .unwrap_or_else(|| u.name.clone()),
-                    is_bot: u.bot,
-                }),
-                _ => continue,
-            };
-            invocation.args.push((option.name, value));
-        }
-        let answer = self.app.run_command(&actor, place, &invocation).await;
         self.send(ctx, Target::Command(cmd), answer, lang).await;
     }
 

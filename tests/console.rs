@@ -48,10 +48,10 @@ fn two_people_play_at_one_keyboard() {
     let script = "\
 alice: /challenge bob spanish white
 bob: /accept
-alice: /move 10-14
+alice: /move 10:14
 bob: /move 23-19
 alice: /move 9-13
-alice: /move 14x23
+alice: /move 14 x 23
 carol: /move 28x19
 bob: /resign
 ";
@@ -157,6 +157,8 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
 /play medium
 /move 99-100
 /move hello
+/play strength:max
+/board please
 /help
 ";
     let (out, _dir) = run_console(script, &[]);
@@ -165,4 +167,13 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
     assert!(out.contains("There is no square 99"), "{out}");
     assert!(out.contains("is not a move"), "{out}");
     assert!(out.contains("/challenge"), "{out}");
+    // An option the command does not have, or a word too many, is named with the usage.
+    assert!(
+        out.contains("/play has no option “strength”. Usage: /play [level] [variant] [colour]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Too many words: “please”. Usage: /board"),
+        "{out}"
+    );
 }

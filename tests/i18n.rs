@@ -89,6 +89,23 @@ fn literal_ids(dir: &Path, prefixes: &BTreeSet<String>, out: &mut Vec<(String, S
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
+        // Any literal given to `t(lang, "…")` or `tr(lang, "…", …)`, whatever it looks like.
+        for call in ["t(", "tr("] {
+            for (at, _) in text.match_indices(call) {
+                let before = text[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let args = &text[at + call.len()..];
+                let Some(comma) = args.find(',').filter(|&c| c < 40) else {
+                    continue;
+                };
+                let rest = args[comma + 1..].trim_start();
+                if let Some(literal) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
+                    out.push((literal.to_string(), path.display().to_string()));
+                }
+            }
+        }
         for (i, piece) in text.split('"').enumerate() {
             // Odd pieces are inside quotes (good enough for our sources: no escaped quotes
             // around ids).

@@ -1,7 +1,10 @@
 //! damas: draughts (Spanish, Portuguese, English) for Discord.
 //!
-//! Layers, each depending only on those above it:
-//! `engine` (rules) → `ai`, `render`, `store` → `app` (use cases) → `discord`, `console`.
+//! Layers, each using only the layers before it:
+//! `engine` (rules) → `ai`, `render`, `store` → `app` (use cases) → `discord` (the bot),
+//! `console` (the terminal front end) and `cli` (the engine, the AI and the pictures on the
+//! command line, with JSON for tools). `main.rs` parses the arguments and turns each front
+//! end's result into an exit code. See CONTRIBUTING.md.
 
 pub mod ai;
 pub mod app;

@@ -46,7 +46,13 @@ fn main() -> ExitCode {
              to run the bot copy .env.example to .env and fill it in. `damas --help` lists every command.",
         ),
         Some(Command::Bot) => bot(),
-        Some(Command::Console(a)) => damas::console::run(a),
+        Some(Command::Console(a)) => match damas::console::run(a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(if e.is_bad_settings() { 2 } else { 1 })
+            }
+        },
         Some(Command::Moves(a)) => engine_cmds::moves(a),
         Some(Command::Perft(a)) => engine_cmds::perft(a),
         Some(Command::Explain(a)) => engine_cmds::explain(a),

@@ -205,6 +205,13 @@ fn bad_input_is_a_message_and_exit_code_2_never_a_panic() {
     let err = user_error(&["explain", "--lang", "fr"]);
     assert!(err.contains("fr"), "{err}");
     user_error(&["perft", "--depth", "21"]);
+    // The console's settings are checked before it reads a line.
+    let err = user_error(&["console", "--lang", "fr"]);
+    assert!(err.contains("unknown language \"fr\""), "{err}");
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    let boards_in_a_file = file.path().join("boards");
+    let err = user_error(&["console", "--boards", boards_in_a_file.to_str().unwrap()]);
+    assert!(err.contains("cannot create"), "{err}");
     for args in [
         &["moves", "--fen", ""][..],
         &["moves", "--fen", "💥"],

@@ -48,10 +48,10 @@ fn two_people_play_at_one_keyboard() {
     let script = "\
 alice: /challenge bob spanish white
 bob: /accept
-alice: /move 10-14
+alice: /move 10:14
 bob: /move 23-19
 alice: /move 9-13
-alice: /move 14x23
+alice: /move 14 x 23
 carol: /move 28x19
 bob: /resign
 ";
@@ -79,13 +79,74 @@ fn one_person_plays_the_bot_in_spanish() {
 /move 11-15
 /board
 /explain 9-5
+/tablas respuesta:aceptar
 ";
     let (out, _dir) = run_console(script, &["--lang", "es"]);
     assert!(out.contains("¡Empieza la partida!"), "{out}");
-    assert!(out.contains("player jugó 11-15"), "{out}");
+    assert!(out.contains("jugador jugó 11-15"), "{out}");
     // The bot answered (its move line names it).
-    assert!(out.contains("Bot (fácil) jugó"), "{out}");
+    assert!(out.contains("Bot · fácil jugó"), "{out}");
     assert!(out.contains("No es legal"), "{out}");
+    // The console's own lines speak Spanish too.
+    assert!(out.contains("[tablero: "), "{out}");
+    assert!(!out.contains("[board: "), "{out}");
+    assert!(out.contains("(solo lo ve jugador)"), "{out}");
+}
+
+#[test]
+fn spanish_names_and_option_value_pairs_are_understood() {
+    let script = "\
+/jugar nivel:difícil variante:inglesas color:negras
+/tablas respuesta:rechazar
+/abandonar
+/play level:easy
+/resign
+/jugar nivel:imposible
+/mover
+";
+    let (out, _dir) = run_console(script, &["--lang", "es"]);
+    // `nivel:difícil` chose the level (it used to be ignored: medium).
+    assert!(out.contains("⚪ Bot · difícil contra ⚫ jugador"), "{out}");
+    assert!(out.contains("== Damas inglesas (checkers) =="), "{out}");
+    assert!(
+        out.contains("No hay ninguna oferta de tablas que responder"),
+        "{out}"
+    );
+    assert!(out.contains("jugador abandonó"), "{out}");
+    // English names and `option:value` work under --lang es as well.
+    assert!(out.contains("Bot · fácil"), "{out}");
+    assert!(!out.contains("Bot · medio"), "{out}");
+    // A value that is not a choice is refused with the choices, not replaced by a default.
+    assert!(
+        out.contains("«imposible» no es un valor de nivel: usa fácil, medio, difícil, experto."),
+        "{out}"
+    );
+    assert!(out.contains("Uso: /mover jugada"), "{out}");
+}
+
+#[test]
+fn a_draw_offer_can_be_declined_and_a_challenge_withdrawn() {
+    let script = "\
+alice: /challenge bob
+alice: /decline
+alice: /challenge bob variant:portuguese
+bob: /accept
+alice: /draw
+bob: /draw answer:decline
+bob: /draw answer:accept
+alice: /draw answer:accept
+bob: /draw
+alice: /draw answer:accept
+";
+    let (out, _dir) = run_console(script, &[]);
+    assert!(out.contains("alice withdrew the challenge."), "{out}");
+    assert!(!out.contains("declined the challenge"), "{out}");
+    assert!(out.contains("== Portuguese draughts =="), "{out}");
+    assert!(out.contains("bob declined the draw."), "{out}");
+    // With no offer pending, there is nothing to accept.
+    assert!(out.contains("There is no draw offer to answer."), "{out}");
+    assert!(out.contains("alice accepted the draw."), "{out}");
+    assert!(out.contains("Draw by agreement."), "{out}");
 }
 
 #[test]
@@ -96,6 +157,8 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
 /play medium
 /move 99-100
 /move hello
+/play strength:max
+/board please
 /help
 ";
     let (out, _dir) = run_console(script, &[]);
@@ -104,4 +167,13 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
     assert!(out.contains("There is no square 99"), "{out}");
     assert!(out.contains("is not a move"), "{out}");
     assert!(out.contains("/challenge"), "{out}");
+    // An option the command does not have, or a word too many, is named with the usage.
+    assert!(
+        out.contains("/play has no option “strength”. Usage: /play [level] [variant] [colour]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Too many words: “please”. Usage: /board"),
+        "{out}"
+    );
 }

@@ -296,7 +296,7 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         }
         // The bot's answer is posted in the channel.
         let f = standin.channel_post(place.channel).await;
-        assert!(text(&f).contains("Bot (easy) played"), "{}", text(&f));
+        assert!(text(&f).contains("Bot · easy played"), "{}", text(&f));
         let id = f.message_id().expect("the bot's message id");
         board = standin.message(id).expect("the bot's board");
         if text(&f).contains("wins") || text(&f).contains("Draw") {

@@ -95,7 +95,7 @@ async fn play(standin: &StandIn, alice: &TestUser, place: Place, mv: &str) -> Se
 async fn bot_answer(standin: &StandIn, channel: u64) -> String {
     let post = standin.channel_post(channel).await;
     let t = text(&post);
-    assert!(t.contains("Bot (easy) played"), "{t}");
+    assert!(t.contains("Bot · easy played"), "{t}");
     t
 }
 

@@ -61,7 +61,7 @@ async fn the_bot_moves(standin: &StandIn, channel: u64) -> Recorded {
                 && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
         })
         .await;
-    assert!(text(&post).contains("Bot (expert)"), "{}", text(&post));
+    assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
     assert!(text(&post).contains("played"), "{}", text(&post));
     post
 }

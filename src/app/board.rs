@@ -88,7 +88,7 @@ pub fn picture(
         None => status_line(lang, rec, game),
     };
     let caption = Caption {
-        title: i18n::variant_name(lang, rec.variant),
+        title: i18n::variant_title(lang, rec.variant),
         players: players_line(lang, rec),
         status,
     };
@@ -125,7 +125,7 @@ pub fn board_reply(lang: Lang, rec: &GameRecord, game: &Game, headline: Option<S
     text.push_str(&players_line(lang, rec));
     text.push('\n');
     text.push_str(&status_line(lang, rec, game));
-    let mut reply = Reply::public(text).with_title(i18n::variant_name(lang, rec.variant));
+    let mut reply = Reply::public(text).with_title(i18n::variant_title(lang, rec.variant));
     reply.image = picture(lang, rec, game, None, None);
     reply.board_of = Some(BoardRef {
         channel_id: rec.channel_id,

@@ -158,7 +158,12 @@ impl App {
             Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        Reply::public(tr(lang, "challenge-declined", &[("name", s(&actor.name))])).into()
+        let id = if actor.user_id == c.challenger.user_id {
+            "challenge-withdrawn"
+        } else {
+            "challenge-declined"
+        };
+        Reply::public(tr(lang, id, &[("name", s(&actor.name))])).into()
     }
 
     fn open_challenge(

@@ -2,11 +2,12 @@
 //! `/help`, and `/cancel` for moderators.
 
 use super::board::board_reply;
-use super::i18n::{self, n, s, t, tr};
+use super::commands::COMMANDS;
+use super::i18n::{self, n, s, t, tr, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
-use crate::engine::{export_pdn, PdnTags, Variant};
+use crate::engine::{export_pdn, PdnTags, Variant, THREE_KINGS_MOVES};
 
 impl App {
     /// `/board`: posts the current board again (the old one's controls go away).
@@ -28,15 +29,15 @@ impl App {
     pub fn rules(&self, actor: &Actor, variant: Option<Variant>) -> Answer {
         let lang = actor.lang();
         let v = variant.unwrap_or_default();
-        Reply::private(t(lang, &format!("rules-{}", v.id())))
-            .with_title(i18n::variant_name(lang, v))
+        Reply::private(rules_text(lang, v))
+            .with_title(i18n::variant_title(lang, v))
             .into()
     }
 
-    /// `/help`.
+    /// `/help`: one line per command, from the command table.
     pub fn help(&self, actor: &Actor) -> Answer {
         let lang = actor.lang();
-        Reply::private(t(lang, "help"))
+        Reply::private(help_text(lang))
             .with_title(t(lang, "help-title"))
             .into()
     }
@@ -64,7 +65,7 @@ impl App {
                     lang,
                     "stats-people",
                     &[
-                        ("variant", s(i18n::variant_name(lang, v))),
+                        ("variant", s(i18n::variant_title(lang, v))),
                         ("wins", n(people.wins)),
                         ("losses", n(people.losses)),
                         ("draws", n(people.draws)),
@@ -81,7 +82,7 @@ impl App {
                         lang,
                         "stats-bot",
                         &[
-                            ("variant", s(i18n::variant_name(lang, v))),
+                            ("variant", s(i18n::variant_title(lang, v))),
                             ("level", s(t(lang, &format!("level-{}", level.id())))),
                             ("wins", n(b.tally.wins)),
                             ("losses", n(b.tally.losses)),
@@ -204,6 +205,33 @@ impl App {
             Err(e) => storage_failed(lang, &e).into(),
         }
     }
+}
+
+/// The rules of a variant. The numbers (who starts, the draw limits) come from the engine's
+/// values, so the text cannot drift from what the engine enforces.
+pub fn rules_text(lang: Lang, v: Variant) -> String {
+    tr(
+        lang,
+        &format!("rules-{}", v.id()),
+        &[
+            ("first", s(i18n::color_name(lang, v.first_player()))),
+            ("moves", n(v.no_progress_limit() / 2)),
+            ("three_kings", n(THREE_KINGS_MOVES)),
+        ],
+    )
+}
+
+/// Every command with its options and what it does, in the words of the command table.
+pub fn help_text(lang: Lang) -> String {
+    let mut lines: Vec<String> = COMMANDS
+        .iter()
+        .map(|c| {
+            let what = t(lang, &c.description_id());
+            format!("{} — {}", c.usage(lang), i18n::decapitalized(&what))
+        })
+        .collect();
+    lines.push(t(lang, "help-footer"));
+    lines.join("\n")
 }
 
 /// `YYYY.MM.DD` (UTC) from a Unix time in milliseconds, as PDN's Date tag wants it.

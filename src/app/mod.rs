@@ -10,6 +10,7 @@
 pub mod board;
 pub mod bot;
 pub mod challenge;
+pub mod commands;
 pub mod i18n;
 pub mod ids;
 pub mod info;

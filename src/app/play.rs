@@ -6,7 +6,7 @@ use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
 use super::{bot_level, game_of, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
-use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Move, Square};
+use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Law, Move, Square};
 use crate::store::{GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
@@ -226,6 +226,27 @@ impl App {
         }
     }
 
+    /// `/draw answer:accept|decline`: answers the opponent's offer; without one there is
+    /// nothing to answer (an offer is made with plain `/draw`).
+    pub async fn answer_draw(
+        &self,
+        actor: &Actor,
+        place: Place,
+        answer: super::commands::DrawAnswer,
+    ) -> Answer {
+        use super::commands::DrawAnswer;
+        let lang = actor.lang();
+        let (Loaded { rec, .. }, color) = match self.load_as_player(actor, place).await {
+            Ok(x) => x,
+            Err(r) => return r.into(),
+        };
+        match (answer, rec.draw_offer) {
+            (DrawAnswer::Accept, Some(c)) if c != color => self.draw(actor, place).await,
+            (DrawAnswer::Decline, _) => self.decline_draw(actor, place).await,
+            _ => Reply::private(t(lang, "err-no-draw-offer")).into(),
+        }
+    }
+
     /// Declines the opponent's draw offer.
     pub async fn decline_draw(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
@@ -393,18 +414,25 @@ impl App {
     }
 }
 
-/// "It was forced: law of quantity." when the move was a capture the rules imposed.
+/// After the bot captured: "It was the only capture allowed", with the law that left no
+/// other in plain words; or the law that narrowed the choice. Nothing when every capture was
+/// allowed and there were several (the choice was free).
 pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> Option<String> {
     if !mv.is_capture() {
         return None;
     }
     let exp = explain(before, None);
-    let law = i18n::law_text(lang, &exp);
-    Some(if exp.forced() {
-        tr(lang, "forced-capture", &[("law", s(law))])
-    } else {
-        law
-    })
+    let counts = [
+        ("best", i18n::n(exp.max_pieces)),
+        ("kings", i18n::n(exp.max_kings)),
+    ];
+    match (exp.forced(), exp.law) {
+        (true, Law::Quantity) => Some(tr(lang, "forced-capture-quantity", &counts)),
+        (true, Law::Quality) => Some(tr(lang, "forced-capture-quality", &counts)),
+        (true, _) => Some(t(lang, "forced-capture")),
+        (false, Law::Quantity | Law::Quality) => Some(i18n::law_text(lang, &exp)),
+        (false, _) => None,
+    }
 }
 
 /// Material in men-equivalents (a king counts as three men... roughly, for draw offers).

@@ -4,7 +4,8 @@
 use super::fail;
 use crate::app::i18n::{self, Lang};
 use crate::engine::{
-    explain as explain_position, legal_notations, Attempt, Game, Move, Position, Variant,
+    explain as explain_position, legal_notations, Attempt, Color, Explanation, Game, IllegalMove,
+    Law, Move, MoveError, NotationError, Position, Variant, Verdict,
 };
 use clap::Args;
 use serde_json::json;
@@ -122,7 +123,7 @@ pub fn explain(a: ExplainArgs) -> ExitCode {
     };
     let exp = explain_position(&pos, a.mv.as_deref().map(Attempt::Text));
     if a.json {
-        println!("{}", i18n::explanation_json(&exp));
+        println!("{}", explanation_json(&exp));
     } else {
         println!("{}", i18n::explanation_text(lang, &exp));
     }
@@ -149,4 +150,74 @@ pub fn replay(a: ReplayArgs) -> ExitCode {
     println!("{}", game.position().fen());
     println!("{}", i18n::result_text(Lang::En, game.outcome()));
     ExitCode::SUCCESS
+}
+
+/// The explanation as JSON, for tools.
+pub fn explanation_json(exp: &Explanation) -> serde_json::Value {
+    let law = match exp.law {
+        Law::NoCapture => "none",
+        Law::Mandatory => "mandatory",
+        Law::Quantity => "quantity",
+        Law::Quality => "quality",
+        Law::FreeChoice => "free-choice",
+    };
+    let captures: Vec<_> = exp
+        .captures
+        .iter()
+        .map(|c| {
+            let mut v = move_json(&c.mv, &c.notation);
+            v["pieces"] = json!(c.pieces);
+            v["kings"] = json!(c.kings);
+            v["allowed"] = json!(c.allowed);
+            v["excluded_by"] = json!(c.excluded_by.map(|l| match l {
+                Law::Quality => "quality",
+                _ => "quantity",
+            }));
+            v
+        })
+        .collect();
+    let verdict = exp.verdict.as_ref().map(|v| match v {
+        Verdict::Legal { notation, .. } => json!({"legal": true, "move": notation}),
+        Verdict::Illegal { error } => json!({
+            "legal": false,
+            "reason": error_code(error),
+            "message": i18n::move_error_text(Lang::En, error),
+        }),
+    });
+    json!({
+        "variant": exp.variant.id(),
+        "side": match exp.side { Color::White => "white", Color::Black => "black" },
+        "capture_available": exp.capture_available(),
+        "law": law,
+        "max_pieces": exp.max_pieces,
+        "max_kings": exp.max_kings,
+        "captures": captures,
+        "allowed": exp.allowed.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(),
+        "verdict": verdict,
+    })
+}
+
+/// A stable code for each kind of refusal (JSON output, tests).
+pub fn error_code(e: &MoveError) -> &'static str {
+    match e {
+        MoveError::Notation(NotationError::Empty) => "empty",
+        MoveError::Notation(NotationError::NotAMove { .. }) => "not-a-move",
+        MoveError::Notation(NotationError::SquareOutOfRange { .. }) => "square-out-of-range",
+        MoveError::Notation(NotationError::OneSquare { .. }) => "one-square",
+        MoveError::NoPiece { .. } => "no-piece",
+        MoveError::OpponentPiece { .. } => "opponent-piece",
+        MoveError::Ambiguous { .. } => "ambiguous",
+        MoveError::Illegal(i) => match i {
+            IllegalMove::ManMovesForwardOnly { .. } => "man-moves-forward-only",
+            IllegalMove::ManCapturesForwardOnly { .. } => "man-captures-forward-only",
+            IllegalMove::TargetOccupied { .. } => "target-occupied",
+            IllegalMove::NotReachable { .. } => "not-reachable",
+            IllegalMove::ShortKingOneSquare { .. } => "short-king-one-square",
+            IllegalMove::CaptureMandatory { .. } => "capture-mandatory",
+            IllegalMove::LawOfQuantity { .. } => "law-of-quantity",
+            IllegalMove::LawOfQuality { .. } => "law-of-quality",
+            IllegalMove::CaptureIncomplete { .. } => "capture-incomplete",
+            IllegalMove::NoSuchCapture { .. } => "no-such-capture",
+        },
+    }
 }

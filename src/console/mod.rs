@@ -5,20 +5,22 @@
 //! alice: /challenge bob
 //! bob: /accept
 //! alice: /move 11-15
+//! beto: /jugar nivel:difícil variante:inglesas
 //! ```
 //!
-//! Replies are printed; every board picture is saved as a PNG in a folder.
+//! Commands are read with the app's command table: English or Spanish names, options by
+//! position or as `option:value` as typed on Discord. `/accept` and `/decline` stand for the
+//! challenge's buttons, `/moves` lists the legal moves. Replies are printed in the language
+//! given with `--lang`; every board picture is saved as a PNG in a folder.
 
-use crate::ai::Level;
-use crate::app::i18n::Lang;
+use crate::app::commands::{self, ArgValue, CommandSpec, Invocation, OptionKind};
+use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
-use crate::engine::{Color, Variant};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 use clap::Args;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct ConsoleArgs {
@@ -40,18 +42,38 @@ pub struct ConsoleArgs {
 const CHANNEL: u64 = 1;
 const GUILD: u64 = 1;
 
-pub fn run(args: ConsoleArgs) -> ExitCode {
-    let Some(lang) = Lang::from_code(&args.lang) else {
-        return crate::cli::fail(format!("unknown language {:?}: use es or en", args.lang));
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+/// Why the console could not start. Exit code 2 for bad settings, 1 for the rest.
+#[derive(Debug, thiserror::Error)]
+pub enum ConsoleError {
+    #[error("unknown language {0:?}: use es or en")]
+    Language(String),
+    #[error("cannot open the database {path}: {source}")]
+    Database { path: PathBuf, source: StoreError },
+    #[error("cannot create {path}: {source}")]
+    Boards {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot start the runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+impl ConsoleError {
+    /// The settings given were wrong (a language, a folder), as opposed to a failure of the
+    /// machine.
+    pub fn is_bad_settings(&self) -> bool {
+        !matches!(self, ConsoleError::Runtime(_))
+    }
+}
+
+pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
+    let lang =
+        Lang::from_code(&args.lang).ok_or_else(|| ConsoleError::Language(args.lang.clone()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
-        Ok(r) => r,
-        Err(e) => return crate::cli::fail(format!("cannot start the runtime: {e}")),
-    };
+        .map_err(ConsoleError::Runtime)?;
     let temp;
     let db_path = match &args.db {
         Some(p) => p.clone(),
@@ -60,18 +82,14 @@ pub fn run(args: ConsoleArgs) -> ExitCode {
             temp.clone()
         }
     };
-    let store = match Store::open(&db_path) {
-        Ok(s) => s,
-        Err(e) => {
-            return crate::cli::fail(format!(
-                "cannot open the database {}: {e}",
-                db_path.display()
-            ))
-        }
-    };
-    if let Err(e) = std::fs::create_dir_all(&args.boards) {
-        return crate::cli::fail(format!("cannot create {}: {e}", args.boards.display()));
-    }
+    let store = Store::open(&db_path).map_err(|source| ConsoleError::Database {
+        path: db_path.clone(),
+        source,
+    })?;
+    std::fs::create_dir_all(&args.boards).map_err(|source| ConsoleError::Boards {
+        path: args.boards.clone(),
+        source,
+    })?;
     let config = Config {
         bot_seed: args.seed,
         ..Config::default()
@@ -87,7 +105,12 @@ pub fn run(args: ConsoleArgs) -> ExitCode {
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
-    console.say(&console.greeting());
+    let greeting = tr(
+        lang,
+        "console-greeting",
+        &[("folder", s(format!("{}/", args.boards.display())))],
+    );
+    console.say(&greeting);
     let mut lines = stdin.lock().lines();
     loop {
         if interactive {
@@ -99,7 +122,10 @@ pub fn run(args: ConsoleArgs) -> ExitCode {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if matches!(line, "/quit" | "/exit" | "quit" | "exit") {
+        if matches!(
+            line,
+            "/quit" | "/exit" | "/salir" | "quit" | "exit" | "salir"
+        ) {
             break;
         }
         runtime.block_on(console.handle(line));
@@ -108,7 +134,7 @@ pub fn run(args: ConsoleArgs) -> ExitCode {
     if args.db.is_none() {
         let _ = std::fs::remove_dir_all(&db_path);
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 struct Console {
@@ -121,19 +147,17 @@ struct Console {
     out: std::io::Stdout,
 }
 
-impl Console {
-    fn greeting(&self) -> String {
-        let intro = match self.lang {
-            Lang::Es => "damas — consola. Escribe /help para ver los comandos; /play para jugar contra el bot; \
-                         «ana: /challenge beto» para dos personas. Los tableros se guardan en "
-                .to_string(),
-            Lang::En => "damas console. Type /help for the commands; /play to play the bot; \
-                         \"alice: /challenge bob\" for two people. Boards are saved in "
-                .to_string(),
-        };
-        format!("{intro}{}/", self.boards.display())
-    }
+/// What a console line asks for.
+enum Request {
+    /// A slash command of the table.
+    Command(Invocation),
+    /// The challenge's Accept (true) or Decline (false) button.
+    ChallengeButton(bool),
+    /// The legal moves starting with what follows.
+    Moves(String),
+}
 
+impl Console {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
     }
@@ -141,6 +165,14 @@ impl Console {
     fn user_id(&mut self, name: &str) -> u64 {
         let next = 1000 + self.users.len() as u64;
         *self.users.entry(name.to_string()).or_insert(next)
+    }
+
+    fn user(&mut self, name: &str) -> UserRef {
+        UserRef {
+            user_id: self.user_id(name),
+            name: name.to_string(),
+            is_bot: false,
+        }
     }
 
     fn actor(&mut self, name: &str) -> Actor {
@@ -162,92 +194,180 @@ impl Console {
             {
                 (n.trim().to_string(), rest.trim())
             }
-            _ => ("player".to_string(), line),
+            _ => (t(self.lang, "console-default-name"), line),
         };
         let actor = self.actor(&name);
         let place = Place {
             guild_id: Some(GUILD),
             channel_id: CHANNEL,
         };
+        let request = match self.parse(command) {
+            Ok(r) => r,
+            Err(message) => return self.say(&message),
+        };
+        let answer = match request {
+            Request::Command(inv) => self.app.run_command(&actor, place, &inv).await,
+            Request::ChallengeButton(accept) => {
+                let Ok(Some(c)) = self.app.store().challenge(CHANNEL) else {
+                    return self.say(&t(self.lang, "err-challenge-gone"));
+                };
+                let action = if accept { "accept" } else { "decline" };
+                let id = format!("damas:{action}:{CHANNEL}:{}", c.created_at_ms);
+                self.app.component(&actor, place, &id, &[]).await
+            }
+            Request::Moves(typed) => {
+                let list = self.app.autocomplete_move(place, &typed).await;
+                return self.say(&list.join(", "));
+            }
+        };
+        self.show(&name, answer).await;
+    }
+
+    /// Reads a command line, or says in the console's language what is wrong with it.
+    fn parse(&mut self, command: &str) -> Result<Request, String> {
+        let lang = self.lang;
         let mut words = command.split_whitespace();
-        let cmd = words
+        let name = words
             .next()
             .unwrap_or("")
             .trim_start_matches('/')
             .to_lowercase();
-        let args: Vec<&str> = words.collect();
-        let rest = args.join(" ");
-        let answer = match cmd.as_str() {
-            "challenge" => {
-                let Some(opponent) = args.first() else {
-                    return self.say(&usage(self.lang, "/challenge NAME [variant] [white|black]"));
-                };
-                let opponent = UserRef {
-                    user_id: self.user_id(opponent),
-                    name: opponent.to_string(),
-                    is_bot: false,
-                };
-                let (variant, colour) = variant_colour(&args[1..]);
-                self.app
-                    .challenge(&actor, place, &opponent, variant, colour)
-                    .await
-            }
-            "accept" | "decline" => {
-                let Ok(Some(c)) = self.app.store().challenge(CHANNEL) else {
-                    return self.say(&crate::app::i18n::t(self.lang, "err-challenge-gone"));
-                };
-                let action = if cmd == "accept" { "accept" } else { "decline" };
-                let id = format!("damas:{action}:{CHANNEL}:{}", c.created_at_ms);
-                self.app.component(&actor, place, &id, &[]).await
-            }
-            "play" => {
-                let level = args.iter().find_map(|a| a.parse::<Level>().ok());
-                let (variant, colour) = variant_colour(&args);
-                self.app
-                    .play_bot(&actor, place, level, variant, colour)
-                    .await
-            }
-            "move" | "m" => self.app.play_move(&actor, place, &rest).await,
-            "board" => self.app.board(&actor, place).await,
-            "resign" => self.app.resign(&actor, place).await,
-            "draw" => self.app.draw(&actor, place).await,
-            "nodraw" | "decline-draw" => self.app.decline_draw(&actor, place).await,
-            "undo" => self.app.undo(&actor, place).await,
-            "explain" => {
-                let m = (!rest.is_empty()).then_some(rest.as_str());
-                self.app.explain(&actor, place, m).await
-            }
-            "moves" => {
-                let list = self.app.autocomplete_move(place, &rest).await;
-                return self.say(&list.join(", "));
-            }
-            "rules" => self
-                .app
-                .rules(&actor, args.first().and_then(|v| v.parse().ok())),
-            "stats" => {
-                let user = args.first().map(|n| UserRef {
-                    user_id: self.user_id(n),
-                    name: n.to_string(),
-                    is_bot: false,
-                });
-                self.app.stats(&actor, user.as_ref())
-            }
-            "leaderboard" => {
-                let variant = args.iter().find_map(|a| a.parse::<Variant>().ok());
-                let level = args.iter().find_map(|a| a.parse::<Level>().ok());
-                self.app.leaderboard(&actor, place, variant, level)
-            }
-            "pdn" => self.app.pdn(&actor, place).await,
-            "help" => self.app.help(&actor),
-            "cancel" => self.app.cancel(&actor, place).await,
-            _ => {
-                return self.say(&match self.lang {
-                    Lang::Es => format!("No conozco «{command}». Escribe /help."),
-                    Lang::En => format!("Unknown command {command:?}. Type /help."),
-                })
-            }
+        let words: Vec<&str> = words.collect();
+        match name.as_str() {
+            "accept" | "aceptar" => return Ok(Request::ChallengeButton(true)),
+            "decline" | "rechazar" => return Ok(Request::ChallengeButton(false)),
+            "moves" | "jugadas" => return Ok(Request::Moves(words.join(" "))),
+            _ => {}
+        }
+        // `/m 11-15`: the shorthand for a move at the keyboard.
+        let name = if name == "m" {
+            "move".to_string()
+        } else {
+            name
         };
-        self.show(&name, answer).await;
+        let Some(spec) = commands::find(&name) else {
+            return Err(tr(
+                lang,
+                "console-unknown-command",
+                &[("command", s(command))],
+            ));
+        };
+        let usage = || tr(lang, "console-usage", &[("usage", s(spec.usage(lang)))]);
+        let mut inv = Invocation::new(spec);
+        // The free-text option last given a word by position: further words belong to it
+        // (`/move 22 x 15`).
+        let mut open_text: Option<&'static str> = None;
+        for word in words {
+            if let Some((key, value)) = word.split_once(':') {
+                if let Some(option) = spec.option(key) {
+                    let value = self.value(spec, option.name, value)?;
+                    inv.args.retain(|(n, _)| *n != option.name);
+                    inv.args.push((option.name, value));
+                    open_text = None;
+                    continue;
+                }
+                if is_option_like(key) {
+                    return Err(tr(
+                        lang,
+                        "console-unknown-option",
+                        &[
+                            ("command", s(spec.localized_name(lang))),
+                            ("option", s(key)),
+                            ("usage", s(spec.usage(lang))),
+                        ],
+                    ));
+                }
+            }
+            let free = |n: &str| !inv.args.iter().any(|(a, _)| *a == n);
+            // A word goes to the first free option that takes it: a choice it names, else
+            // the next free text or user option.
+            let choice = spec.options.iter().find(|o| {
+                free(o.name) && matches!(o.kind, OptionKind::Choice(c) if c.parse(word).is_some())
+            });
+            let target = choice.or_else(|| {
+                spec.options.iter().find(|o| {
+                    free(o.name)
+                        && matches!(
+                            o.kind,
+                            OptionKind::Text { .. } | OptionKind::User | OptionKind::Integer { .. }
+                        )
+                })
+            });
+            match (target, open_text) {
+                (Some(o), _) => {
+                    let value = self.value(spec, o.name, word)?;
+                    open_text = matches!(o.kind, OptionKind::Text { .. }).then_some(o.name);
+                    inv.args.push((o.name, value));
+                }
+                (None, Some(text)) => {
+                    for (n, v) in inv.args.iter_mut() {
+                        if let (true, ArgValue::Text(t)) = (*n == text, v) {
+                            t.push(' ');
+                            t.push_str(word);
+                        }
+                    }
+                }
+                (None, None) => {
+                    return Err(tr(
+                        lang,
+                        "console-extra-words",
+                        &[("value", s(word)), ("usage", s(spec.usage(lang)))],
+                    ))
+                }
+            }
+        }
+        if spec
+            .options
+            .iter()
+            .any(|o| o.required && !inv.args.iter().any(|(n, _)| *n == o.name))
+        {
+            return Err(usage());
+        }
+        Ok(Request::Command(inv))
+    }
+
+    /// An option's value from what was typed, checked against its kind.
+    fn value(&mut self, spec: &CommandSpec, option: &str, text: &str) -> Result<ArgValue, String> {
+        let lang = self.lang;
+        let Some(o) = spec.option(option) else {
+            return Err(tr(lang, "console-usage", &[("usage", s(spec.usage(lang)))]));
+        };
+        match o.kind {
+            OptionKind::User => Ok(ArgValue::User(self.user(text))),
+            OptionKind::Text { .. } => Ok(ArgValue::Text(text.to_string())),
+            OptionKind::Choice(choices) => match choices.parse(text) {
+                Some(v) => Ok(ArgValue::Text(v.to_string())),
+                None => {
+                    let labels: Vec<String> = choices
+                        .values()
+                        .into_iter()
+                        .map(|v| t(lang, &choices.label_id(v)).to_lowercase())
+                        .collect();
+                    Err(tr(
+                        lang,
+                        "console-bad-choice",
+                        &[
+                            ("value", s(text)),
+                            ("option", s(o.localized_name(lang))),
+                            ("choices", s(labels.join(", "))),
+                        ],
+                    ))
+                }
+            },
+            OptionKind::Integer { min, max } => match text.parse::<i64>() {
+                Ok(i) if (min..=max).contains(&i) => Ok(ArgValue::Integer(i)),
+                _ => Err(tr(
+                    lang,
+                    "console-bad-number",
+                    &[
+                        ("value", s(text)),
+                        ("option", s(o.localized_name(lang))),
+                        ("min", n(min as f64)),
+                        ("max", n(max as f64)),
+                    ],
+                )),
+            },
+        }
     }
 
     /// Prints an answer, then lets the bot move if it is its turn.
@@ -265,12 +385,11 @@ impl Console {
     }
 
     fn print_reply(&mut self, name: &str, r: &Reply) {
+        let lang = self.lang;
         let mut text = String::new();
         if r.is_private() {
-            text.push_str(&match self.lang {
-                Lang::Es => format!("(solo lo ve {name}) "),
-                Lang::En => format!("(only {name} sees this) "),
-            });
+            text.push_str(&tr(lang, "console-only-you", &[("name", s(name))]));
+            text.push(' ');
         }
         if let Some(t) = &r.title {
             text.push_str(&format!("== {t} ==\n"));
@@ -279,10 +398,12 @@ impl Console {
         if let Some(png) = &r.image {
             self.saved += 1;
             let path = self.boards.join(format!("board-{:04}.png", self.saved));
-            match save(&path, png) {
-                Ok(()) => text.push_str(&format!("\n[board: {}]", path.display())),
-                Err(e) => text.push_str(&format!("\n[board not saved: {e}]")),
-            }
+            let line = match save(&path, png) {
+                Ok(()) => tr(lang, "console-board-saved", &[("path", s(path.display()))]),
+                Err(e) => tr(lang, "console-board-not-saved", &[("error", s(e))]),
+            };
+            text.push('\n');
+            text.push_str(&line);
         }
         if !r.buttons.is_empty() {
             let labels: Vec<String> = r.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
@@ -294,10 +415,12 @@ impl Console {
         }
         for f in &r.files {
             let path = self.boards.join(&f.filename);
-            match save(&path, &f.bytes) {
-                Ok(()) => text.push_str(&format!("\n[file: {}]", path.display())),
-                Err(e) => text.push_str(&format!("\n[file not saved: {e}]")),
-            }
+            let line = match save(&path, &f.bytes) {
+                Ok(()) => tr(lang, "console-file-saved", &[("path", s(path.display()))]),
+                Err(e) => tr(lang, "console-file-not-saved", &[("error", s(e))]),
+            };
+            text.push('\n');
+            text.push_str(&line);
         }
         self.say(&text);
     }
@@ -312,23 +435,11 @@ impl Console {
     }
 }
 
+/// `word:` looks like an option name (letters only), not like a move written `22:15`.
+fn is_option_like(key: &str) -> bool {
+    !key.is_empty() && key.chars().all(char::is_alphabetic)
+}
+
 fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(path, bytes)
-}
-
-fn variant_colour(args: &[&str]) -> (Option<Variant>, Option<Color>) {
-    let variant = args.iter().find_map(|a| a.parse::<Variant>().ok());
-    let colour = args.iter().find_map(|a| match a.to_lowercase().as_str() {
-        "white" | "blancas" | "w" => Some(Color::White),
-        "black" | "negras" | "b" => Some(Color::Black),
-        _ => None,
-    });
-    (variant, colour)
-}
-
-fn usage(lang: Lang, u: &str) -> String {
-    match lang {
-        Lang::Es => format!("Uso: {u}"),
-        Lang::En => format!("Usage: {u}"),
-    }
 }

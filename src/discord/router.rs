@@ -13,10 +13,9 @@
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED};
 use super::respond::Rendered;
 use super::work::InFlight;
-use crate::ai::Level;
+use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
 use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, UserRef};
-use crate::engine::{Color, Variant};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
     CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
@@ -34,6 +33,34 @@ use tokio::time::Instant;
 pub const DEFER_AFTER: Duration = Duration::from_millis(800);
 /// Discord refuses an interaction's first answer after 3 s; stop trying a little before.
 const ANSWER_WINDOW: Duration = Duration::from_millis(2800);
+
+/// A slash command as the app's command table reads it; `None` for a name the table does
+/// not know (a command left registered by an older version).
+fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
+    let spec = commands::find(&cmd.data.name)?;
+    let mut invocation = Invocation::new(spec);
+    for o in cmd.data.options() {
+        // Discord sends the registered (English) option names.
+        let Some(option) = spec.option(o.name) else {
+            continue;
+        };
+        let value = match o.value {
+            ResolvedValue::String(s) => ArgValue::Text(s.to_string()),
+            ResolvedValue::Integer(i) => ArgValue::Integer(i),
+            ResolvedValue::User(u, m) => ArgValue::User(UserRef {
+                user_id: u.id.get(),
+                name: m
+                    .and_then(|m| m.nick.clone())
+                    .or_else(|| u.global_name.clone())
+                    .unwrap_or_else(|| u.name.clone()),
+                is_bot: u.bot,
+            }),
+            _ => continue,
+        };
+        invocation.args.push((option.name, value));
+    }
+    Some(invocation)
+}
 
 pub struct Handler {
     pub app: App,
@@ -391,69 +418,11 @@ impl Handler {
         actor: &Actor,
         place: Place,
     ) -> Answer {
-        let actor = actor.clone();
-        let lang = actor.lang();
-        let options = cmd.data.options();
-        let string = |name: &str| {
-            options
-                .iter()
-                .find(|o| o.name == name)
-                .and_then(|o| match o.value {
-                    ResolvedValue::String(s) => Some(s.to_string()),
-                    _ => None,
-                })
-        };
-        let user = |name: &str| {
-            options
-                .iter()
-                .find(|o| o.name == name)
-                .and_then(|o| match o.value {
-                    ResolvedValue::User(u, m) => Some(UserRef {
-                        user_id: u.id.get(),
-                        name: m
-                            .and_then(|m| m.nick.clone())
-                            .or_else(|| u.global_name.clone())
-                            .unwrap_or_else(|| u.name.clone()),
-                        is_bot: u.bot,
-                    }),
-                    _ => None,
-                })
-        };
-        let variant = string("variant").and_then(|v| v.parse::<Variant>().ok());
-        let colour = string("colour").and_then(|c| match c.as_str() {
-            "white" => Some(Color::White),
-            "black" => Some(Color::Black),
-            _ => None,
-        });
-        let level = string("level").and_then(|l| l.parse::<Level>().ok());
-        let app = &self.app;
-        match cmd.data.name.as_str() {
-            "challenge" => match user("opponent") {
-                Some(opponent) => {
-                    app.challenge(&actor, place, &opponent, variant, colour)
-                        .await
-                }
-                None => Reply::private(crate::app::i18n::t(lang, "help")).into(),
-            },
-            "play" => app.play_bot(&actor, place, level, variant, colour).await,
-            "move" => {
-                let m = string("move").unwrap_or_default();
-                app.play_move(&actor, place, &m).await
-            }
-            "board" => app.board(&actor, place).await,
-            "resign" => app.resign(&actor, place).await,
-            "draw" => app.draw(&actor, place).await,
-            "undo" => app.undo(&actor, place).await,
-            "explain" => app.explain(&actor, place, string("move").as_deref()).await,
-            "rules" => app.rules(&actor, variant),
-            "stats" => app.stats(&actor, user("user").as_ref()),
-            "leaderboard" => app.leaderboard(&actor, place, variant, level),
-            "pdn" => app.pdn(&actor, place).await,
-            "help" => app.help(&actor),
-            "cancel" => app.cancel(&actor, place).await,
-            other => {
-                tracing::warn!("unknown command {other:?}");
-                app.help(&actor)
+        match invocation(cmd) {
+            Some(invocation) => self.app.run_command(actor, place, &invocation).await,
+            None => {
+                tracing::warn!("unknown command {:?}", cmd.data.name);
+                self.app.help(actor)
             }
         }
     }

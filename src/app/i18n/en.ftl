@@ -18,10 +18,17 @@ err-man-captures-forward = A man captures only forward, never backwards.
 err-occupied = Square { $sq } is occupied.
 err-unreachable = The piece on { $from } cannot reach { $to } in one move.
 err-short-king = In English draughts a king moves only one square at a time.
-err-capture-mandatory = Capturing is mandatory. Available: { $moves }.
-err-quantity = Law of quantity: you must take the most pieces ({ $best }); that move takes { $yours }. Allowed: { $moves }.
-err-quality = Law of quality: among captures of the same size you must take the most kings ({ $best }); that move takes { $yours }. Allowed: { $moves }.
-err-capture-incomplete = A capture cannot stop half way: the piece must go on capturing. Complete it: { $moves }.
+err-capture-mandatory = Capturing is mandatory. Possible captures: { $moves }.
+err-quantity = Law of quantity: you must take the most pieces ({ $best }); that move takes { $yours ->
+    [one] one
+   *[other] { $yours }
+}. Allowed: { $moves }.
+err-quality = Law of quality: with as many pieces, you must take the most kings ({ $best }); that move takes { $yours ->
+    [0] none
+    [one] one
+   *[other] { $yours }
+}. Allowed: { $moves }.
+err-capture-incomplete = A capture cannot stop halfway: the piece must go on capturing. Complete it: { $moves }.
 err-no-such-capture = There is no capture from { $from } to { $to }.
 
 result-ongoing = The game goes on.
@@ -33,12 +40,15 @@ result-win-time = { $winner } wins: the opponent lost on time.
 result-draw-agreement = Draw by agreement.
 result-draw-repetition = Draw: the same position for the third time.
 result-draw-no-progress = Draw: the no-progress move limit was reached.
-result-draw-three-kings = Draw: three kings did not beat one within 13 moves.
+result-draw-three-kings = Draw: three kings did not beat a lone king in time.
 
 law-no-capture = No capture was available, so any move was allowed.
 law-mandatory = Capturing is mandatory: a capture had to be played.
 law-quantity = Law of quantity: only the captures taking the most pieces ({ $best }) were allowed.
-law-quality = Law of quality: among the captures taking { $best } pieces, only those taking the most kings ({ $kings }) were allowed.
+law-quality = Law of quality: among the captures taking { $best ->
+    [one] one piece
+   *[other] { $best } pieces
+}, only those taking the most kings ({ $kings }) were allowed.
 law-free-choice = Capturing is mandatory, but in English draughts any capture may be chosen.
 explain-captures-header = { $count ->
     [one] One capture was available:
@@ -62,16 +72,19 @@ level-easy = easy
 level-medium = medium
 level-hard = hard
 level-expert = expert
-bot-name = Bot ({ $level })
+bot-name = Bot · { $level }
 deleted-player = deleted player
 err-storage = Something went wrong saving the game; nothing was changed. Please try again.
 players-line = ⚪ { $white } vs ⚫ { $black }
-status-turn = Move { $number } · { $name } ({ $color }) to play
+status-turn = Move { $number } · { $color } to play ({ $name })
 status-no-progress = { $left ->
     [one] one move left before the no-progress draw
    *[other] { $left } moves left before the no-progress draw
 }
-status-three-kings = three kings against one: { $left } moves left to win
+status-three-kings = three kings against one: { $left ->
+    [one] one move
+   *[other] { $left } moves
+} left to win
 status-draw-offered = { $name } offers a draw
 button-draw-accept = Accept draw
 button-draw-decline = Decline draw
@@ -80,13 +93,14 @@ button-explain = Explain
 button-undo = Undo
 button-resign = Resign
 menu-move = Choose your move
-menu-piece = Choose a piece to move
+menu-piece = Choose which piece to move
 menu-piece-moves = { $count ->
     [one] one move
    *[other] { $count } moves
 }
 menu-captures = takes { $pieces }{ $kings ->
     [0] {""}
+    [one] {" "}(1 king)
    *[other] {" "}({ $kings } kings)
 }
 err-no-game = There is no game in this channel. Start one with /challenge or /play.
@@ -103,7 +117,7 @@ bot-accepts-draw = The bot accepts the draw.
 bot-declines-draw = The bot declines the draw and plays on.
 err-draw-already-offered = You have already offered a draw; wait for the answer.
 draw-accepted = { $name } accepted the draw.
-draw-offered = { $name } offers a draw. Answer with the buttons or /draw.
+draw-offered = { $name } offers a draw. Answer with the buttons, or with /draw answer:accept or /draw answer:decline.
 draw-declined = { $name } declined the draw.
 err-no-draw-offer = There is no draw offer to answer.
 err-undo-people = Undo is only for games against the bot.
@@ -116,51 +130,124 @@ explain-title = Why?
 err-stale = That board is outdated: use the latest board in the channel (or /board).
 err-stale-over = That game is over.
 choose-destination = Choose where it goes:
-forced-capture = It was forced: { $law }
+forced-capture = It was the only capture allowed.
+forced-capture-quantity = It was the only capture allowed: no other takes as many pieces ({ $best }).
+forced-capture-quality = It was the only capture allowed: with as many pieces ({ $best }), no other takes as many kings ({ $kings }).
 err-challenge-self = You cannot challenge yourself.
 err-challenge-bot = You cannot challenge a bot account. To play me, use /play.
 err-challenge-open = There is already an open challenge in this channel.
 challenge-title = A challenge!
-challenge-posted = { $challenger } challenges { $opponent } to a game of { $variant }. { $opponent }, do you accept? (It expires in { $minutes } minutes.)
+challenge-posted = { $challenger } challenges { $opponent } to a game of { $variant }. { $opponent }, do you accept? (It expires in { $minutes ->
+    [one] one minute
+   *[other] { $minutes } minutes
+}.)
 button-accept = Accept
 button-decline = Decline
 err-challenge-gone = That challenge is no longer open.
 challenge-declined = { $name } declined the challenge.
+challenge-withdrawn = { $name } withdrew the challenge.
 err-not-your-challenge = This challenge is not for you.
 err-challenge-expired = That challenge has expired.
 err-channel-busy = There is already a game in this channel. Finish it first, or play in another channel or thread.
 game-started = The game begins!
 help-title = How to play
-help = /challenge opponent [variant] [colour] — challenge someone
-    /play [level] [variant] [colour] — play the bot (easy, medium, hard, expert)
-    /move move — play a move, like 11-15 or 22x15 (or use the menu under the board)
-    /board — show the board again
-    /explain [move] — why the last move (or a move) is or isn't allowed
-    /draw — offer or accept a draw · /resign — give up · /undo — take back (against the bot)
-    /rules [variant] · /stats [user] · /leaderboard [variant] [level] · /pdn — the game as a file
-    /cancel — moderators end a stuck game
-    Squares are numbered 1–32 as on the picture.
-rules-spanish = Played on the 32 dark squares of an 8×8 board, 12 pieces each; White moves first.
-    • Men move one square diagonally forward and capture forward only, by jumping an adjacent piece.
-    • A man reaching the last row becomes a king. Kings fly: any distance along a diagonal, forwards or backwards, and capture at a distance, landing on any empty square behind.
-    • Capturing is mandatory. Law of quantity: you must take the most pieces. Law of quality: among those, the most kings.
-    • A capture goes on while it can; captured pieces are removed at the end and cannot be jumped twice. A man crowned during a capture stops there.
-    • You lose with no pieces or no legal move. Draws: agreement, the same position three times, 20 moves each with only kings moving and no capture, and three kings against one that do not win within 13 moves.
-rules-portuguese = Like Spanish draughts: flying kings, men capture forward only, the laws of quantity and quality. White moves first.
-    • Draws: agreement, the same position three times, 20 moves each without a capture.
-rules-english = English draughts (checkers): 8×8, 12 pieces each; Black moves first.
-    • Men move and capture one square diagonally forward only. Kings move and capture one square in every direction.
-    • Capturing is mandatory, but you may choose any capture; once started, it must be completed. A man crowned during a capture stops there.
-    • You lose with no pieces or no legal move. Draws: agreement, the same position three times, 40 moves each without a capture or a man move.
+help-footer = Squares are numbered 1 to 32, as on the picture. Under the board: buttons and a menu of your moves.
+rules-spanish = Played on the 32 dark squares of an 8×8 board, 12 pieces each; { $first } moves first.
+    • A man moves one square diagonally forward. It captures forward only: it jumps an adjacent enemy piece to the empty square right behind it.
+    • A man that ends its move on the king row is crowned. Kings fly: a king moves any number of free squares along a diagonal, forwards or backwards, and captures at a distance, landing on any free square behind the piece it takes.
+    • Capturing is mandatory. Law of quantity: take the most pieces. Law of quality: with as many pieces, take the most kings. Among what is left, choose freely. There is no huffing: a missed capture is not punished by removing a piece, it simply cannot be played.
+    • A piece goes on capturing while it can; the captured pieces are removed when the move ends and cannot be jumped twice. A man crowned during a capture stops there.
+    • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each in which only kings moved and nothing was captured; three kings against a lone king, with one of the three on the long diagonal 1-5-10-14-19-23-28-32, that do not win within { $three_kings } moves.
+rules-portuguese = As in Spanish draughts: flying kings, men capture forward only, the laws of quantity and quality, no huffing. { $first } moves first.
+    • Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture. There is no three-kings limit.
+rules-english = English draughts (checkers): an 8×8 board, 12 pieces each; { $first } moves first.
+    • A man moves one square diagonally forward. A capture jumps an adjacent enemy piece to the empty square right behind it: men forward only, kings forward and back. Kings also move one square at a time.
+    • Capturing is mandatory, but you may choose any capture, even a shorter one; once started it must be completed. There is no huffing. A man crowned during a capture stops there.
+    • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture or a man move.
 stats-none = { $name } has not played yet.
-stats-title = Record of { $name }:
+stats-title = { $name }'s record:
 stats-people = { $variant } vs people: { $wins } W · { $losses } L · { $draws } D — rating { $rating }
-stats-bot = { $variant } vs bot ({ $level }): { $wins } W · { $losses } L · { $draws } D — best score { $best }
+stats-bot = { $variant } vs the bot ({ $level }): { $wins } W · { $losses } L · { $draws } D — best score { $best }
 err-guild-only = Leaderboards are per server; use this command in a server.
 leaderboard-title = Leaderboard — { $variant } (rating)
 leaderboard-bot-title = Leaderboard — { $variant } against the bot ({ $level })
 leaderboard-empty = No ranked games yet.
-leaderboard-line = { $rank }. { $name } — { $score } ({ $games } games)
+leaderboard-line = { $rank }. { $name } — { $score } ({ $games ->
+    [one] 1 game
+   *[other] { $games } games
+})
 pdn-attached = The game in PDN:
 err-cancel-permission = Only members who can manage messages may cancel a game.
-cancelled = { $name } cancelled the game in this channel. It counts for no one.
+cancelled = { $name } cancelled the game in this channel; it counts for neither player.
+
+# Slash commands: cmd-<name> is the name (lower case, no spaces), cmd-<name>-desc its
+# description (at most 100 characters). Options: opt-<name>; choices: choice-<option>-<value>.
+cmd-challenge = challenge
+cmd-challenge-desc = Challenge someone to a game of draughts
+cmd-play = play
+cmd-play-desc = Play against the bot (easy, medium, hard or expert)
+cmd-move = move
+cmd-move-desc = Make a move, for example 11-15 or 22x15 (or use the menu under the board)
+cmd-board = board
+cmd-board-desc = Show the board again
+cmd-resign = resign
+cmd-resign-desc = Resign the game
+cmd-draw = draw
+cmd-draw-desc = Offer a draw, or accept or decline the one offered
+cmd-undo = undo
+cmd-undo-desc = Take back your last move (against the bot; the game becomes unranked)
+cmd-explain = explain
+cmd-explain-desc = Why the last move (or another) is or is not allowed
+cmd-rules = rules
+cmd-rules-desc = The rules of a variant
+cmd-stats = stats
+cmd-stats-desc = Someone's record
+cmd-leaderboard = leaderboard
+cmd-leaderboard-desc = This server's best players
+cmd-pdn = pdn
+cmd-pdn-desc = The game as a PDN file
+cmd-help = help
+cmd-help-desc = How to play
+cmd-cancel = cancel
+cmd-cancel-desc = Moderators end a stuck game in this channel (Manage Messages)
+opt-opponent = opponent
+opt-opponent-desc = Who you challenge
+opt-variant = variant
+opt-variant-desc = Which draughts: Spanish (default), Portuguese or English
+opt-colour = colour
+opt-colour-desc = Your colour (random if left out)
+opt-level = level
+opt-level-desc = The bot's strength (medium by default)
+opt-move = move
+opt-move-desc = The move: from and to squares
+opt-explain-move-desc = A move to judge in the current position
+opt-user = user
+opt-user-desc = Whose record (yours by default)
+opt-answer = answer
+opt-answer-desc = Accept or decline the draw offered (without it: offer a draw, or accept one)
+choice-variant-spanish = Spanish
+choice-variant-portuguese = Portuguese
+choice-variant-english = English (checkers)
+choice-level-easy = Easy
+choice-level-medium = Medium
+choice-level-hard = Hard
+choice-level-expert = Expert
+choice-colour-white = White
+choice-colour-black = Black
+choice-answer-accept = Accept
+choice-answer-decline = Decline
+
+# The console's own lines.
+console-greeting = damas console. Type /help for the commands, /play to play the bot, or "alice: /challenge bob" for two people (then "bob: /accept" or "bob: /decline"). Boards are saved in { $folder }
+console-default-name = player
+console-only-you = (only { $name } sees this)
+console-board-saved = [board: { $path }]
+console-board-not-saved = [board not saved: { $error }]
+console-file-saved = [file: { $path }]
+console-file-not-saved = [file not saved: { $error }]
+console-unknown-command = Unknown command “{ $command }”. Type /help.
+console-usage = Usage: { $usage }
+console-unknown-option = /{ $command } has no option “{ $option }”. Usage: { $usage }
+console-bad-choice = “{ $value }” is not a choice for { $option }: use { $choices }.
+console-bad-number = “{ $value }” is not a whole number from { $min } to { $max } for { $option }.
+console-extra-words = Too many words: “{ $value }”. Usage: { $usage }

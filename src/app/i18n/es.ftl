@@ -1,10 +1,10 @@
 # Textos en español. Cada id debe estar también en en.ftl (lo comprueba un test).
 
-variant-spanish = Damas españolas
-variant-portuguese = Damas portuguesas
-variant-english = Damas inglesas (checkers)
-color-white = Blancas
-color-black = Negras
+variant-spanish = damas españolas
+variant-portuguese = damas portuguesas
+variant-english = damas inglesas (checkers)
+color-white = blancas
+color-black = negras
 
 err-empty = No hay jugada. Escríbela como 11-15, o 22x15 para comer.
 err-not-a-move = «{ $text }» no es una jugada. Escribe las casillas como 11-15, o 22x15 para comer.
@@ -13,15 +13,22 @@ err-one-square = Una jugada necesita dos casillas: dónde está la pieza y adón
 err-no-piece = No hay ninguna pieza en la casilla { $sq }.
 err-opponent-piece = La pieza de la casilla { $sq } es de tu rival.
 err-ambiguous = Esas casillas sirven para más de una captura: { $moves }. Escribe todas las casillas de llegada para elegir.
-err-man-forward = El peón solo avanza hacia adelante.
+err-man-forward = El peón solo se mueve hacia adelante.
 err-man-captures-forward = El peón solo come hacia adelante, nunca hacia atrás.
 err-occupied = La casilla { $sq } está ocupada.
 err-unreachable = La pieza de { $from } no puede llegar a { $to } en una jugada.
 err-short-king = En las damas inglesas la dama se mueve de a una casilla.
-err-capture-mandatory = Comer es obligatorio. Puedes: { $moves }.
-err-quantity = Ley de la cantidad: hay que comer el mayor número de piezas ({ $best }); esa jugada come { $yours }. Valen: { $moves }.
-err-quality = Ley de la calidad: entre capturas iguales hay que comer más damas ({ $best }); esa jugada come { $yours }. Valen: { $moves }.
-err-capture-incomplete = Una captura no se puede parar a la mitad: la pieza tiene que seguir comiendo. Complétala: { $moves }.
+err-capture-mandatory = Comer es obligatorio. Capturas posibles: { $moves }.
+err-quantity = Ley de la cantidad: hay que comer el mayor número de piezas ({ $best }); esa jugada come { $yours ->
+    [one] una
+   *[other] { $yours }
+}. Jugadas válidas: { $moves }.
+err-quality = Ley de la calidad: a igual cantidad de piezas, hay que comer más damas ({ $best }); esa jugada come { $yours ->
+    [0] ninguna
+    [one] una
+   *[other] { $yours }
+}. Jugadas válidas: { $moves }.
+err-capture-incomplete = No se puede dejar una captura por la mitad: la pieza sigue comiendo mientras pueda. Complétala: { $moves }.
 err-no-such-capture = No hay ninguna captura de { $from } a { $to }.
 
 result-ongoing = La partida sigue.
@@ -33,12 +40,15 @@ result-win-time = Ganan las { $winner }: el rival perdió por tiempo.
 result-draw-agreement = Tablas de común acuerdo.
 result-draw-repetition = Tablas: la misma posición por tercera vez.
 result-draw-no-progress = Tablas: se alcanzó el límite de jugadas sin progreso.
-result-draw-three-kings = Tablas: tres damas no vencieron a una en 13 jugadas.
+result-draw-three-kings = Tablas: tres damas no vencieron a una dama sola a tiempo.
 
 law-no-capture = No había ninguna captura, así que valía cualquier jugada.
 law-mandatory = Comer es obligatorio: había que jugar una captura.
 law-quantity = Ley de la cantidad: solo valían las capturas que comen más piezas ({ $best }).
-law-quality = Ley de la calidad: entre las capturas de { $best } piezas, solo valían las que comen más damas ({ $kings }).
+law-quality = Ley de la calidad: entre las capturas de { $best ->
+    [one] una pieza
+   *[other] { $best } piezas
+}, solo valían las que comen más damas ({ $kings }).
 law-free-choice = Comer es obligatorio, pero en las damas inglesas se elige cualquier captura.
 explain-captures-header = { $count ->
     [one] Había una captura:
@@ -62,16 +72,19 @@ level-easy = fácil
 level-medium = medio
 level-hard = difícil
 level-expert = experto
-bot-name = Bot ({ $level })
+bot-name = Bot · { $level }
 deleted-player = jugador eliminado
 err-storage = Algo falló al guardar la partida; no se cambió nada. Vuelve a intentarlo.
 players-line = ⚪ { $white } contra ⚫ { $black }
-status-turn = Jugada { $number } · juega { $name } ({ $color })
+status-turn = Jugada { $number } · juegan las { $color } ({ $name })
 status-no-progress = { $left ->
     [one] queda una jugada para las tablas por falta de progreso
    *[other] quedan { $left } jugadas para las tablas por falta de progreso
 }
-status-three-kings = tres damas contra una: quedan { $left } jugadas para ganar
+status-three-kings = tres damas contra una: { $left ->
+    [one] queda una jugada
+   *[other] quedan { $left } jugadas
+} para ganar
 status-draw-offered = { $name } ofrece tablas
 button-draw-accept = Aceptar tablas
 button-draw-decline = Rechazar tablas
@@ -80,13 +93,14 @@ button-explain = Explicar
 button-undo = Deshacer
 button-resign = Abandonar
 menu-move = Elige tu jugada
-menu-piece = Elige la pieza que mueves
+menu-piece = Elige qué pieza mover
 menu-piece-moves = { $count ->
     [one] una jugada
    *[other] { $count } jugadas
 }
 menu-captures = come { $pieces }{ $kings ->
     [0] {""}
+    [one] {" "}(1 dama)
    *[other] {" "}({ $kings } damas)
 }
 err-no-game = No hay ninguna partida en este canal. Empieza una con /desafiar o /jugar.
@@ -94,7 +108,7 @@ err-not-your-game = No juegas en esta partida.
 err-position-changed = La posición cambió antes de que llegara tu jugada; no se jugó nada. Mira el tablero nuevo y vuelve a intentarlo.
 err-game-over = Esta partida ya terminó.
 err-not-your-turn = No es tu turno.
-legal-moves = Jugadas legales: { $moves }
+legal-moves = Jugadas válidas: { $moves }
 played = { $name } jugó { $move }.
 bot-played = { $name } jugó { $move }.
 err-bot-failed = El bot no pudo mover; la partida queda como estaba.
@@ -103,7 +117,7 @@ bot-accepts-draw = El bot acepta las tablas.
 bot-declines-draw = El bot rechaza las tablas y sigue jugando.
 err-draw-already-offered = Ya ofreciste tablas; espera la respuesta.
 draw-accepted = { $name } aceptó las tablas.
-draw-offered = { $name } ofrece tablas. Responde con los botones o con /tablas.
+draw-offered = { $name } ofrece tablas. Responde con los botones, o con /tablas respuesta:aceptar o /tablas respuesta:rechazar.
 draw-declined = { $name } rechazó las tablas.
 err-no-draw-offer = No hay ninguna oferta de tablas que responder.
 err-undo-people = Deshacer solo vale en partidas contra el bot.
@@ -116,51 +130,124 @@ explain-title = ¿Por qué?
 err-stale = Ese tablero está desactualizado: usa el último tablero del canal (o /tablero).
 err-stale-over = Esa partida ya terminó.
 choose-destination = Elige adónde va:
-forced-capture = Era obligatoria: { $law }
+forced-capture = Era la única captura permitida.
+forced-capture-quantity = Era la única captura permitida: ninguna otra come tantas piezas ({ $best }).
+forced-capture-quality = Era la única captura permitida: a igual cantidad de piezas ({ $best }), ninguna otra come tantas damas ({ $kings }).
 err-challenge-self = No puedes desafiarte a ti mismo.
 err-challenge-bot = No puedes desafiar a una cuenta de bot. Para jugar contra mí, usa /jugar.
 err-challenge-open = Ya hay un desafío abierto en este canal.
 challenge-title = ¡Un desafío!
-challenge-posted = { $challenger } desafía a { $opponent } a una partida de { $variant }. { $opponent }, ¿aceptas? (Caduca en { $minutes } minutos.)
+challenge-posted = { $challenger } desafía a { $opponent } a una partida de { $variant }. { $opponent }, ¿aceptas? (Caduca en { $minutes ->
+    [one] un minuto
+   *[other] { $minutes } minutos
+}.)
 button-accept = Aceptar
 button-decline = Rechazar
 err-challenge-gone = Ese desafío ya no está abierto.
 challenge-declined = { $name } rechazó el desafío.
+challenge-withdrawn = { $name } retiró el desafío.
 err-not-your-challenge = Este desafío no es para ti.
 err-challenge-expired = Ese desafío caducó.
 err-channel-busy = Ya hay una partida en este canal. Termínala primero, o juega en otro canal o hilo.
 game-started = ¡Empieza la partida!
 help-title = Cómo jugar
-help = /desafiar rival [variante] [color] — desafía a alguien
-    /jugar [nivel] [variante] [color] — juega contra el bot (fácil, medio, difícil, experto)
-    /mover jugada — juega una jugada, como 11-15 o 22x15 (o usa el menú bajo el tablero)
-    /tablero — muestra otra vez el tablero
-    /explicar [jugada] — por qué la última jugada (o una jugada) vale o no vale
-    /tablas — ofrece o acepta tablas · /abandonar — ríndete · /deshacer — vuelve atrás (contra el bot)
-    /reglas [variante] · /estadisticas [usuario] · /clasificacion [variante] [nivel] · /pdn — la partida en un archivo
-    /cancelar — los moderadores terminan una partida atascada
-    Las casillas van numeradas del 1 al 32 como en la imagen.
-rules-spanish = Se juega en las 32 casillas oscuras de un tablero de 8×8, con 12 piezas cada uno; empiezan las blancas.
-    • El peón avanza una casilla en diagonal hacia adelante y come solo hacia adelante, saltando una pieza contigua.
-    • El peón que llega a la última fila corona y es dama. La dama vuela: recorre la diagonal entera, hacia adelante o atrás, y come a distancia, cayendo en cualquier casilla libre detrás.
-    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: entre esas, las que se llevan más damas.
-    • La captura sigue mientras pueda; las piezas comidas se sacan al final y no se saltan dos veces. Un peón que corona comiendo se planta ahí.
-    • Pierde quien no tiene piezas o no puede mover. Tablas: de común acuerdo, la misma posición tres veces, 20 jugadas de cada uno moviendo solo damas y sin comer, y tres damas contra una que no ganan en 13 jugadas.
-rules-portuguese = Como las damas españolas: damas voladoras, el peón come solo hacia adelante, leyes de la cantidad y de la calidad. Empiezan las blancas.
-    • Tablas: de común acuerdo, la misma posición tres veces, 20 jugadas de cada uno sin comer.
-rules-english = Damas inglesas (checkers): 8×8, 12 piezas cada uno; empiezan las negras.
-    • El peón mueve y come una casilla en diagonal, solo hacia adelante. La dama mueve y come de a una casilla en cualquier dirección.
-    • Comer es obligatorio, pero se elige cualquier captura; una vez empezada, hay que completarla. Un peón que corona comiendo se planta ahí.
-    • Pierde quien no tiene piezas o no puede mover. Tablas: de común acuerdo, la misma posición tres veces, 40 jugadas de cada uno sin comer ni mover peón.
+help-footer = Las casillas van numeradas del 1 al 32, como en la imagen. Bajo el tablero: botones y un menú con tus jugadas.
+rules-spanish = Se juega en las 32 casillas oscuras de un tablero de 8×8, con 12 piezas cada jugador; empiezan las { $first }.
+    • El peón se mueve una casilla en diagonal hacia adelante. Come solo hacia adelante: salta una pieza contraria contigua y cae en la casilla libre de detrás.
+    • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama vuela: se mueve cualquier número de casillas libres en diagonal, hacia adelante o hacia atrás, y come a distancia, cayendo en cualquier casilla libre detrás de la pieza comida.
+    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: a igual cantidad de piezas, hay que comer más damas. Entre las que quedan, se elige libremente. No se sopla: la captura que no se hace no se castiga quitando la pieza; sencillamente no se puede dejar de comer.
+    • La pieza sigue comiendo mientras pueda; las piezas comidas se retiran al terminar la jugada y no se pueden saltar dos veces. El peón que corona comiendo termina ahí su jugada.
+    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador en las que solo se mueven damas y no se come; y tres damas contra una dama sola, con una de las tres en la gran diagonal 1-5-10-14-19-23-28-32, que no ganan en { $three_kings } jugadas.
+rules-portuguese = Igual que en las damas españolas: damas voladoras, el peón come solo hacia adelante, leyes de la cantidad y de la calidad, no se sopla. Empiezan las { $first }.
+    • Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer. No hay límite de tres damas contra una.
+rules-english = Damas inglesas (checkers): tablero de 8×8, 12 piezas cada jugador; empiezan las { $first }.
+    • El peón se mueve una casilla en diagonal hacia adelante. Para comer salta una pieza contraria contigua y cae en la casilla libre de detrás: el peón solo hacia adelante, la dama hacia adelante y hacia atrás. La dama también se mueve de a una casilla.
+    • Comer es obligatorio, pero se elige cualquier captura, aunque coma menos; una vez empezada hay que completarla. No se sopla. El peón que corona comiendo termina ahí su jugada.
+    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer ni mover un peón.
 stats-none = { $name } todavía no jugó.
 stats-title = Historial de { $name }:
-stats-people = { $variant } contra personas: { $wins } G · { $losses } P · { $draws } T — puntuación { $rating }
-stats-bot = { $variant } contra el bot ({ $level }): { $wins } G · { $losses } P · { $draws } T — mejor puntuación { $best }
+stats-people = { $variant } contra personas: { $wins } G · { $losses } P · { $draws } T — rating { $rating }
+stats-bot = { $variant } contra el bot ({ $level }): { $wins } G · { $losses } P · { $draws } T — mejor puntaje { $best }
 err-guild-only = Las clasificaciones son por servidor; usa este comando en un servidor.
-leaderboard-title = Clasificación — { $variant } (puntuación)
+leaderboard-title = Clasificación — { $variant } (rating)
 leaderboard-bot-title = Clasificación — { $variant } contra el bot ({ $level })
 leaderboard-empty = Todavía no hay partidas puntuadas.
-leaderboard-line = { $rank }. { $name } — { $score } ({ $games } partidas)
+leaderboard-line = { $rank }. { $name } — { $score } ({ $games ->
+    [one] 1 partida
+   *[other] { $games } partidas
+})
 pdn-attached = La partida en PDN:
 err-cancel-permission = Solo quien puede gestionar mensajes puede cancelar una partida.
-cancelled = { $name } canceló la partida de este canal. No cuenta para nadie.
+cancelled = { $name } canceló la partida de este canal; no cuenta para ninguno de los dos.
+
+# Comandos: cmd-<nombre> es el nombre (minúsculas, sin espacios), cmd-<nombre>-desc su
+# descripción (hasta 100 caracteres). Opciones: opt-<nombre>; valores: choice-<opción>-<valor>.
+cmd-challenge = desafiar
+cmd-challenge-desc = Desafía a alguien a una partida de damas
+cmd-play = jugar
+cmd-play-desc = Juega contra el bot (fácil, medio, difícil o experto)
+cmd-move = mover
+cmd-move-desc = Hace una jugada, por ejemplo 11-15 o 22x15 (o usa el menú bajo el tablero)
+cmd-board = tablero
+cmd-board-desc = Muestra otra vez el tablero
+cmd-resign = abandonar
+cmd-resign-desc = Abandona la partida
+cmd-draw = tablas
+cmd-draw-desc = Ofrece tablas, o acepta o rechaza las ofrecidas
+cmd-undo = deshacer
+cmd-undo-desc = Deshace tu última jugada (contra el bot; la partida deja de puntuar)
+cmd-explain = explicar
+cmd-explain-desc = Por qué la última jugada (u otra) vale o no vale
+cmd-rules = reglas
+cmd-rules-desc = Las reglas de una variante
+cmd-stats = estadísticas
+cmd-stats-desc = El historial de alguien
+cmd-leaderboard = clasificación
+cmd-leaderboard-desc = Los mejores jugadores de este servidor
+cmd-pdn = pdn
+cmd-pdn-desc = La partida en un archivo PDN
+cmd-help = ayuda
+cmd-help-desc = Cómo jugar
+cmd-cancel = cancelar
+cmd-cancel-desc = Los moderadores terminan una partida atascada en este canal (Gestionar mensajes)
+opt-opponent = rival
+opt-opponent-desc = A quién desafías
+opt-variant = variante
+opt-variant-desc = Qué damas: españolas (por defecto), portuguesas o inglesas
+opt-colour = color
+opt-colour-desc = Tu color (al azar si no lo eliges)
+opt-level = nivel
+opt-level-desc = La fuerza del bot (medio por defecto)
+opt-move = jugada
+opt-move-desc = La jugada: casillas de salida y de llegada
+opt-explain-move-desc = Una jugada para juzgar en la posición actual
+opt-user = usuario
+opt-user-desc = De quién (el tuyo por defecto)
+opt-answer = respuesta
+opt-answer-desc = Acepta o rechaza las tablas ofrecidas (sin ella: ofrece tablas, o acepta las ofrecidas)
+choice-variant-spanish = Españolas
+choice-variant-portuguese = Portuguesas
+choice-variant-english = Inglesas (checkers)
+choice-level-easy = Fácil
+choice-level-medium = Medio
+choice-level-hard = Difícil
+choice-level-expert = Experto
+choice-colour-white = Blancas
+choice-colour-black = Negras
+choice-answer-accept = Aceptar
+choice-answer-decline = Rechazar
+
+# Las líneas propias de la consola.
+console-greeting = damas — consola. Escribe /ayuda para ver los comandos, /jugar para jugar contra el bot, o «ana: /desafiar beto» para dos personas (y luego «beto: /aceptar» o «beto: /rechazar»). Los tableros se guardan en { $folder }
+console-default-name = jugador
+console-only-you = (solo lo ve { $name })
+console-board-saved = [tablero: { $path }]
+console-board-not-saved = [tablero no guardado: { $error }]
+console-file-saved = [archivo: { $path }]
+console-file-not-saved = [archivo no guardado: { $error }]
+console-unknown-command = No conozco el comando «{ $command }». Escribe /ayuda.
+console-usage = Uso: { $usage }
+console-unknown-option = /{ $command } no tiene la opción «{ $option }». Uso: { $usage }
+console-bad-choice = «{ $value }» no es un valor de { $option }: usa { $choices }.
+console-bad-number = «{ $value }» no es un número entero del { $min } al { $max } para { $option }.
+console-extra-words = Sobran palabras: «{ $value }». Uso: { $usage }

@@ -8,7 +8,6 @@ use crate::engine::{
 };
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
-use serde_json::json;
 use std::sync::OnceLock;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
@@ -57,8 +56,17 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
         Lang::En => (&EN_B, EN, unic_langid::langid!("en")),
     };
     cell.get_or_init(|| {
-        // The files are ours and checked by a test; a broken line is dropped, not fatal.
-        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, _)| r);
+        // tests/i18n.rs parses both files; should a broken line slip through, a release build
+        // drops it and goes on, while debug builds and tests stop at once.
+        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, errors)| {
+            debug_assert!(
+                errors.is_empty(),
+                "{}.ftl does not parse: {errors:?}",
+                lang.code()
+            );
+            tracing::error!("{}.ftl: {} lines do not parse", lang.code(), errors.len());
+            r
+        });
         let mut b = FluentBundle::new_concurrent(vec![id]);
         b.set_use_isolating(false);
         let _ = b.add_resource(res);
@@ -66,11 +74,13 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
     })
 }
 
-/// A message with arguments. Unknown ids come back as the id itself, so a missing string
-/// shows up in tests instead of crashing the bot.
+/// A message with arguments. A missing id or argument is a bug: debug builds and tests panic
+/// on it; a release build logs it and shows the id, so the bot keeps answering.
 pub fn tr(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
     let b = bundle(lang);
     let Some(msg) = b.get_message(id).and_then(|m| m.value()) else {
+        debug_assert!(false, "no message {id:?} in {}.ftl", lang.code());
+        tracing::error!("no message {id:?} in {}.ftl", lang.code());
         return id.to_string();
     };
     let mut fa = FluentArgs::new();
@@ -78,7 +88,12 @@ pub fn tr(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
         fa.set(*k, v.clone());
     }
     let mut errors = vec![];
-    b.format_pattern(msg, Some(&fa), &mut errors).into_owned()
+    let text = b.format_pattern(msg, Some(&fa), &mut errors).into_owned();
+    if !errors.is_empty() {
+        debug_assert!(false, "message {id:?} ({}): {errors:?}", lang.code());
+        tracing::error!("message {id:?} ({}): {errors:?}", lang.code());
+    }
+    text
 }
 
 /// A message without arguments.
@@ -86,16 +101,14 @@ pub fn t(lang: Lang, id: &str) -> String {
     tr(lang, id, &[])
 }
 
-/// Every message id of a language (for the tests that keep both files in step).
-pub fn message_ids(lang: Lang) -> Vec<String> {
-    let src = match lang {
-        Lang::Es => ES,
-        Lang::En => EN,
-    };
-    src.lines()
-        .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && l.contains(" ="))
-        .filter_map(|l| l.split(" =").next().map(|s| s.trim().to_string()))
-        .collect()
+/// The text with its first letter in upper case, for a name that starts a title or a
+/// sentence ("damas españolas" → "Damas españolas").
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 pub fn n(v: impl Into<f64>) -> FluentValue<'static> {
@@ -106,10 +119,29 @@ pub fn s(v: impl ToString) -> FluentValue<'static> {
     FluentValue::from(v.to_string())
 }
 
+/// A sentence continued after a colon or a dash: "El peón…" → "el peón…" (acronyms such as
+/// "PDN" stay as they are).
+pub fn decapitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if !chars.clone().next().is_some_and(char::is_uppercase) => {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// A variant's name as written inside a sentence ("damas españolas", "Spanish draughts").
 pub fn variant_name(lang: Lang, v: Variant) -> String {
     t(lang, &format!("variant-{}", v.id()))
 }
 
+/// A variant's name at the start of a title ("Damas españolas").
+pub fn variant_title(lang: Lang, v: Variant) -> String {
+    capitalized(&variant_name(lang, v))
+}
+
+/// A colour as written inside a sentence ("las blancas", "White").
 pub fn color_name(lang: Lang, c: Color) -> String {
     t(
         lang,
@@ -247,6 +279,8 @@ pub fn law_text(lang: Lang, exp: &Explanation) -> String {
             "law-quality",
             &[("best", n(exp.max_pieces)), ("kings", n(exp.max_kings))],
         ),
+        // With a single capture there was no choice to be free about.
+        Law::FreeChoice if exp.captures.len() <= 1 => t(lang, "law-mandatory"),
         Law::FreeChoice => t(lang, "law-free-choice"),
     }
 }
@@ -288,79 +322,9 @@ pub fn explanation_text(lang: Lang, exp: &Explanation) -> String {
         Some(Verdict::Illegal { error }) => out.push(tr(
             lang,
             "verdict-illegal",
-            &[("reason", s(move_error_text(lang, error)))],
+            &[("reason", s(decapitalized(&move_error_text(lang, error))))],
         )),
         None => {}
     }
     out.join("\n")
-}
-
-/// The explanation as JSON, for tools.
-pub fn explanation_json(exp: &Explanation) -> serde_json::Value {
-    let law = match exp.law {
-        Law::NoCapture => "none",
-        Law::Mandatory => "mandatory",
-        Law::Quantity => "quantity",
-        Law::Quality => "quality",
-        Law::FreeChoice => "free-choice",
-    };
-    let captures: Vec<_> = exp
-        .captures
-        .iter()
-        .map(|c| {
-            let mut v = crate::cli::engine_cmds::move_json(&c.mv, &c.notation);
-            v["pieces"] = json!(c.pieces);
-            v["kings"] = json!(c.kings);
-            v["allowed"] = json!(c.allowed);
-            v["excluded_by"] = json!(c.excluded_by.map(|l| match l {
-                Law::Quality => "quality",
-                _ => "quantity",
-            }));
-            v
-        })
-        .collect();
-    let verdict = exp.verdict.as_ref().map(|v| match v {
-        Verdict::Legal { notation, .. } => json!({"legal": true, "move": notation}),
-        Verdict::Illegal { error } => json!({
-            "legal": false,
-            "reason": error_code(error),
-            "message": move_error_text(Lang::En, error),
-        }),
-    });
-    json!({
-        "variant": exp.variant.id(),
-        "side": match exp.side { Color::White => "white", Color::Black => "black" },
-        "capture_available": exp.capture_available(),
-        "law": law,
-        "max_pieces": exp.max_pieces,
-        "max_kings": exp.max_kings,
-        "captures": captures,
-        "allowed": exp.allowed.iter().map(|(_, n)| n.clone()).collect::<Vec<_>>(),
-        "verdict": verdict,
-    })
-}
-
-/// A stable code for each kind of refusal (JSON output, tests).
-pub fn error_code(e: &MoveError) -> &'static str {
-    match e {
-        MoveError::Notation(NotationError::Empty) => "empty",
-        MoveError::Notation(NotationError::NotAMove { .. }) => "not-a-move",
-        MoveError::Notation(NotationError::SquareOutOfRange { .. }) => "square-out-of-range",
-        MoveError::Notation(NotationError::OneSquare { .. }) => "one-square",
-        MoveError::NoPiece { .. } => "no-piece",
-        MoveError::OpponentPiece { .. } => "opponent-piece",
-        MoveError::Ambiguous { .. } => "ambiguous",
-        MoveError::Illegal(i) => match i {
-            IllegalMove::ManMovesForwardOnly { .. } => "man-moves-forward-only",
-            IllegalMove::ManCapturesForwardOnly { .. } => "man-captures-forward-only",
-            IllegalMove::TargetOccupied { .. } => "target-occupied",
-            IllegalMove::NotReachable { .. } => "not-reachable",
-            IllegalMove::ShortKingOneSquare { .. } => "short-king-one-square",
-            IllegalMove::CaptureMandatory { .. } => "capture-mandatory",
-            IllegalMove::LawOfQuantity { .. } => "law-of-quantity",
-            IllegalMove::LawOfQuality { .. } => "law-of-quality",
-            IllegalMove::CaptureIncomplete { .. } => "capture-incomplete",
-            IllegalMove::NoSuchCapture { .. } => "no-such-capture",
-        },
-    }
 }

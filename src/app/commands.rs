@@ -1,0 +1,464 @@
+//! Every slash command, described once: its name, its options and their choices. Discord's
+//! registration, Discord's dispatch and the console's parser all read this table, so a command
+//! added here exists everywhere. Words a person reads (localized names, descriptions, choice
+//! labels) live in the Fluent files under ids derived from the names here; choice values come
+//! from [`Variant`], [`Level`] and [`Color`], never from copies.
+
+use super::i18n::{t, Lang};
+use super::reply::Reply;
+use super::{Actor, Answer, App, Place, UserRef};
+use crate::ai::Level;
+use crate::engine::{Color, Variant};
+
+/// What a command does (the dispatch matches on this, not on a name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommandId {
+    Challenge,
+    Play,
+    Move,
+    Board,
+    Resign,
+    Draw,
+    Undo,
+    Explain,
+    Rules,
+    Stats,
+    Leaderboard,
+    Pdn,
+    Help,
+    Cancel,
+}
+
+/// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAnswer {
+    Accept,
+    Decline,
+}
+
+impl DrawAnswer {
+    pub const ALL: [DrawAnswer; 2] = [DrawAnswer::Accept, DrawAnswer::Decline];
+
+    pub const fn id(self) -> &'static str {
+        match self {
+            DrawAnswer::Accept => "accept",
+            DrawAnswer::Decline => "decline",
+        }
+    }
+}
+
+const COLOURS: [Color; 2] = [Color::White, Color::Black];
+
+/// The identifier of a colour in options and choices.
+pub const fn colour_id(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// A fixed set of values an option offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choices {
+    Variant,
+    Level,
+    Colour,
+    DrawAnswer,
+}
+
+impl Choices {
+    /// The option's name, also the prefix of its labels' Fluent ids (`choice-level-easy`).
+    const fn key(self) -> &'static str {
+        match self {
+            Choices::Variant => "variant",
+            Choices::Level => "level",
+            Choices::Colour => "colour",
+            Choices::DrawAnswer => "answer",
+        }
+    }
+
+    /// The values sent by Discord and typed in the console, in display order.
+    pub fn values(self) -> Vec<&'static str> {
+        match self {
+            Choices::Variant => Variant::ALL.iter().map(|v| v.id()).collect(),
+            Choices::Level => Level::ALL.iter().map(|l| l.id()).collect(),
+            Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
+            Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
+        }
+    }
+
+    /// The Fluent id of a value's label.
+    pub fn label_id(self, value: &str) -> String {
+        format!("choice-{}-{value}", self.key())
+    }
+
+    /// The value a person meant: the value itself, its label in either language, or one of
+    /// the names [`Variant`] and [`Level`] accept (`españolas`, `fácil`…). Case does not
+    /// matter.
+    pub fn parse(self, text: &str) -> Option<&'static str> {
+        let wanted = text.trim().to_lowercase();
+        let by_name = match self {
+            Choices::Variant => wanted.parse::<Variant>().ok().map(|v| v.id()),
+            Choices::Level => wanted.parse::<Level>().ok().map(|l| l.id()),
+            Choices::Colour => match wanted.as_str() {
+                "w" => Some("white"),
+                "b" => Some("black"),
+                _ => None,
+            },
+            Choices::DrawAnswer => None,
+        };
+        by_name.or_else(|| {
+            self.values().into_iter().find(|v| {
+                *v == wanted
+                    || [Lang::Es, Lang::En]
+                        .iter()
+                        .any(|&l| t(l, &self.label_id(v)).to_lowercase() == wanted)
+            })
+        })
+    }
+}
+
+/// The kind of value an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A member of the server (in the console: a name).
+    User,
+    /// Free text; `autocomplete` asks the front end to suggest legal moves.
+    Text { autocomplete: bool },
+    /// One of a fixed set.
+    Choice(Choices),
+    /// A whole number within bounds (room for options such as a challenge's days).
+    Integer { min: i64, max: i64 },
+}
+
+#[derive(Debug)]
+pub struct OptionSpec {
+    /// The name Discord sends (English, lower case); `opt-<name>` is its localized name.
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub required: bool,
+    /// The Fluent id of its description.
+    pub description: &'static str,
+}
+
+impl OptionSpec {
+    pub fn name_id(&self) -> String {
+        format!("opt-{}", self.name)
+    }
+
+    pub fn localized_name(&self, lang: Lang) -> String {
+        t(lang, &self.name_id())
+    }
+}
+
+#[derive(Debug)]
+pub struct CommandSpec {
+    pub id: CommandId,
+    /// The name Discord registers (English, lower case); `cmd-<name>` is its localized name
+    /// and `cmd-<name>-desc` its description.
+    pub name: &'static str,
+    pub options: &'static [OptionSpec],
+}
+
+impl CommandSpec {
+    pub fn name_id(&self) -> String {
+        format!("cmd-{}", self.name)
+    }
+
+    pub fn description_id(&self) -> String {
+        format!("cmd-{}-desc", self.name)
+    }
+
+    pub fn localized_name(&self, lang: Lang) -> String {
+        t(lang, &self.name_id())
+    }
+
+    /// An option by its name, in English or in either language's localization.
+    pub fn option(&self, name: &str) -> Option<&'static OptionSpec> {
+        let name = name.trim().to_lowercase();
+        // `self.options` is 'static: every spec lives in `COMMANDS`.
+        let options: &'static [OptionSpec] = self.options;
+        options.iter().find(|o| {
+            o.name == name
+                || [Lang::Es, Lang::En]
+                    .iter()
+                    .any(|&l| o.localized_name(l) == name)
+        })
+    }
+
+    /// `/name option [option]…` in a language, for usage lines.
+    pub fn usage(&self, lang: Lang) -> String {
+        let mut out = format!("/{}", self.localized_name(lang));
+        for o in self.options {
+            let name = o.localized_name(lang);
+            if o.required {
+                out.push_str(&format!(" {name}"));
+            } else {
+                out.push_str(&format!(" [{name}]"));
+            }
+        }
+        out
+    }
+}
+
+const VARIANT: OptionSpec = OptionSpec {
+    name: "variant",
+    kind: OptionKind::Choice(Choices::Variant),
+    required: false,
+    description: "opt-variant-desc",
+};
+const COLOUR: OptionSpec = OptionSpec {
+    name: "colour",
+    kind: OptionKind::Choice(Choices::Colour),
+    required: false,
+    description: "opt-colour-desc",
+};
+const LEVEL: OptionSpec = OptionSpec {
+    name: "level",
+    kind: OptionKind::Choice(Choices::Level),
+    required: false,
+    description: "opt-level-desc",
+};
+
+/// Every command, in the order the help lists them.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        id: CommandId::Challenge,
+        name: "challenge",
+        options: &[
+            OptionSpec {
+                name: "opponent",
+                kind: OptionKind::User,
+                required: true,
+                description: "opt-opponent-desc",
+            },
+            VARIANT,
+            COLOUR,
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Play,
+        name: "play",
+        options: &[LEVEL, VARIANT, COLOUR],
+    },
+    CommandSpec {
+        id: CommandId::Move,
+        name: "move",
+        options: &[OptionSpec {
+            name: "move",
+            kind: OptionKind::Text { autocomplete: true },
+            required: true,
+            description: "opt-move-desc",
+        }],
+    },
+    CommandSpec {
+        id: CommandId::Board,
+        name: "board",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Resign,
+        name: "resign",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Draw,
+        name: "draw",
+        options: &[OptionSpec {
+            name: "answer",
+            kind: OptionKind::Choice(Choices::DrawAnswer),
+            required: false,
+            description: "opt-answer-desc",
+        }],
+    },
+    CommandSpec {
+        id: CommandId::Undo,
+        name: "undo",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Explain,
+        name: "explain",
+        options: &[OptionSpec {
+            name: "move",
+            kind: OptionKind::Text {
+                autocomplete: false,
+            },
+            required: false,
+            description: "opt-explain-move-desc",
+        }],
+    },
+    CommandSpec {
+        id: CommandId::Rules,
+        name: "rules",
+        options: &[VARIANT],
+    },
+    CommandSpec {
+        id: CommandId::Stats,
+        name: "stats",
+        options: &[OptionSpec {
+            name: "user",
+            kind: OptionKind::User,
+            required: false,
+            description: "opt-user-desc",
+        }],
+    },
+    CommandSpec {
+        id: CommandId::Leaderboard,
+        name: "leaderboard",
+        options: &[VARIANT, LEVEL],
+    },
+    CommandSpec {
+        id: CommandId::Pdn,
+        name: "pdn",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Help,
+        name: "help",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Cancel,
+        name: "cancel",
+        options: &[],
+    },
+];
+
+/// A command by its name: the registered English name or its localization in either
+/// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent).
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    let name = name.trim().trim_start_matches('/').to_lowercase();
+    COMMANDS.iter().find(|c| {
+        c.name == name
+            || [Lang::Es, Lang::En].iter().any(|&l| {
+                let local = c.localized_name(l);
+                local == name || without_accents(&local) == name
+            })
+    })
+}
+
+/// Spanish names typed without their accents (`clasificacion`) still find the command.
+fn without_accents(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'á' => 'a',
+            'é' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' | 'ü' => 'u',
+            c => c,
+        })
+        .collect()
+}
+
+/// An option's value as a front end received it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgValue {
+    Text(String),
+    User(UserRef),
+    Integer(i64),
+}
+
+/// A command with its arguments, keyed by option name, ready for [`App::run_command`].
+#[derive(Clone, Debug)]
+pub struct Invocation {
+    pub command: &'static CommandSpec,
+    pub args: Vec<(&'static str, ArgValue)>,
+}
+
+impl Invocation {
+    pub fn new(command: &'static CommandSpec) -> Invocation {
+        Invocation {
+            command,
+            args: vec![],
+        }
+    }
+
+    fn get(&self, option: &str) -> Option<&ArgValue> {
+        self.args.iter().find(|(n, _)| *n == option).map(|(_, v)| v)
+    }
+
+    pub fn text(&self, option: &str) -> Option<&str> {
+        match self.get(option)? {
+            ArgValue::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn user(&self, option: &str) -> Option<&UserRef> {
+        match self.get(option)? {
+            ArgValue::User(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    pub fn integer(&self, option: &str) -> Option<i64> {
+        match self.get(option)? {
+            ArgValue::Integer(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    fn choice(&self, option: &str, choices: Choices) -> Option<&'static str> {
+        self.text(option).and_then(|s| choices.parse(s))
+    }
+
+    pub fn variant(&self) -> Option<Variant> {
+        self.choice("variant", Choices::Variant)
+            .and_then(|v| v.parse().ok())
+    }
+
+    pub fn level(&self) -> Option<Level> {
+        self.choice("level", Choices::Level)
+            .and_then(|v| v.parse().ok())
+    }
+
+    pub fn colour(&self) -> Option<Color> {
+        let id = self.choice("colour", Choices::Colour)?;
+        COLOURS.into_iter().find(|&c| colour_id(c) == id)
+    }
+
+    pub fn draw_answer(&self) -> Option<DrawAnswer> {
+        let id = self.choice("answer", Choices::DrawAnswer)?;
+        DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
+    }
+}
+
+impl App {
+    /// Runs a command from any front end.
+    pub async fn run_command(&self, actor: &Actor, place: Place, inv: &Invocation) -> Answer {
+        let lang = actor.lang();
+        match inv.command.id {
+            CommandId::Challenge => match inv.user("opponent") {
+                Some(opponent) => {
+                    self.challenge(actor, place, opponent, inv.variant(), inv.colour())
+                        .await
+                }
+                None => Reply::private(inv.command.usage(lang)).into(),
+            },
+            CommandId::Play => {
+                self.play_bot(actor, place, inv.level(), inv.variant(), inv.colour())
+                    .await
+            }
+            CommandId::Move => {
+                self.play_move(actor, place, inv.text("move").unwrap_or_default())
+                    .await
+            }
+            CommandId::Board => self.board(actor, place).await,
+            CommandId::Resign => self.resign(actor, place).await,
+            CommandId::Draw => match inv.draw_answer() {
+                None => self.draw(actor, place).await,
+                Some(answer) => self.answer_draw(actor, place, answer).await,
+            },
+            CommandId::Undo => self.undo(actor, place).await,
+            CommandId::Explain => self.explain(actor, place, inv.text("move")).await,
+            CommandId::Rules => self.rules(actor, inv.variant()),
+            CommandId::Stats => self.stats(actor, inv.user("user")),
+            CommandId::Leaderboard => self.leaderboard(actor, place, inv.variant(), inv.level()),
+            CommandId::Pdn => self.pdn(actor, place).await,
+            CommandId::Help => self.help(actor),
+            CommandId::Cancel => self.cancel(actor, place).await,
+        }
+    }
+}

@@ -13,12 +13,10 @@ mod pool;
 mod search;
 
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
-pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
 pub use hash::{tables_allocated_on_this_thread, Table as TranspositionTable};
+pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
 pub use pool::{
-    expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool,
-    Ticket, EXPERT_FLOOR_UNDER_LOAD,
+    expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
+    EXPERT_FLOOR_UNDER_LOAD,
 };
-pub use search::{
-    best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND,
-};
+pub use search::{best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND};

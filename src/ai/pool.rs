@@ -269,10 +269,11 @@ impl SearchPool {
         }
         self.submit(JobClass::of(level), move |ctx| {
             if level == Level::Expert {
-                let clock = opts
-                    .time
-                    .or(opts.limits.and_then(|l| l.time))
-                    .or(opts.limits.is_none().then(|| level.default_time()).flatten());
+                let clock = opts.time.or(opts.limits.and_then(|l| l.time)).or(opts
+                    .limits
+                    .is_none()
+                    .then(|| level.default_time())
+                    .flatten());
                 if let Some(base) = clock {
                     opts.time = Some(expert_time_under_load(base, ctx.waiting()));
                 }

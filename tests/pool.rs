@@ -207,15 +207,29 @@ fn shutdown_finishes_the_running_job_and_refuses_the_rest() {
 #[test]
 fn shutdown_stops_a_running_expert_search() {
     let pool = SearchPool::new(1, 16);
-    let mut no_limit = SearchOptions::default();
-    no_limit.time = Some(Duration::from_secs(3600));
-    let search = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, no_limit);
+    let an_hour = SearchOptions {
+        time: Some(Duration::from_secs(3600)),
+        ..SearchOptions::default()
+    };
+    let search = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
     // Wait until the search is running (the queue is empty), then shut down: without the
     // pool's stop flag this would take an hour.
     while pool.queued() > 0 {
         std::thread::yield_now();
     }
-    pool.shutdown();
+    let (done_tx, done_rx) = mpsc::channel();
+    let pool = Arc::new(pool);
+    let shutting = Arc::clone(&pool);
+    std::thread::spawn(move || {
+        shutting.shutdown();
+        let _ = done_tx.send(());
+    });
+    // On failure the pool is leaked rather than dropped, so the test fails instead of
+    // waiting an hour for the search.
+    if done_rx.recv_timeout(PATIENCE).is_err() {
+        std::mem::forget(pool);
+        panic!("shutdown did not stop the search");
+    }
     assert!(matches!(wait(search), Ok(Some(_))));
 }
 

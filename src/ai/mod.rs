@@ -2,7 +2,8 @@
 //!
 //! Plain synchronous code: the caller runs [`best_move`] off the async runtime — on a
 //! [`SearchPool`], which keeps a transposition table per thread and puts short searches
-//! first — and may stop it early through [`SearchOptions::stop`]. Depends on `engine` only.
+//! first — and may stop it early through [`SearchOptions::stop`]. Depends on `engine` only
+//! (and on tokio's one-shot channel, so async code can await a pool's [`Ticket`]).
 
 mod board;
 mod endgame;

@@ -332,3 +332,14 @@ fn the_shallow_fallback_plays_a_legal_move_whenever_there_is_one() {
         }
     }
 }
+
+#[tokio::test]
+async fn async_code_awaits_a_ticket() {
+    let pool = SearchPool::new(1, 16);
+    let ticket = pool.submit_best_move(Game::new(Variant::Portuguese), Level::Medium, nodes(5_000));
+    let result = tokio::time::timeout(PATIENCE, ticket).await;
+    assert!(matches!(result, Ok(Ok(Some(_)))));
+    pool.shutdown();
+    let refused = tokio::time::timeout(PATIENCE, pool.submit(JobClass::Short, |_| 1)).await;
+    assert_eq!(refused, Ok(Err(PoolError::ShutDown)));
+}

@@ -111,19 +111,74 @@ pub struct Hit {
 }
 
 /// Buckets of two entries: one kept for the deepest search, one always replaced.
+///
+/// A table may be owned by one search ([`Table::new`]) or kept by a thread and reused by
+/// search after search ([`Table::with_memory`] then [`Table::reset`] before each), so a busy
+/// bot does not allocate a table per move.
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    /// The most entries this table may ever hold: its share of the memory it was given.
+    max_entries: usize,
+}
+
+thread_local! {
+    /// Tables allocated by this thread, so tests can tell a reused table from fresh ones.
+    static TABLES_ALLOCATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many transposition tables the calling thread has allocated so far (fresh searches
+/// allocate one each; a search pool's worker allocates one for its lifetime).
+pub fn tables_allocated_on_this_thread() -> usize {
+    TABLES_ALLOCATED.with(|n| n.get())
+}
+
+/// Entries in `bits` bits' worth: always a whole number of buckets.
+fn entries_for(bits: u32) -> usize {
+    1usize << bits.clamp(1, usize::BITS - 2)
 }
 
 impl Table {
     /// A table of about `2^bits` entries (16 bytes each).
     pub fn new(bits: u32) -> Table {
-        let buckets = 1usize << bits.saturating_sub(1);
+        let mut table = Table::with_max_entries(entries_for(bits));
+        table.reset(bits);
+        table
+    }
+
+    /// An empty table that may grow to at most `bytes` of entries (a power of two of them,
+    /// at least one bucket). Nothing is allocated until [`Table::reset`] asks for entries,
+    /// and then only what the search asks for.
+    pub fn with_memory(bytes: usize) -> Table {
+        let fit = (bytes / std::mem::size_of::<Entry>()).max(2);
+        Table::with_max_entries(1usize << fit.ilog2())
+    }
+
+    fn with_max_entries(max_entries: usize) -> Table {
+        TABLES_ALLOCATED.with(|n| n.set(n.get() + 1));
         Table {
-            entries: vec![Entry::default(); buckets * 2],
-            mask: buckets - 1,
+            entries: Vec::new(),
+            mask: 0,
+            max_entries,
         }
+    }
+
+    /// Empties the table for a new search that wants about `2^bits` entries, within the
+    /// table's memory. Grows the storage when needed; never shrinks it.
+    pub fn reset(&mut self, bits: u32) {
+        let used = entries_for(bits).min(self.max_entries);
+        let kept = self.entries.len().min(used);
+        self.entries[..kept].fill(Entry::default());
+        if self.entries.len() < used {
+            self.entries.reserve_exact(used - self.entries.len());
+            self.entries.resize(used, Entry::default());
+        }
+        self.mask = used / 2 - 1;
+    }
+
+    /// The bytes the table's entries occupy now.
+    pub fn bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
@@ -210,5 +265,23 @@ mod tests {
         t.store(other, 1, 3, Bound::Exact, None);
         assert!(t.probe(42).is_some());
         assert!(t.probe(other).is_some());
+    }
+
+    #[test]
+    fn a_reset_table_is_empty_and_keeps_within_its_memory() {
+        let mut t = Table::with_memory(1 << 16);
+        assert_eq!(t.bytes(), 0, "nothing is allocated before a search asks");
+        t.reset(10);
+        t.store(42, 5, -17, Bound::Lower, None);
+        assert!(t.probe(42).is_some());
+        t.reset(10);
+        assert!(t.probe(42).is_none(), "a reset forgets the previous search");
+        // Asking for more than the table's memory uses the whole of it and no more.
+        t.reset(30);
+        assert_eq!(t.bytes(), 1 << 16);
+        t.store(7, 1, 0, Bound::Exact, None);
+        t.reset(30);
+        assert!(t.probe(7).is_none());
+        assert_eq!(t.bytes(), 1 << 16, "the storage is reused, not reallocated");
     }
 }

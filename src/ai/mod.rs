@@ -1,16 +1,23 @@
 //! The computer opponent: an alpha-beta search over the engine at four strengths.
 //!
-//! Plain synchronous code: the caller runs [`best_move`] off the async runtime
-//! (`spawn_blocking`) and may stop it early through [`SearchOptions::stop`]. Depends on
-//! `engine` only.
+//! Plain synchronous code: the caller runs [`best_move`] off the async runtime — on a
+//! [`SearchPool`], which keeps a transposition table per thread and puts short searches
+//! first — and may stop it early through [`SearchOptions::stop`]. Depends on `engine` only
+//! (and on tokio's one-shot channel, so async code can await a pool's [`Ticket`]).
 
 mod board;
 mod endgame;
 mod eval;
 mod hash;
 mod level;
+mod pool;
 mod search;
 
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
+pub use hash::{tables_allocated_on_this_thread, Table as TranspositionTable};
 pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
-pub use search::{best_move, SearchOptions, SearchResult, MATE, MATE_BOUND};
+pub use pool::{
+    expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
+    EXPERT_FLOOR_UNDER_LOAD,
+};
+pub use search::{best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND};

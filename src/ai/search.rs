@@ -67,6 +67,27 @@ pub struct SearchResult {
 /// The best move for the side to move in `game`'s current position, or `None` when it has no
 /// legal move. Runs on the calling thread until a limit is reached or `stop` is set.
 pub fn best_move(game: &Game, level: Level, opts: &SearchOptions) -> Option<SearchResult> {
+    search_with(game, level, opts, None)
+}
+
+/// [`best_move`] using `table` (emptied first) instead of allocating one, for callers that
+/// keep a table per thread. The same game, level and options give the same move as
+/// [`best_move`] as long as the table's memory holds what the search asks for.
+pub fn best_move_with_table(
+    game: &Game,
+    level: Level,
+    opts: &SearchOptions,
+    table: &mut Table,
+) -> Option<SearchResult> {
+    search_with(game, level, opts, Some(table))
+}
+
+fn search_with(
+    game: &Game,
+    level: Level,
+    opts: &SearchOptions,
+    external: Option<&mut Table>,
+) -> Option<SearchResult> {
     let pos = *game.position();
     let legal = pos.legal_moves();
     let first = *legal.first()?;
@@ -99,10 +120,33 @@ pub fn best_move(game: &Game, level: Level, opts: &SearchOptions) -> Option<Sear
     if opts.time.is_some() {
         limits.time = opts.time;
     }
-    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen());
+    let mut own_table;
+    let table = match (style.transposition_table, external) {
+        (false, _) => None,
+        (true, Some(t)) => {
+            t.reset(table_bits(&limits));
+            Some(t)
+        }
+        (true, None) => {
+            own_table = Table::new(table_bits(&limits));
+            Some(&mut own_table)
+        }
+    };
+    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table);
     let mut root: Vec<Move> = legal.to_vec();
     root.shuffle(&mut rng);
     Some(searcher.iterate(root))
+}
+
+/// The size of transposition table a search within `limits` wants, in bits of entries:
+/// enough for the nodes it can visit, up to 2^20 entries (16 MiB).
+fn table_bits(limits: &SearchLimits) -> u32 {
+    let expected = match (limits.nodes, limits.time) {
+        (Some(n), _) => n,
+        (None, Some(t)) => t.as_millis() as u64 * 2_000,
+        (None, None) => 1 << 20,
+    };
+    (64 - expected.max(1).leading_zeros()).clamp(12, 20)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -189,7 +233,7 @@ struct Searcher<'a> {
     aborted: bool,
     nodes: u64,
     noise_seed: u64,
-    table: Option<Table>,
+    table: Option<&'a mut Table>,
     /// Keys of the game's positions, then of the positions on the current search path.
     keys: Vec<u64>,
     killers: [[Option<Move>; 2]; MAX_PLY],
@@ -207,6 +251,7 @@ impl<'a> Searcher<'a> {
         limits: SearchLimits,
         opts: &'a SearchOptions,
         noise_seed: u64,
+        table: Option<&'a mut Table>,
     ) -> Searcher<'a> {
         let pos = *game.position();
         let keys: Vec<u64> = game.positions().iter().map(hash::position_key).collect();
@@ -215,15 +260,6 @@ impl<'a> Searcher<'a> {
             key: hash::position_key(&pos),
             counters: game.draw_counters(),
         };
-        let table = style.transposition_table.then(|| {
-            // Enough for the nodes the search can visit, up to 2^20 entries (16 MiB).
-            let expected = match (limits.nodes, limits.time) {
-                (Some(n), _) => n,
-                (None, Some(t)) => t.as_millis() as u64 * 2_000,
-                (None, None) => 1 << 20,
-            };
-            Table::new((64 - expected.max(1).leading_zeros()).clamp(12, 20))
-        });
         let dummy = Move::step(Square::from_index(0), Square::from_index(0));
         Searcher {
             variant: pos.variant(),

@@ -3,7 +3,7 @@
 
 use super::engine_cmds::position_from;
 use super::fail;
-use crate::ai::{best_move, Level, SearchLimits, SearchOptions, SearchResult};
+use crate::ai::{best_move, Level, SearchLimits, SearchOptions, SearchPool, SearchResult};
 use crate::engine::{Color, Game, Outcome, Position, Variant};
 use clap::Args;
 use rand::rngs::SmallRng;
@@ -30,6 +30,9 @@ pub struct BestMoveArgs {
     /// Search to this depth instead of the level's own limit.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Search through a search pool of the default size (for measuring the pool's cost).
+    #[arg(long, hide = true)]
+    pub pool: bool,
 }
 
 #[derive(Args, Debug)]
@@ -102,8 +105,18 @@ pub fn bestmove(args: BestMoveArgs) -> ExitCode {
         stop: None,
     };
     let game = Game::from_position(pos);
+    let pool = args
+        .pool
+        .then(|| SearchPool::new(SearchPool::default_threads(), POOL_MEMORY_MB));
     let started = Instant::now();
-    let Some(result) = best_move(&game, level, &opts) else {
+    let found = match &pool {
+        Some(pool) => match pool.submit_best_move(game, level, opts).wait() {
+            Ok(found) => found,
+            Err(e) => return fail(e),
+        },
+        None => best_move(&game, level, &opts),
+    };
+    let Some(result) = found else {
         return fail("the side to move has no legal move: the game is over");
     };
     let elapsed = started.elapsed();
@@ -111,6 +124,9 @@ pub fn bestmove(args: BestMoveArgs) -> ExitCode {
     println!("{}", describe(&pos, &result, elapsed));
     ExitCode::SUCCESS
 }
+
+/// The bot's default table memory (`DAMAS_SEARCH_MEMORY_MB`), for `bestmove --pool`.
+const POOL_MEMORY_MB: usize = 256;
 
 /// `score 12 depth 9 nodes 123456 time 512 ms nps 241125 pv 11-15 22-18 ...`
 fn describe(pos: &Position, r: &SearchResult, elapsed: Duration) -> String {

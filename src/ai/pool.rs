@@ -1,0 +1,459 @@
+//! A pool of search threads with a fixed set of transposition tables.
+//!
+//! The bot's moves, and later game reviews, puzzle checks and GIFs, run here rather than on
+//! the async runtime: a few dedicated OS threads, each keeping one transposition table for
+//! its whole life. Jobs wait in two queues: every [`JobClass::Short`] job starts before any
+//! [`JobClass::Long`] one, first come first served inside a class, so an easy move is never
+//! stuck behind expert searches. When many jobs wait, an expert search thinks for less
+//! ([`expert_time_under_load`]). Results come back through a [`Ticket`], awaited from async
+//! code or waited for on a plain thread.
+
+use super::hash::Table;
+use super::level::{Level, SearchLimits};
+use super::search::{best_move, best_move_with_table, SearchOptions, SearchResult};
+use crate::engine::{Game, Move};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// Which queue a job waits in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum JobClass {
+    /// Bounded by depth or nodes, done well within a second (easy, medium, hard): starts
+    /// before every long job still waiting.
+    Short,
+    /// On a clock or long by nature (expert, a whole game's review).
+    Long,
+}
+
+impl JobClass {
+    /// The queue of a bot move at `level`.
+    pub const fn of(level: Level) -> JobClass {
+        match level {
+            Level::Easy | Level::Medium | Level::Hard => JobClass::Short,
+            Level::Expert => JobClass::Long,
+        }
+    }
+}
+
+/// Why a job gave no result.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// The job panicked; the worker survived and serves the next job. The caller may retry.
+    #[error("the search job panicked: {0}")]
+    Panicked(String),
+    /// The pool shut down before the job ran.
+    #[error("the search pool has shut down")]
+    ShutDown,
+}
+
+/// Expert's thinking time when `waiting` jobs are still queued as its search starts.
+///
+/// `base / (1 + waiting)`: if each of the waiting searches also thinks about that long, the
+/// whole queue drains in about one `base`, so a busy bot answers within about twice its usual
+/// time however long the queue. Never less than [`EXPERT_FLOOR_UNDER_LOAD`] (about what
+/// Hard's node budget takes), so expert never plays weaker than hard; never more than `base`.
+pub fn expert_time_under_load(base: Duration, waiting: usize) -> Duration {
+    let shrunk = base / u32::try_from(waiting.saturating_add(1)).unwrap_or(u32::MAX);
+    shrunk.max(EXPERT_FLOOR_UNDER_LOAD).min(base)
+}
+
+/// The least time expert is given under load: about what Hard's [`super::HARD_NODES`] take
+/// on this project's 2-core box (0.1–0.3 s), so expert then searches about as far as hard.
+pub const EXPERT_FLOOR_UNDER_LOAD: Duration = Duration::from_millis(250);
+
+/// What a running job gets from its worker.
+pub struct JobContext<'a> {
+    table: &'a mut Table,
+    waiting: usize,
+    stop: &'a Arc<AtomicBool>,
+}
+
+impl JobContext<'_> {
+    /// How many jobs were queued, in both classes, when this one started.
+    pub fn waiting(&self) -> usize {
+        self.waiting
+    }
+
+    /// Raised when the pool shuts down: a long job should return what it has.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(self.stop)
+    }
+
+    /// [`best_move`] with this thread's transposition table.
+    pub fn best_move(
+        &mut self,
+        game: &Game,
+        level: Level,
+        opts: &SearchOptions,
+    ) -> Option<SearchResult> {
+        best_move_with_table(game, level, opts, self.table)
+    }
+}
+
+/// A job waiting in a queue, its result type erased.
+trait QueuedJob: Send {
+    /// Whether nobody waits for the result any more (its ticket was dropped).
+    fn abandoned(&self) -> bool;
+    fn run(self: Box<Self>, ctx: &mut JobContext<'_>);
+}
+
+struct Job<F, T> {
+    work: F,
+    reply: oneshot::Sender<Result<T, PoolError>>,
+}
+
+impl<F, T> QueuedJob for Job<F, T>
+where
+    F: FnOnce(&mut JobContext<'_>) -> T + Send,
+    T: Send,
+{
+    fn abandoned(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    fn run(self: Box<Self>, ctx: &mut JobContext<'_>) {
+        let Job { work, reply } = *self;
+        let result = catch_unwind(AssertUnwindSafe(|| work(ctx))).map_err(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            PoolError::Panicked(message)
+        });
+        // The ticket may have been dropped meanwhile: nobody to tell.
+        let _ = reply.send(result);
+    }
+}
+
+#[derive(Default)]
+struct Queues {
+    short: VecDeque<Box<dyn QueuedJob>>,
+    long: VecDeque<Box<dyn QueuedJob>>,
+    closed: bool,
+}
+
+impl Queues {
+    fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    /// The next job to start: short ones first, each class in order of arrival.
+    fn next(&mut self) -> Option<Box<dyn QueuedJob>> {
+        self.short.pop_front().or_else(|| self.long.pop_front())
+    }
+}
+
+struct Shared {
+    queues: Mutex<Queues>,
+    work_ready: Condvar,
+    /// Raised at shutdown; searches submitted without their own stop flag watch it.
+    stop: Arc<AtomicBool>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queues> {
+        // Jobs run outside the lock, so a poisoned lock only means a panic in this file's
+        // few lines of queue handling; the queues themselves stay consistent.
+        self.queues.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Dedicated search threads, each with its own transposition table, fed from two queues.
+pub struct SearchPool {
+    shared: Arc<Shared>,
+    workers: Mutex<Vec<JoinHandle<()>>>,
+    threads: usize,
+}
+
+impl SearchPool {
+    /// Starts `threads` workers (at least one) sharing `memory_mb` MiB of transposition
+    /// tables equally. Each table is allocated once, grows to what the searches ask for
+    /// within its share, and is emptied before each search that uses it.
+    pub fn new(threads: usize, memory_mb: usize) -> SearchPool {
+        let threads = threads.max(1);
+        let table_bytes = memory_mb.saturating_mul(1 << 20) / threads;
+        let shared = Arc::new(Shared {
+            queues: Mutex::new(Queues::default()),
+            work_ready: Condvar::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+        });
+        let mut workers = Vec::with_capacity(threads);
+        for i in 0..threads {
+            let shared = Arc::clone(&shared);
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{i}"))
+                .spawn(move || work(&shared, table_bytes));
+            match spawned {
+                Ok(handle) => workers.push(handle),
+                // Fewer threads is still a working pool, as long as there is one.
+                Err(e) if !workers.is_empty() => {
+                    tracing::warn!("search thread {i} not started: {e}");
+                }
+                Err(e) => panic!("cannot start any search thread: {e}"),
+            }
+        }
+        let threads = workers.len();
+        SearchPool {
+            shared,
+            workers: Mutex::new(workers),
+            threads,
+        }
+    }
+
+    /// The default number of threads: the machine's cores less one (left to the async
+    /// runtime and the store), at least one.
+    pub fn default_threads() -> usize {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get().saturating_sub(1))
+            .max(1)
+    }
+
+    /// The number of worker threads (and of transposition tables).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Jobs queued and not yet started.
+    pub fn queued(&self) -> usize {
+        self.shared.lock().len()
+    }
+
+    /// Queues `job`; it runs on a worker with that worker's table. A job that panics gives
+    /// [`PoolError::Panicked`]; after [`SearchPool::shutdown`] every job gives
+    /// [`PoolError::ShutDown`] without running.
+    pub fn submit<T, F>(&self, class: JobClass, job: F) -> Ticket<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut JobContext<'_>) -> T + Send + 'static,
+    {
+        let (reply, result) = oneshot::channel();
+        let mut queues = self.shared.lock();
+        if queues.closed {
+            let _ = reply.send(Err(PoolError::ShutDown));
+            return Ticket { ahead: 0, result };
+        }
+        let ahead = match class {
+            JobClass::Short => queues.short.len(),
+            JobClass::Long => queues.len(),
+        };
+        let job = Box::new(Job { work: job, reply });
+        match class {
+            JobClass::Short => queues.short.push_back(job),
+            JobClass::Long => queues.long.push_back(job),
+        }
+        drop(queues);
+        self.shared.work_ready.notify_one();
+        Ticket { ahead, result }
+    }
+
+    /// The bot's move at `level`, in the level's queue. An expert search on the level's clock
+    /// thinks for [`expert_time_under_load`] of it; without a stop flag in `opts` the search
+    /// stops when the pool shuts down.
+    pub fn submit_best_move(
+        &self,
+        game: Game,
+        level: Level,
+        mut opts: SearchOptions,
+    ) -> Ticket<Option<SearchResult>> {
+        if opts.stop.is_none() {
+            opts.stop = Some(Arc::clone(&self.shared.stop));
+        }
+        self.submit(JobClass::of(level), move |ctx| {
+            if level == Level::Expert {
+                let clock = opts.time.or(opts.limits.and_then(|l| l.time)).or(opts
+                    .limits
+                    .is_none()
+                    .then(|| level.default_time())
+                    .flatten());
+                if let Some(base) = clock {
+                    opts.time = Some(expert_time_under_load(base, ctx.waiting()));
+                }
+            }
+            ctx.best_move(&game, level, &opts)
+        })
+    }
+
+    /// Stops taking jobs, drops the queued ones (their tickets give
+    /// [`PoolError::ShutDown`]), raises the pool's stop flag so running searches return what
+    /// they have, and waits for the workers to finish. Called by `Drop`; calling it again
+    /// does nothing.
+    pub fn shutdown(&self) {
+        let dropped = {
+            let mut queues = self.shared.lock();
+            queues.closed = true;
+            (
+                std::mem::take(&mut queues.short),
+                std::mem::take(&mut queues.long),
+            )
+        };
+        // Outside the lock: dropping a job's sender wakes its ticket.
+        drop(dropped);
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.work_ready.notify_all();
+        let workers = std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
+        let me = std::thread::current().id();
+        for worker in workers {
+            // A job that shuts its own pool down cannot wait for itself.
+            if worker.thread().id() != me {
+                let _ = worker.join();
+            }
+        }
+    }
+}
+
+impl Drop for SearchPool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// A worker: one table for its whole life, jobs until the pool closes.
+fn work(shared: &Shared, table_bytes: usize) {
+    let mut table = Table::with_memory(table_bytes);
+    loop {
+        let (job, waiting) = {
+            let mut queues = shared.lock();
+            loop {
+                if queues.closed {
+                    return;
+                }
+                match queues.next() {
+                    Some(job) if job.abandoned() => continue,
+                    Some(job) => break (job, queues.len()),
+                    None => {
+                        queues = shared
+                            .work_ready
+                            .wait(queues)
+                            .unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+            }
+        };
+        let mut ctx = JobContext {
+            table: &mut table,
+            waiting,
+            stop: &shared.stop,
+        };
+        job.run(&mut ctx);
+    }
+}
+
+/// A queued job's place and its coming result. Await it from async code, or [`Ticket::wait`]
+/// on a plain thread. Dropping it before the job starts skips the job.
+#[must_use = "dropping a ticket cancels its job"]
+pub struct Ticket<T> {
+    ahead: usize,
+    result: oneshot::Receiver<Result<T, PoolError>>,
+}
+
+impl<T> Ticket<T> {
+    /// How many queued jobs were to start before this one when it was submitted (0: next).
+    /// Short jobs submitted later can still overtake a long one.
+    pub fn ahead(&self) -> usize {
+        self.ahead
+    }
+
+    /// Blocks the calling thread until the result comes. Not for async code (it panics
+    /// there, as tokio's blocking receive does): await the ticket instead.
+    pub fn wait(self) -> Result<T, PoolError> {
+        self.result
+            .blocking_recv()
+            .unwrap_or(Err(PoolError::ShutDown))
+    }
+}
+
+impl<T> Future for Ticket<T> {
+    type Output = Result<T, PoolError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.result)
+            .poll(cx)
+            .map(|received| received.unwrap_or(Err(PoolError::ShutDown)))
+    }
+}
+
+/// The last resort when searches keep failing: the best move of a two-ply search with the
+/// basic evaluation, or, should even that fail, the first legal move. `None` only when the
+/// side to move has no legal move.
+pub fn shallow_best_move(game: &Game) -> Option<Move> {
+    let first = *game.position().legal_moves().first()?;
+    let two_plies = SearchOptions {
+        limits: Some(SearchLimits {
+            time: None,
+            nodes: Some(SHALLOW_NODES),
+            depth: Some(2),
+        }),
+        ..SearchOptions::default()
+    };
+    let searched = catch_unwind(AssertUnwindSafe(|| {
+        best_move(game, Level::Medium, &two_plies).map(|r| r.mv)
+    }));
+    Some(match searched {
+        Ok(Some(mv)) if game.position().legal_moves().contains(&mv) => mv,
+        _ => first,
+    })
+}
+
+/// A bound on the shallow search's work, whatever the position (kings can have many moves).
+const SHALLOW_NODES: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expert_keeps_its_time_when_nothing_waits() {
+        let base = Duration::from_secs(2);
+        assert_eq!(expert_time_under_load(base, 0), base);
+    }
+
+    #[test]
+    fn expert_time_shrinks_with_the_queue_down_to_the_floor() {
+        let base = Duration::from_secs(2);
+        assert_eq!(expert_time_under_load(base, 1), Duration::from_secs(1));
+        assert_eq!(expert_time_under_load(base, 3), Duration::from_millis(500));
+        let mut last = base;
+        for waiting in 0..100 {
+            let t = expert_time_under_load(base, waiting);
+            assert!(t <= last, "more waiting never means more time");
+            last = t;
+        }
+        assert_eq!(last, EXPERT_FLOOR_UNDER_LOAD);
+        assert_eq!(
+            expert_time_under_load(base, usize::MAX),
+            EXPERT_FLOOR_UNDER_LOAD
+        );
+    }
+
+    #[test]
+    fn a_short_clock_is_never_lengthened() {
+        let base = Duration::from_millis(100);
+        assert_eq!(expert_time_under_load(base, 0), base);
+        assert_eq!(expert_time_under_load(base, 10), base);
+    }
+
+    #[test]
+    fn levels_fall_into_their_queues() {
+        assert_eq!(JobClass::of(Level::Easy), JobClass::Short);
+        assert_eq!(JobClass::of(Level::Medium), JobClass::Short);
+        assert_eq!(JobClass::of(Level::Hard), JobClass::Short);
+        assert_eq!(JobClass::of(Level::Expert), JobClass::Long);
+    }
+
+    #[test]
+    fn default_threads_leaves_a_core_but_is_never_zero() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = SearchPool::default_threads();
+        assert!(threads >= 1);
+        assert!(threads < cores || cores == 1);
+    }
+}

@@ -227,6 +227,15 @@ impl SearchPool {
         self.shared.lock().len()
     }
 
+    /// The jobs that would start before a job of `class` submitted now.
+    pub fn ahead_of(&self, class: JobClass) -> usize {
+        let queues = self.shared.lock();
+        match class {
+            JobClass::Short => queues.short.len(),
+            JobClass::Long => queues.len(),
+        }
+    }
+
     /// Queues `job`; it runs on a worker with that worker's table. A job that panics gives
     /// [`PoolError::Panicked`]; after [`SearchPool::shutdown`] every job gives
     /// [`PoolError::ShutDown`] without running.
@@ -244,7 +253,7 @@ impl SearchPool {
         let ahead = match class {
             JobClass::Short => queues.short.len(),
             JobClass::Long => queues.len(),
-        };
+        }; // (as in `ahead_of`, under the same lock as the push)
         let job = Box::new(Job { work: job, reply });
         match class {
             JobClass::Short => queues.short.push_back(job),

@@ -4,15 +4,16 @@
 //! keeps two processes (or a guard lost to a restart) from storing two moves.
 
 use super::board::{self, board_reply};
-use super::i18n::{s, t, tr, Lang};
+use super::i18n::{n, s, t, tr, Lang};
 use super::play::forced_note;
 use super::reply::Reply;
 use super::{bot_level, game_of, seat_name, storage_failed, Answer, App, Place};
-use crate::ai::{self, Level, SearchLimits, SearchOptions, SearchResult};
+use crate::ai::{
+    self, expert_time_under_load, JobClass, Level, PoolError, SearchOptions, SearchResult,
+};
 use crate::engine::Game;
-use crate::store::StoreError;
+use crate::store::{GameRecord, StoreError};
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,8 +21,6 @@ use std::time::Duration;
 const BOT_THINKING_LIMIT: Duration = Duration::from_secs(20);
 /// Searches tried before the bot falls back to a shallow one.
 const SEARCH_ATTEMPTS: u32 = 3;
-/// The fallback's depth: a few plies, enough not to blunder a man, done in milliseconds.
-const SHALLOW_DEPTH: u32 = 4;
 
 /// Channels whose bot move is being searched or stored right now, in this process.
 #[derive(Clone, Default)]
@@ -68,8 +67,9 @@ pub enum Owed {
 /// Why a search gave no move.
 #[derive(Debug)]
 enum SearchFailed {
-    Panicked,
+    Panicked(#[allow(dead_code)] String),
     NoMove,
+    ShutDown,
 }
 
 impl App {
@@ -173,7 +173,7 @@ impl App {
                 ),
             }
         }
-        let Some(mv) = found.map(|r| r.mv).or_else(|| shallow_move(&game)) else {
+        let Some(mv) = found.map(|r| r.mv).or_else(|| ai::shallow_best_move(&game)) else {
             tracing::error!("the bot has no move in channel {}", place.channel_id);
             return Reply::private(t(lang, "err-bot-failed")).into();
         };
@@ -208,58 +208,66 @@ impl App {
         Answer::one(reply)
     }
 
-    /// One search at the level's strength, off the async runtime. Every level stops on its
-    /// own (time or node budget); a watchdog bounds the worst case on a starved machine.
+    /// One search at the level's strength, on the search pool (never on the async runtime
+    /// or tokio's blocking threads, which the store's flushes use). Every level stops on its
+    /// own (time or node budget); [`BOT_THINKING_LIMIT`] bounds the worst case on a starved
+    /// machine, counted from the start of the search, not from the queue.
     async fn search(
         &self,
         game: &Game,
         level: Level,
         attempt: u32,
     ) -> Result<SearchResult, SearchFailed> {
-        let stop = Arc::new(AtomicBool::new(false));
         let opts = SearchOptions {
             seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms())
                 ^ (game.ply() as u64)
                 ^ u64::from(attempt - 1),
-            time: (level == Level::Expert).then_some(self.config.expert_time),
-            stop: Some(stop.clone()),
             ..SearchOptions::default()
         };
-        let watchdog = tokio::spawn(async move {
-            tokio::time::sleep(BOT_THINKING_LIMIT).await;
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        let search_game = game.clone();
+        let expert_time = self.config.expert_time;
         let hook = self.search_hook.clone();
-        let found = tokio::task::spawn_blocking(move || {
+        let game = game.clone();
+        let ticket = self.pool.submit(JobClass::of(level), move |ctx| {
             if let Some(hook) = hook {
                 hook(attempt);
             }
-            ai::best_move(&search_game, level, &opts)
-        })
-        .await;
-        watchdog.abort();
-        match found {
+            let opts = SearchOptions {
+                stop: Some(ctx.stop_flag()),
+                time: Some(match level {
+                    // A busy bot stays responsive: expert thinks less while others wait.
+                    Level::Expert => expert_time_under_load(expert_time, ctx.waiting()),
+                    _ => BOT_THINKING_LIMIT,
+                }),
+                ..opts
+            };
+            ctx.best_move(&game, level, &opts)
+        });
+        match ticket.await {
             Ok(Some(r)) => Ok(r),
             Ok(None) => Err(SearchFailed::NoMove),
-            Err(_) => Err(SearchFailed::Panicked),
+            Err(PoolError::Panicked(why)) => Err(SearchFailed::Panicked(why)),
+            Err(PoolError::ShutDown) => Err(SearchFailed::ShutDown),
         }
     }
-}
 
-/// The best move of a shallow fixed-depth search: the fallback when the real search fails.
-fn shallow_move(game: &Game) -> Option<crate::engine::Move> {
-    let opts = SearchOptions {
-        limits: Some(SearchLimits {
-            depth: Some(SHALLOW_DEPTH),
-            ..SearchLimits::default()
-        }),
-        ..SearchOptions::default()
-    };
-    std::panic::catch_unwind(|| ai::best_move(game, Level::Medium, &opts))
-        .ok()
-        .flatten()
-        .map(|r| r.mv)
-        // Even a failing search must not stop the game: any legal move will do.
-        .or_else(|| game.position().legal_moves().first().copied())
+    /// A board shown while the bot is to move: no controls (the person cannot act; the
+    /// bot's answer brings them back), and "thinking…" with the searches queued ahead of it.
+    pub(crate) fn bot_thinking(
+        &self,
+        lang: Lang,
+        rec: &GameRecord,
+        game: &Game,
+        reply: &mut Reply,
+    ) {
+        reply.menu = None;
+        reply.buttons.clear();
+        let Some(level) = bot_level(rec, game.side_to_move()) else {
+            return;
+        };
+        let ahead = self.pool.ahead_of(JobClass::of(level));
+        reply.text.push('\n');
+        reply
+            .text
+            .push_str(&tr(lang, "bot-thinking", &[("ahead", n(ahead as f64))]));
+    }
 }

@@ -288,8 +288,7 @@ impl App {
         notify_side_to_move(&mut reply, &rec, &game);
         let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });
         if bot_first {
-            reply.menu = None;
-            reply.buttons.clear();
+            self.bot_thinking(lang, &rec, &game, &mut reply);
         }
         Answer {
             replies: vec![reply],

@@ -22,7 +22,7 @@ pub use bot::Owed;
 pub use ids::{Action, ComponentId};
 pub use reply::{Attachment, BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply, Visibility};
 
-use crate::ai::Level;
+use crate::ai::{Level, SearchPool};
 use crate::engine::{Color, Game, Variant};
 use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
 use i18n::Lang;
@@ -104,6 +104,10 @@ pub struct Config {
     pub expert_time: Duration,
     /// Fixed seed for the bot's randomness (tests); random when `None`.
     pub bot_seed: Option<u64>,
+    /// Threads of the search pool.
+    pub search_threads: usize,
+    /// The search pool's transposition tables, in all.
+    pub search_memory_mb: usize,
 }
 
 impl Default for Config {
@@ -113,6 +117,8 @@ impl Default for Config {
             move_time: Duration::from_millis(crate::store::DEFAULT_MOVE_TIME_MS),
             expert_time: Duration::from_secs(2),
             bot_seed: None,
+            search_threads: settings::default_search_threads(),
+            search_memory_mb: 256,
         }
     }
 }
@@ -129,13 +135,14 @@ pub struct App {
     clock: Clock,
     bot_moves: bot::BotMovesInFlight,
     search_hook: Option<SearchHook>,
+    /// Where every search runs: the bot's moves (and later reviews and puzzles).
+    pool: Arc<SearchPool>,
 }
 
 impl App {
     pub fn new(store: Store, config: Config) -> App {
         App {
             store,
-            config,
             clock: Arc::new(|| {
                 SystemTime::now()
                     .duration_since(UNIX_EPOCH)
@@ -144,6 +151,11 @@ impl App {
             }),
             bot_moves: bot::BotMovesInFlight::default(),
             search_hook: None,
+            pool: Arc::new(SearchPool::new(
+                config.search_threads,
+                config.search_memory_mb,
+            )),
+            config,
         }
     }
 

@@ -119,9 +119,7 @@ impl App {
         board::notify_side_to_move(&mut reply, &rec, &game);
         let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
         if bot_next {
-            // The person cannot act while the bot thinks; its answer brings the controls back.
-            reply.menu = None;
-            reply.buttons.clear();
+            self.bot_thinking(lang, &rec, &game, &mut reply);
         }
         Answer {
             replies: vec![reply],

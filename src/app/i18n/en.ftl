@@ -111,6 +111,11 @@ err-not-your-turn = It is not your turn.
 legal-moves = Legal moves: { $moves }
 played = { $name } played { $move }.
 bot-played = { $name } played { $move }.
+bot-thinking = { $ahead ->
+    [0] The bot is thinking…
+    [one] The bot is thinking… (one search ahead of it)
+   *[other] The bot is thinking… ({ $ahead } searches ahead of it)
+}
 err-bot-failed = The bot could not move; the game is kept as it was.
 resigned = { $name } resigned.
 bot-accepts-draw = The bot accepts the draw.

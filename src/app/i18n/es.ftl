@@ -111,6 +111,11 @@ err-not-your-turn = No es tu turno.
 legal-moves = Jugadas válidas: { $moves }
 played = { $name } jugó { $move }.
 bot-played = { $name } jugó { $move }.
+bot-thinking = { $ahead ->
+    [0] El bot está pensando…
+    [one] El bot está pensando… (tiene una búsqueda por delante)
+   *[other] El bot está pensando… (tiene { $ahead } búsquedas por delante)
+}
 err-bot-failed = El bot no pudo mover; la partida queda como estaba.
 resigned = { $name } abandonó.
 bot-accepts-draw = El bot acepta las tablas.

@@ -3,7 +3,7 @@
 use super::board::{board_reply, notify_side_to_move};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Button, ButtonStyle, Reply};
+use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, variant_or_default, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
@@ -73,6 +73,10 @@ impl App {
         let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
         // The embed names them; only the content's mention notifies, and only them.
         reply.mention = Some(opponent.user_id);
+        reply.challenge_of = Some(ChallengeRef {
+            channel_id: place.channel_id,
+            created_at_ms: now,
+        });
         reply.buttons = vec![
             Button {
                 id: ComponentId::new(Action::Accept, place.channel_id, now).encode(),

@@ -17,10 +17,14 @@ pub mod info;
 pub mod play;
 pub mod reply;
 pub mod settings;
+pub mod sweep;
 
 pub use bot::Owed;
 pub use ids::{Action, ComponentId};
-pub use reply::{Attachment, BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply, Visibility};
+pub use reply::{
+    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply, Visibility,
+};
+pub use sweep::Swept;
 
 use crate::ai::{Level, SearchPool};
 use crate::engine::{Color, Game, Variant};

@@ -63,9 +63,19 @@ pub struct Reply {
     /// The channel whose board this is, when the reply is a board: the front end reports the
     /// posted message's id back with [`crate::app::App::board_posted`].
     pub board_of: Option<BoardRef>,
+    /// The challenge this message shows: the front end reports the posted message's id back
+    /// with [`crate::app::App::challenge_posted`], so that it can be edited when it expires.
+    pub challenge_of: Option<ChallengeRef>,
     /// The one user this message should notify (the challenged friend, the person to move);
     /// the front end mentions them in its own way and notifies nobody else.
     pub mention: Option<u64>,
+}
+
+/// Identifies a posted challenge: its channel and when it was made.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ChallengeRef {
+    pub channel_id: u64,
+    pub created_at_ms: u64,
 }
 
 /// Identifies a posted board: its channel, its game and the ply it shows.
@@ -87,6 +97,7 @@ impl Reply {
             menu: None,
             files: vec![],
             board_of: None,
+            challenge_of: None,
             mention: None,
         }
     }

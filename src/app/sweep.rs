@@ -5,8 +5,8 @@
 //! their games with them, without a result.
 
 use super::board::board_reply;
-use super::i18n::{s, t, tr};
-use super::reply::Reply;
+use super::i18n::{n, s, t, tr, Lang};
+use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
 use crate::store::{GameRecord, Seat, StoreError};
@@ -51,7 +51,7 @@ impl App {
                         .await;
                     match taken {
                         Ok(Some(c)) => {
-                            let lang = self.lang_of_user(c.challenger.user_id);
+                            let lang = Lang::from_code(&c.lang).unwrap_or(Lang::En);
                             let text = tr(
                                 lang,
                                 "challenge-expired-notice",
@@ -77,7 +77,7 @@ impl App {
     }
 
     /// A reminder or a loss on time for one game, if due.
-    async fn sweep_game(&self, mut rec: GameRecord, now: u64) -> Option<Swept> {
+    async fn sweep_game(&self, rec: GameRecord, now: u64) -> Option<Swept> {
         let mut game = rec.to_game().ok()?;
         if game.is_over() {
             return None;
@@ -92,8 +92,7 @@ impl App {
         };
         let lang = self.lang_of(&rec);
         let ply = game.ply();
-        let waited = now.saturating_sub(rec.last_move_at_ms);
-        if waited >= rec.move_time_ms {
+        if now >= rec.deadline_ms() {
             let name = seat_name(lang, rec.seat(side));
             game.set_outcome(Some(Outcome::Win {
                 winner: side.opposite(),
@@ -118,20 +117,19 @@ impl App {
                 }
             };
         }
-        if waited >= rec.move_time_ms / 2 && rec.reminded_ply != Some(ply) {
-            rec.reminded_ply = Some(ply);
-            let (unit, count) = time_left(rec.move_time_ms - waited);
-            match self.store.update_game(rec.channel_id, ply, &rec).await {
-                Ok(_) => {
+        if now >= rec.reminder_due_ms() && rec.reminded_ply != Some(ply) {
+            let (unit, count) = time_left(rec.deadline_ms().saturating_sub(now));
+            match self.store.mark_reminded(rec.channel_id, rec.id, ply).await {
+                Ok(true) => {
                     let mut reply = Reply::public(tr(
                         lang,
                         "reminder",
-                        &[("unit", s(unit)), ("count", super::i18n::n(count as f64))],
+                        &[("unit", s(unit)), ("count", n(count as f64))],
                     ));
                     reply.mention = Some(user_id);
                     return Some(Swept::Post { place, reply });
                 }
-                Err(StoreError::Conflict { .. }) => return None,
+                Ok(false) => return None,
                 Err(e) => {
                     tracing::error!("sweep: reminder in {}: {e}", place.channel_id);
                     return None;
@@ -141,12 +139,11 @@ impl App {
         None
     }
 
-    /// A channel or thread was deleted: its game ends without a result and its challenge goes.
+    /// A channel or thread was deleted: its game ends without a result (nobody could play
+    /// it) and its challenge goes.
     pub async fn channel_gone(&self, channel_id: u64) {
-        if let Ok(Some(rec)) = self.store.active_game(channel_id) {
-            if let Err(e) = self.store.cancel_game(channel_id, rec.moves.len()).await {
-                tracing::error!("cannot cancel the game of deleted channel {channel_id}: {e}");
-            }
+        if let Err(e) = self.store.cancel_games_in(|c| c == channel_id).await {
+            tracing::error!("cannot cancel the game of deleted channel {channel_id}: {e}");
         }
         if let Err(e) = self.store.take_challenge(channel_id, |_| true).await {
             tracing::error!("cannot drop the challenge of deleted channel {channel_id}: {e}");
@@ -155,13 +152,31 @@ impl App {
 
     /// The bot left (or was removed from) a server: every game there ends without a result.
     pub async fn guild_gone(&self, guild_id: u64) {
-        let Ok(games) = self.store.active_games() else {
-            return;
-        };
-        for rec in games.into_iter().filter_map(Result::ok) {
-            if rec.guild_id == Some(guild_id) {
-                self.channel_gone(rec.channel_id).await;
+        let channels: Vec<u64> = match self.store.active_games() {
+            Ok(games) => games
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|g| g.guild_id == Some(guild_id))
+                .map(|g| g.channel_id)
+                .collect(),
+            Err(e) => {
+                tracing::error!("cannot list the games of server {guild_id}: {e}");
+                return;
             }
+        };
+        if let Err(e) = self.store.cancel_games_in(|c| channels.contains(&c)).await {
+            tracing::error!("cannot cancel the games of server {guild_id}: {e}");
+        }
+    }
+
+    /// The front end posted a challenge: remember its message, to edit it when it expires.
+    pub async fn challenge_posted(&self, challenge: ChallengeRef, message_id: u64) {
+        if let Err(e) = self
+            .store
+            .set_challenge_message(challenge.channel_id, challenge.created_at_ms, message_id)
+            .await
+        {
+            tracing::warn!("challenge message not recorded: {e}");
         }
     }
 }

@@ -13,7 +13,7 @@ pub mod work;
 use crate::app::settings::Settings;
 use crate::app::{App, Config};
 use crate::store::Store;
-use serenity::all::{Client, GatewayIntents, HttpBuilder};
+use serenity::all::{Client, GatewayIntents, Http, HttpBuilder};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -189,6 +189,19 @@ pub async fn client_tracking(
         .await?)
 }
 
+/// Runs the sweeper every `every` (reminders, losses on time, expired challenges) until the
+/// task is aborted; each pass counts as work under way for a clean shutdown.
+pub async fn sweep_every(http: Arc<Http>, app: App, work: Arc<InFlight>, every: Duration) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let Some(_working) = work.start() else { return };
+        let swept = app.sweep().await;
+        router::deliver_swept(&http, &app, swept).await;
+    }
+}
+
 /// How long a shutdown waits for the work under way.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -216,16 +229,26 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         path: config.db_path.clone(),
         source,
     })?;
+    let settings = &config.settings;
     let app = App::new(
         store.clone(),
         Config {
-            challenge_ttl: config.settings.challenge_ttl,
+            challenge_ttl: settings.challenge_ttl,
+            move_time: settings.move_time,
+            search_threads: settings.search_threads,
+            search_memory_mb: settings.search_memory_mb,
             ..Config::default()
         },
     );
     let work = InFlight::new();
-    let mut client = client_tracking(&config, app, Arc::clone(&work)).await?;
+    let mut client = client_tracking(&config, app.clone(), Arc::clone(&work)).await?;
     let shards = client.shard_manager.clone();
+    let sweeper = tokio::spawn(sweep_every(
+        client.http.clone(),
+        app,
+        Arc::clone(&work),
+        settings.sweep_every,
+    ));
     tokio::select! {
         ended = client.start() => ended?,
         () = stop_signal() => {
@@ -236,6 +259,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
             }
         }
     }
+    sweeper.abort();
     drop(client);
     store.flush().await.map_err(|source| BotError::Store {
         path: config.db_path.clone(),

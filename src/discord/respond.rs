@@ -9,7 +9,7 @@ use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
-    EditInteractionResponse, UserId,
+    EditInteractionResponse, EditMessage, UserId,
 };
 
 /// The picture's file name, referenced by the embed as `attachment://board.png`.
@@ -178,6 +178,19 @@ impl Rendered {
         for f in self.files {
             m = m.new_attachment(f);
         }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    /// A channel message rewritten in place (an expired challenge): new text, the controls
+    /// gone, the attachments kept.
+    pub fn edit_message(self) -> EditMessage {
+        let mut m = EditMessage::new()
+            .allowed_mentions(self.mentions)
+            .components(self.components)
+            .content(self.content);
         if let Some(e) = self.embed {
             m = m.embed(e);
         }

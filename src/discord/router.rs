@@ -15,12 +15,12 @@ use super::respond::Rendered;
 use super::work::InFlight;
 use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
-use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, UserRef};
+use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, UserRef};
 use serenity::all::{
     ChannelId, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
     CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
-    EditMessage, EventHandler, GuildId, Http, Interaction, Member, Message, MessageId, Ready,
-    ResolvedValue, ResumedEvent, User,
+    EditMessage, EventHandler, Guild, GuildChannel, GuildId, Http, Interaction, Member, Message,
+    MessageId, PartialGuildChannel, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use std::panic::AssertUnwindSafe;
@@ -154,6 +154,9 @@ async fn post_in_channel(http: &Http, channel: ChannelId, reply: &Reply) -> Opti
 /// Once a board is posted: record it, and strip the board it replaces — or this one, if the
 /// game moved on while it was being posted.
 async fn after_post(http: &Http, app: &App, reply: &Reply, message: Option<&Message>) {
+    if let (Some(challenge), Some(m)) = (reply.challenge_of, message) {
+        app.challenge_posted(challenge, m.id.get()).await;
+    }
     let (Some(board), Some(m)) = (reply.board_of, message) else {
         return;
     };
@@ -194,6 +197,42 @@ fn start_board_repost(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Pl
     });
 }
 
+/// Shows what the sweeper found: reminders and games lost on time in their channels, and
+/// expired challenges edited to say so, without their buttons.
+pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
+    for s in swept {
+        match s {
+            Swept::Post { place, reply } => {
+                let posted = post_in_channel(http, ChannelId::new(place.channel_id), &reply).await;
+                after_post(http, app, &reply, posted.as_ref()).await;
+            }
+            Swept::ChallengeExpired {
+                channel_id,
+                message_id: Some(message_id),
+                reply,
+            } => {
+                let edited = with_retries("close an expired challenge", None, || {
+                    ChannelId::new(channel_id).edit_message(
+                        http,
+                        MessageId::new(message_id),
+                        Rendered::new(&reply).edit_message(),
+                    )
+                })
+                .await;
+                if let Err(e) = edited {
+                    tracing::warn!("could not close the expired challenge {message_id}: {e}");
+                }
+            }
+            // Its message was never recorded: say it in the channel instead.
+            Swept::ChallengeExpired {
+                channel_id, reply, ..
+            } => {
+                post_in_channel(http, ChannelId::new(channel_id), &reply).await;
+            }
+        }
+    }
+}
+
 impl Handler {
     /// Runs a use case for an interaction and delivers its answer: deferred first if it takes
     /// long, retried while Discord fails, in the channel if the interaction is gone.
@@ -209,11 +248,16 @@ impl Handler {
         let lang = actor.lang();
         let mut work = std::pin::pin!(AssertUnwindSafe(work).catch_unwind());
         let mut deferred = false;
-        let outcome = tokio::select! {
-            done = &mut work => done,
-            () = tokio::time::sleep(self.defer_after) => {
-                deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
-                work.await
+        let outcome = if self.defer_after.is_zero() {
+            deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
+            work.await
+        } else {
+            tokio::select! {
+                done = &mut work => done,
+                () = tokio::time::sleep(self.defer_after) => {
+                    deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
+                    work.await
+                }
             }
         };
         let answer = match outcome {
@@ -504,6 +548,26 @@ impl EventHandler for Handler {
     async fn resume(&self, ctx: Context, _: ResumedEvent) {
         // The same process: its deliveries are still under way, only moves may be owed.
         self.catch_up(&ctx, false);
+    }
+
+    async fn channel_delete(&self, _: Context, channel: GuildChannel, _: Option<Vec<Message>>) {
+        self.app.channel_gone(channel.id.get()).await;
+    }
+
+    async fn thread_delete(
+        &self,
+        _: Context,
+        thread: PartialGuildChannel,
+        _: Option<GuildChannel>,
+    ) {
+        self.app.channel_gone(thread.id.get()).await;
+    }
+
+    async fn guild_delete(&self, _: Context, incomplete: UnavailableGuild, _: Option<Guild>) {
+        // An outage makes a server unavailable for a while; only a removal ends its games.
+        if !incomplete.unavailable {
+            self.app.guild_gone(incomplete.id.get()).await;
+        }
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

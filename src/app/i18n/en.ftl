@@ -153,6 +153,26 @@ challenge-declined = { $name } declined the challenge.
 challenge-withdrawn = { $name } withdrew the challenge.
 err-not-your-challenge = This challenge is not for you.
 err-challenge-expired = That challenge has expired.
+challenge-expired-notice = { $challenger }'s challenge to { $opponent } expired without an answer.
+lost-on-time = { $name } ran out of time for the move.
+reminder = Your move: { $count } { $unit ->
+    [days] { $count ->
+        [one] day
+       *[other] days
+    }
+    [hours] { $count ->
+        [one] hour
+       *[other] hours
+    }
+    [minutes] { $count ->
+        [one] minute
+       *[other] minutes
+    }
+   *[seconds] { $count ->
+        [one] second
+       *[other] seconds
+    }
+} left before you lose on time.
 err-channel-busy = There is already a game in this channel. Finish it first, or play in another channel or thread.
 game-started = The game begins!
 help-title = How to play

@@ -153,6 +153,29 @@ challenge-declined = { $name } rechazó el desafío.
 challenge-withdrawn = { $name } retiró el desafío.
 err-not-your-challenge = Este desafío no es para ti.
 err-challenge-expired = Ese desafío caducó.
+challenge-expired-notice = El desafío de { $challenger } a { $opponent } caducó sin respuesta.
+lost-on-time = A { $name } se le acabó el tiempo para mover.
+reminder = Te toca mover: { $count ->
+    [one] queda
+   *[other] quedan
+} { $count } { $unit ->
+    [days] { $count ->
+        [one] día
+       *[other] días
+    }
+    [hours] { $count ->
+        [one] hora
+       *[other] horas
+    }
+    [minutes] { $count ->
+        [one] minuto
+       *[other] minutos
+    }
+   *[seconds] { $count ->
+        [one] segundo
+       *[other] segundos
+    }
+} antes de perder por tiempo.
 err-channel-busy = Ya hay una partida en este canal. Termínala primero, o juega en otro canal o hilo.
 game-started = ¡Empieza la partida!
 help-title = Cómo jugar

@@ -105,13 +105,26 @@ pub fn picture(
         explanation: explanation.map(|(_, e)| e),
         caption,
     };
-    match render::render_png(&view) {
+    match off_the_async_workers(|| render::render_png(&view)) {
         Ok(png) => Some(png),
         Err(e) => {
             // A missing picture is worse than a missing move: keep going with text alone.
             tracing::error!("render failed: {e}");
             None
         }
+    }
+}
+
+/// Runs CPU work (a picture takes a few milliseconds) so that it does not hold an async
+/// worker: on a multi-thread runtime the worker hands its other tasks over first
+/// (`block_in_place`); elsewhere (the console, tests on one thread) it just runs.
+fn off_the_async_workers<T>(work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::store::{Challenge, GameRecord, Seat, StoreError, UserRef as StoredUse
 use rand::Rng;
 
 impl App {
-    /// `/challenge opponent [variant] [colour]`.
+    /// `/challenge opponent [variant] [colour]`, with the bot's time per move.
     pub async fn challenge(
         &self,
         actor: &Actor,
@@ -19,6 +19,20 @@ impl App {
         opponent: &UserRef,
         variant: Option<Variant>,
         colour: Option<Color>,
+    ) -> Answer {
+        self.challenge_for_days(actor, place, opponent, variant, colour, None)
+            .await
+    }
+
+    /// `/challenge opponent [variant] [colour] [days]`: `days` per move (1 to 14).
+    pub async fn challenge_for_days(
+        &self,
+        actor: &Actor,
+        place: Place,
+        opponent: &UserRef,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+        days: Option<u32>,
     ) -> Answer {
         let lang = actor.lang();
         if opponent.user_id == actor.user_id {
@@ -54,7 +68,7 @@ impl App {
             expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
             message_id: None,
             lang: lang.code().to_string(),
-            move_time_ms: None,
+            move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
         };
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();

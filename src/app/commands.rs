@@ -27,6 +27,7 @@ pub enum CommandId {
     Pdn,
     Help,
     Cancel,
+    ForgetMe,
 }
 
 /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
@@ -234,6 +235,12 @@ pub static COMMANDS: &[CommandSpec] = &[
             },
             VARIANT,
             COLOUR,
+            OptionSpec {
+                name: "days",
+                kind: OptionKind::Integer { min: 1, max: 14 },
+                required: false,
+                description: "opt-days-desc",
+            },
         ],
     },
     CommandSpec {
@@ -321,6 +328,11 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Cancel,
         name: "cancel",
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::ForgetMe,
+        name: "forget-me",
         options: &[],
     },
 ];
@@ -432,8 +444,16 @@ impl App {
         match inv.command.id {
             CommandId::Challenge => match inv.user("opponent") {
                 Some(opponent) => {
-                    self.challenge(actor, place, opponent, inv.variant(), inv.colour())
-                        .await
+                    let days = inv.integer("days").map(|d| d.clamp(1, 14) as u32);
+                    self.challenge_for_days(
+                        actor,
+                        place,
+                        opponent,
+                        inv.variant(),
+                        inv.colour(),
+                        days,
+                    )
+                    .await
                 }
                 None => Reply::private(inv.command.usage(lang)).into(),
             },
@@ -459,6 +479,7 @@ impl App {
             CommandId::Pdn => self.pdn(actor, place).await,
             CommandId::Help => self.help(actor),
             CommandId::Cancel => self.cancel(actor, place).await,
+            CommandId::ForgetMe => self.forget_me(actor, place),
         }
     }
 }

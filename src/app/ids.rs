@@ -17,6 +17,9 @@ pub enum Action {
     Move,
     /// A select menu of pieces: the value is the square; answers with that piece's moves.
     Piece,
+    /// `/forget-me`'s confirmation; `ply` carries the user's id.
+    ForgetConfirm,
+    ForgetCancel,
 }
 
 impl Action {
@@ -32,6 +35,8 @@ impl Action {
             Action::Undo => "undo",
             Action::Move => "move",
             Action::Piece => "piece",
+            Action::ForgetConfirm => "forget",
+            Action::ForgetCancel => "keep",
         }
     }
 
@@ -47,6 +52,8 @@ impl Action {
             "undo" => Action::Undo,
             "move" => Action::Move,
             "piece" => Action::Piece,
+            "forget" => Action::ForgetConfirm,
+            "keep" => Action::ForgetCancel,
             _ => return None,
         })
     }

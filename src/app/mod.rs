@@ -11,6 +11,7 @@ pub mod board;
 pub mod bot;
 pub mod challenge;
 pub mod commands;
+pub mod forget;
 pub mod i18n;
 pub mod ids;
 pub mod info;

@@ -356,6 +356,9 @@ impl App {
         match id.action {
             Action::Accept => return self.accept_challenge(actor, place, id.ply).await,
             Action::Decline => return self.decline_challenge(actor, place, id.ply).await,
+            Action::ForgetConfirm | Action::ForgetCancel => {
+                return self.forget_answered(actor, &id).await
+            }
             _ => {}
         }
         // Board controls act only on the board they belong to.
@@ -384,7 +387,9 @@ impl App {
                 None => Reply::private(t(lang, "err-stale")).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
-            Action::Accept | Action::Decline => Answer::default(),
+            Action::Accept | Action::Decline | Action::ForgetConfirm | Action::ForgetCancel => {
+                Answer::default()
+            }
         }
     }
 

@@ -182,7 +182,13 @@ impl Renderer {
         for sq in Square::all() {
             if let Some(p) = pos.piece_at(sq) {
                 let q = rect(sq);
-                blit(&mut frame, self.piece_sprite(p), q.x as i32, q.y as i32, 1.0);
+                blit(
+                    &mut frame,
+                    self.piece_sprite(p),
+                    q.x as i32,
+                    q.y as i32,
+                    1.0,
+                );
             }
         }
 
@@ -238,7 +244,13 @@ impl Renderer {
         // Numbers over pieces and arrows (their halo keeps both readable).
         for sq in Square::all() {
             let q = Layout::number_rect(variant, persp, sq);
-            blit(&mut frame, &self.numbers[sq.index()], q.x as i32, q.y as i32, 1.0);
+            blit(
+                &mut frame,
+                &self.numbers[sq.index()],
+                q.x as i32,
+                q.y as i32,
+                1.0,
+            );
         }
 
         if let Some(exp) = view.explanation {
@@ -422,7 +434,8 @@ struct RoundLine {
 impl RoundLine {
     /// A line and its halo, each as (half width, colour).
     fn new(line: (f32, Rgb), halo: (f32, Rgb)) -> RoundLine {
-        let disk = |(radius, color): (f32, Rgb)| sprites::rings(&[(radius, premultiplied(color, 1.0))]);
+        let disk =
+            |(radius, color): (f32, Rgb)| sprites::rings(&[(radius, premultiplied(color, 1.0))]);
         RoundLine {
             line,
             halo,

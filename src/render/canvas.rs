@@ -3,7 +3,7 @@
 //! polygons, and polygons that are safe to hand to imageproc whatever their corners.
 
 use super::palette::Rgb;
-use image::{imageops, Rgba, RgbImage, RgbaImage};
+use image::{imageops, RgbImage, Rgba, RgbaImage};
 use imageproc::drawing::draw_antialiased_polygon_mut;
 use imageproc::pixelops::interpolate;
 use imageproc::point::Point;
@@ -20,7 +20,12 @@ pub type Sprite = RgbaImage;
 pub fn premultiplied(color: Rgb, alpha: f32) -> Rgba<u8> {
     let a = alpha.clamp(0.0, 1.0);
     let c = |v: u8| (v as f32 * a + 0.5) as u8;
-    Rgba([c(color[0]), c(color[1]), c(color[2]), (255.0 * a + 0.5) as u8])
+    Rgba([
+        c(color[0]),
+        c(color[1]),
+        c(color[2]),
+        (255.0 * a + 0.5) as u8,
+    ])
 }
 
 /// A `w`×`h` sprite: `draw` paints on a canvas [`SUPERSAMPLE`] times larger (in its pixels,
@@ -189,7 +194,11 @@ mod tests {
         assert_eq!(inked(&f), 0);
         // Off the frame, partly or wholly: clipped.
         polygon(&mut f, &[(-50.0, -50.0), (90.0, -40.0), (20.0, 90.0)], INK);
-        polygon(&mut f, &[(-50.0, -50.0), (-40.0, -50.0), (-45.0, -30.0)], INK);
+        polygon(
+            &mut f,
+            &[(-50.0, -50.0), (-40.0, -50.0), (-45.0, -30.0)],
+            INK,
+        );
         assert!(inked(&f) > 0);
     }
 

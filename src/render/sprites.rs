@@ -83,7 +83,14 @@ fn disk(img: &mut RgbaImage, c: (i32, i32), radius: f32, color: Rgba<u8>) {
 
 /// A thick line with round ends on a supersampled canvas, `a` and `b` in sprite pixels from
 /// the canvas point `c`.
-pub fn rounded_line(img: &mut RgbaImage, c: (i32, i32), a: (f32, f32), b: (f32, f32), half: f32, color: Rgba<u8>) {
+pub fn rounded_line(
+    img: &mut RgbaImage,
+    c: (i32, i32),
+    a: (f32, f32),
+    b: (f32, f32),
+    half: f32,
+    color: Rgba<u8>,
+) {
     let at = |p: (f32, f32)| (c.0 as f32 + big(p.0), c.1 as f32 + big(p.1));
     if let Some(quad) = canvas::quad(at(a), at(b), big(half)).and_then(|q| canvas::outline(&q)) {
         draw_polygon_mut(img, &quad, color);
@@ -119,7 +126,12 @@ pub fn piece(p: Piece) -> Sprite {
             }
             for ball in CROWN_BALLS {
                 let (x, y) = at(ball);
-                disk(img, (x.round() as i32, y.round() as i32), CROWN_BALL_RADIUS * r, crown);
+                disk(
+                    img,
+                    (x.round() as i32, y.round() as i32),
+                    CROWN_BALL_RADIUS * r,
+                    crown,
+                );
             }
             let (x0, y0, x1, y1) = CROWN_BAND;
             let (left, top) = at((x0, y0));
@@ -200,7 +212,15 @@ pub fn number(text: &Text, n: u8) -> Sprite {
         for &(c, x) in &pens {
             let mut buf = [0u8; 4];
             let glyph: &str = c.encode_utf8(&mut buf);
-            draw_text_mut(&mut ink, Luma([255]), big(x) as i32, top, big(size), text.font(), glyph);
+            draw_text_mut(
+                &mut ink,
+                Luma([255]),
+                big(x) as i32,
+                top,
+                big(size),
+                text.font(),
+                glyph,
+            );
         }
         let halo = dilate(&threshold(&ink, 127, ThresholdType::Binary), Norm::L2, HALO);
         let halo_color = premultiplied(palette::NUMBER_HALO, 0.9);

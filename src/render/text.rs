@@ -120,7 +120,15 @@ impl Text {
         // imageproc puts the top of the line (baseline minus ascent) at the given y.
         let top = (baseline - self.ascent(size)).round() as i32;
         let scale = PxScale::from(size);
-        draw_text_mut(frame, image::Rgb(color), x.round() as i32, top, scale, &self.font, s);
+        draw_text_mut(
+            frame,
+            image::Rgb(color),
+            x.round() as i32,
+            top,
+            scale,
+            &self.font,
+            s,
+        );
     }
 
     /// Draws `s` cleaned, cut to `max_width` and with right-to-left runs turned, its baseline at

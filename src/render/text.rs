@@ -108,29 +108,6 @@ impl Text {
         out.trim().to_string()
     }
 
-    /// Draws `s` as it is, its baseline at `baseline` and its pen starting at `x`.
-    pub fn draw_raw(
-        &self,
-        frame: &mut RgbImage,
-        s: &str,
-        size: f32,
-        (x, baseline): (f32, f32),
-        color: Rgb,
-    ) {
-        // imageproc puts the top of the line (baseline minus ascent) at the given y.
-        let top = (baseline - self.ascent(size)).round() as i32;
-        let scale = PxScale::from(size);
-        draw_text_mut(
-            frame,
-            image::Rgb(color),
-            x.round() as i32,
-            top,
-            scale,
-            &self.font,
-            s,
-        );
-    }
-
     /// Draws `s` cleaned, cut to `max_width` and with right-to-left runs turned, its baseline at
     /// `baseline` and its pen starting at `x`.
     pub fn draw(
@@ -143,7 +120,11 @@ impl Text {
         color: Rgb,
     ) {
         let fitted = visual_order(&self.fit(s, size, max_width));
-        self.draw_raw(frame, &fitted, size, at, color);
+        // imageproc puts the top of the line (baseline minus ascent) at the given y.
+        let (x, baseline) = at;
+        let top = (baseline - self.ascent(size)).round() as i32;
+        let (x, scale) = (x.round() as i32, PxScale::from(size));
+        draw_text_mut(frame, image::Rgb(color), x, top, scale, &self.font, &fitted);
     }
 }
 

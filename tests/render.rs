@@ -769,3 +769,27 @@ fn cli_draws_the_position_after_the_last_move() {
         assert!(!dir.path().join("bad.png").exists());
     }
 }
+
+#[test]
+fn characters_the_font_lacks_are_left_out_not_drawn_as_boxes() {
+    let pos = Position::start(Variant::Spanish);
+    let caption_band = |players: &str| {
+        let mut view = BoardView::new(&pos, Color::White);
+        view.caption = Caption {
+            title: "Damas españolas".into(),
+            players: players.into(),
+            status: "Jugada 1 · juegan las Blancas".into(),
+        };
+        let img = picture(&view);
+        (0..Layout::CAPTION_HEIGHT)
+            .flat_map(|y| (0..Layout::WIDTH).map(move |x| (x, y)))
+            .map(|(x, y)| px(&img, x, y))
+            .collect::<Vec<Rgb>>()
+    };
+    let plain = caption_band("Ñandú (Blancas) contra bob (Negras)");
+    // Emoji (with joiners, flags and variation selectors) and CJK are not in the font.
+    let decorated = caption_band("👑🔥 Ñandú 👩‍👩‍👧 (Blancas) contra 🇪🇸 bob 🦀 中文 (Negras)");
+    assert!(plain == decorated, "the missing characters left a mark");
+    // The comparison can tell names apart.
+    assert!(plain != caption_band("Ñandu (Blancas) contra bob (Negras)"));
+}

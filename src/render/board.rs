@@ -2,9 +2,9 @@
 //! background per variant and point of view, the piece sprites, the square numbers); a picture
 //! then only copies a background and composites what the view asks for.
 
-use super::canvas::{Canvas, Sprite};
+use super::canvas::{self, blit, blit_centered, premultiplied, supersampled, Sprite};
 use super::encode::Palette;
-use super::layout::Layout;
+use super::layout::{Layout, Rect};
 use super::palette::{self, Rgb};
 use super::sprites;
 use super::text::Text;
@@ -12,7 +12,9 @@ use super::{BoardView, Caption, RenderError};
 use crate::engine::{
     explain, Bitboard, CaptureOption, Color, Move, Piece, Position, Role, Square, Variant,
 };
+use ab_glyph::PxScale;
 use image::RgbImage;
+use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut, text_size};
 
 /// Caption lines: (font size, baseline from the top of the picture).
 const TITLE_LINE: (f32, f32) = (24.0, 32.0);
@@ -28,9 +30,16 @@ pub struct Renderer {
     pieces: [Sprite; 4],
     /// Square numbers 1..=32 at index 0..32.
     numbers: Vec<Sprite>,
-    /// The empty picture (caption band and squares, RGB) per variant and point of view,
-    /// indexed by [`background_index`].
-    backgrounds: Vec<Vec<u8>>,
+    capture_cross: Sprite,
+    must_capture_ring: Sprite,
+    reach_dot: Sprite,
+    /// The path of the last capture.
+    capture_path: RoundLine,
+    /// The shaft of an arrow for an allowed capture.
+    allowed_shaft: RoundLine,
+    /// The empty picture (caption band and squares) per variant and point of view, indexed by
+    /// [`background_index`].
+    backgrounds: Vec<RgbImage>,
     /// The PNG palette, chosen from sample pictures.
     pub(crate) palette: Palette,
 }
@@ -68,6 +77,14 @@ impl Renderer {
             text,
             pieces,
             numbers,
+            capture_cross: sprites::capture_cross(),
+            must_capture_ring: sprites::must_capture_ring(),
+            reach_dot: sprites::reach_dot(),
+            capture_path: RoundLine::new((4.0, palette::LAST_PATH), (5.5, palette::PATH_HALO)),
+            allowed_shaft: RoundLine::new(
+                (ArrowStyle::ALLOWED.half, ArrowStyle::ALLOWED.color),
+                (ArrowStyle::ALLOWED.half + ARROW_HALO, palette::HALO),
+            ),
             backgrounds,
             palette: Palette::from_samples(&[]),
         };
@@ -133,24 +150,19 @@ impl Renderer {
         let pos = view.position;
         let variant = pos.variant();
         let persp = view.perspective;
-        let mut buf = self.backgrounds[background_index(variant, persp)].clone();
-        let mut canvas = Canvas::new(Layout::WIDTH, Layout::HEIGHT, &mut buf);
+        let mut frame = self.backgrounds[background_index(variant, persp)].clone();
         let rect = |sq: Square| Layout::square_rect(variant, persp, sq);
         let center = |sq: Square| Layout::square_center(variant, persp, sq);
-        let r = Layout::PIECE_RADIUS;
-        let s = Layout::SQUARE as f32;
 
         // Square fills first: everything else is drawn over them.
         if let Some(mv) = &view.last_move {
             for sq in [mv.from(), mv.to()] {
-                let q = rect(sq);
-                canvas.fill_rect(q.x, q.y, q.w, q.h, palette::LAST_MOVE_SQUARE);
+                fill(&mut frame, rect(sq), palette::LAST_MOVE_SQUARE);
             }
         }
         let reachable: Bitboard = match view.reachable_from {
             Some(from) => {
-                let q = rect(from);
-                canvas.fill_rect(q.x, q.y, q.w, q.h, palette::REACH_ORIGIN_SQUARE);
+                fill(&mut frame, rect(from), palette::REACH_ORIGIN_SQUARE);
                 pos.legal_moves()
                     .iter()
                     .filter(|m| m.from() == from)
@@ -163,18 +175,20 @@ impl Renderer {
         // The path of the last capture, under the pieces so they stay clean.
         if let Some(mv) = view.last_move.filter(Move::is_capture) {
             let pts: Vec<(f32, f32)> = mv.path_with_start().into_iter().map(center).collect();
-            for w in pts.windows(2) {
-                canvas.segment(w[0], w[1], 5.5, palette::HALO, 0.55, None);
-            }
-            for w in pts.windows(2) {
-                canvas.segment(w[0], w[1], 4.0, palette::LAST_PATH, 1.0, None);
-            }
+            self.capture_path.draw(&mut frame, &pts, Layer::Halo);
+            self.capture_path.draw(&mut frame, &pts, Layer::Line);
         }
 
         for sq in Square::all() {
             if let Some(p) = pos.piece_at(sq) {
                 let q = rect(sq);
-                canvas.blit(self.piece_sprite(p), q.x as i32, q.y as i32, 1.0);
+                blit(
+                    &mut frame,
+                    self.piece_sprite(p),
+                    q.x as i32,
+                    q.y as i32,
+                    1.0,
+                );
             }
         }
 
@@ -195,13 +209,8 @@ impl Renderer {
                     color: victim,
                     role,
                 });
-                canvas.blit(ghost, q.x as i32, q.y as i32, 0.45);
-                let (cx, cy) = center(sq);
-                let k = s * 0.22;
-                for (half, color) in [(5.0, palette::HALO), (3.5, palette::CAPTURED_CROSS)] {
-                    canvas.segment((cx - k, cy - k), (cx + k, cy + k), half, color, 1.0, None);
-                    canvas.segment((cx - k, cy + k), (cx + k, cy - k), half, color, 1.0, None);
-                }
+                blit(&mut frame, ghost, q.x as i32, q.y as i32, 0.45);
+                blit(&mut frame, &self.capture_cross, q.x as i32, q.y as i32, 1.0);
             }
         }
 
@@ -212,16 +221,12 @@ impl Renderer {
                 .filter(|m| m.is_capture())
                 .fold(Bitboard::EMPTY, |b, m| b.with(m.from()));
             for sq in froms {
-                let (cx, cy) = center(sq);
-                canvas.ring(cx, cy, r + 4.0, 3.5, palette::HALO, 0.8);
-                canvas.ring(cx, cy, r + 4.0, 2.4, palette::MUST_CAPTURE_RING, 1.0);
+                blit_centered(&mut frame, &self.must_capture_ring, center(sq), 1.0);
             }
         }
 
         for sq in reachable {
-            let (cx, cy) = center(sq);
-            canvas.disk(cx, cy, s * 0.15 + 2.0, palette::HALO, 0.9);
-            canvas.disk(cx, cy, s * 0.15, palette::REACH_DOT, 1.0);
+            blit_centered(&mut frame, &self.reach_dot, center(sq), 1.0);
         }
 
         if let Some(exp) = view.explanation {
@@ -232,33 +237,31 @@ impl Renderer {
                 } else {
                     ArrowStyle::EXCLUDED
                 };
-                draw_arrow(&mut canvas, &pts, &style);
+                self.draw_arrow(&mut frame, &pts, &style);
             }
         }
 
         // Numbers over pieces and arrows (their halo keeps both readable).
         for sq in Square::all() {
-            let q = rect(sq);
-            let n = &self.numbers[sq.index()];
-            canvas.blit(
-                n,
-                (q.x + Layout::NUMBER_INSET.0) as i32 - 2,
-                (q.y + Layout::NUMBER_INSET.1) as i32 - 2,
+            let q = Layout::number_rect(variant, persp, sq);
+            blit(
+                &mut frame,
+                &self.numbers[sq.index()],
+                q.x as i32,
+                q.y as i32,
                 1.0,
             );
         }
 
         if let Some(exp) = view.explanation {
-            self.draw_capture_labels(&mut canvas, variant, persp, &exp.captures);
+            self.draw_capture_labels(&mut frame, variant, persp, &exp.captures);
         }
 
-        self.draw_caption(&mut canvas, view);
-        // The buffer has exactly WIDTH × HEIGHT × 3 bytes, so this cannot fail.
-        RgbImage::from_raw(Layout::WIDTH, Layout::HEIGHT, buf)
-            .unwrap_or_else(|| RgbImage::new(Layout::WIDTH, Layout::HEIGHT))
+        self.draw_caption(&mut frame, view);
+        frame
     }
 
-    fn draw_caption(&self, canvas: &mut Canvas, view: &BoardView) {
+    fn draw_caption(&self, frame: &mut RgbImage, view: &BoardView) {
         let max = Layout::WIDTH as f32 - 2.0 * CAPTION_MARGIN;
         let c = &view.caption;
         for (s, (size, baseline), color) in [
@@ -267,7 +270,7 @@ impl Renderer {
             (&c.status, STATUS_LINE, palette::CAPTION_STATUS),
         ] {
             self.text
-                .draw(canvas, s, size, CAPTION_MARGIN, baseline, max, color);
+                .draw(frame, s, size, (CAPTION_MARGIN, baseline), max, color);
         }
     }
 
@@ -276,7 +279,7 @@ impl Renderer {
     /// number sits. Labels sharing a corner are stacked.
     fn draw_capture_labels(
         &self,
-        canvas: &mut Canvas,
+        frame: &mut RgbImage,
         variant: Variant,
         persp: Color,
         captures: &[CaptureOption],
@@ -319,35 +322,140 @@ impl Renderer {
                 ex + corner.0 as f32 * s * 0.27,
                 ey + corner.1 as f32 * s * 0.27 + step,
             );
-            self.draw_label(canvas, &capture_label(c.pieces, c.kings), at, color);
+            self.draw_label(frame, &capture_label(c.pieces, c.kings), at, color);
         }
     }
 
-    /// A rounded badge with white text, centred on `at`.
-    fn draw_label(&self, canvas: &mut Canvas, label: &str, at: (f32, f32), color: Rgb) {
-        let line = self.text.layout(label, LABEL_SIZE);
+    /// A rounded badge with white text, centred on `at` but kept inside the board. Drawn on a
+    /// supersampled patch (it is small) for a smooth outline and text.
+    fn draw_label(&self, frame: &mut RgbImage, label: &str, at: (f32, f32), color: Rgb) {
+        let k = canvas::SUPERSAMPLE as f32;
+        let big_size = PxScale::from(LABEL_SIZE * k);
+        let w = text_size(big_size, self.text.font(), label).0 as f32 / k;
         let half_h = LABEL_SIZE * 0.62;
-        let w = line.width;
-        // Keep the badge inside the board.
-        let x0 = (at.0 - w / 2.0)
-            .min(Layout::WIDTH as f32 - w - half_h - 2.0)
-            .max(half_h + 2.0);
+        let halo = half_h + 1.8;
+        let x = at.0.clamp(
+            w / 2.0 + halo + 1.0,
+            Layout::WIDTH as f32 - w / 2.0 - halo - 1.0,
+        );
         let y = at.1.clamp(
-            Layout::BOARD_TOP as f32 + half_h + 2.0,
-            Layout::HEIGHT as f32 - half_h - 2.0,
+            Layout::BOARD_TOP as f32 + halo + 1.0,
+            Layout::HEIGHT as f32 - halo - 1.0,
         );
-        let (a, b) = ((x0, y), (x0 + w, y));
-        canvas.segment(a, b, half_h + 1.8, palette::HALO, 1.0, None);
-        canvas.segment(a, b, half_h, color, 1.0, None);
-        let asc = LABEL_SIZE * 0.72;
-        self.text.draw_line(
-            canvas,
-            &line,
-            LABEL_SIZE,
-            x0,
-            y + asc / 2.0,
-            palette::LABEL_TEXT,
-        );
+        let side = |v: f32| 2 * (v / 2.0).ceil() as u32 + 2;
+        let badge = supersampled(side(w + 2.0 * halo), side(2.0 * halo), |img| {
+            let c = (img.width() as i32 / 2, img.height() as i32 / 2);
+            let (a, b) = ((-w / 2.0, 0.0), (w / 2.0, 0.0));
+            for (half, fill) in [(halo, palette::HALO), (half_h, color)] {
+                sprites::rounded_line(img, c, a, b, half, premultiplied(fill, 1.0));
+            }
+            // The digits' middle on the badge's middle: the baseline half a cap height down.
+            let baseline = c.1 as f32 + k * LABEL_SIZE * 0.36;
+            let top = (baseline - self.text.ascent(LABEL_SIZE * k)).round() as i32;
+            let left = c.0 - (k * w / 2.0).round() as i32;
+            let white = premultiplied(palette::LABEL_TEXT, 1.0);
+            draw_text_mut(img, white, left, top, big_size, self.text.font(), label);
+        });
+        blit_centered(frame, &badge, (x, y), 1.0);
+    }
+
+    /// An arrow along a capture's path, from the edge of the capturing piece's crown zone to
+    /// the last landing square: halo first, then the arrow over it.
+    fn draw_arrow(&self, frame: &mut RgbImage, pts: &[(f32, f32)], style: &ArrowStyle) {
+        if pts.len() < 2 {
+            return;
+        }
+        let mut pts = pts.to_vec();
+        let unit = |a, b| canvas::direction(a, b).unwrap_or((1.0, 0.0, 1e-3));
+        // Start at the edge of the crown zone, so the capturing piece stays readable.
+        let (ux, uy, l0) = unit(pts[0], pts[1]);
+        let skip = (Layout::PIECE_RADIUS * 0.55).min(l0 * 0.5);
+        pts[0] = (pts[0].0 + ux * skip, pts[0].1 + uy * skip);
+        // The line stops where the head begins.
+        let n = pts.len();
+        let tip = pts[n - 1];
+        let (ux, uy, ln) = unit(pts[n - 2], tip);
+        let back = style.head_len.min(ln * 0.8);
+        pts[n - 1] = (tip.0 - ux * (back - 1.0), tip.1 - uy * (back - 1.0));
+        let base = (tip.0 - ux * back, tip.1 - uy * back);
+        let (px, py) = (-uy, ux);
+        let head = |grow: f32| {
+            let hh = style.head_half + grow;
+            [
+                (tip.0 + ux * grow * 1.4, tip.1 + uy * grow * 1.4),
+                (base.0 + px * hh - ux * grow, base.1 + py * hh - uy * grow),
+                (base.0 - px * hh - ux * grow, base.1 - py * hh - uy * grow),
+            ]
+        };
+        for (layer, grow, color) in [
+            (Layer::Halo, ARROW_HALO, palette::HALO),
+            (Layer::Line, 0.0, style.color),
+        ] {
+            match style.dash {
+                None => self.allowed_shaft.draw(frame, &pts, layer),
+                // The halo's dashes start earlier and end later, so they frame the coloured ones.
+                Some((on, off)) => canvas::dashed(
+                    frame,
+                    &pts,
+                    style.half + grow,
+                    (on + 2.0 * grow, off - 2.0 * grow),
+                    -grow,
+                    color,
+                ),
+            }
+            canvas::polygon(frame, &head(grow), color);
+        }
+    }
+}
+
+/// Paints a square (or any rectangle of the layout) in one colour.
+fn fill(frame: &mut RgbImage, r: Rect, color: Rgb) {
+    if r.w > 0 && r.h > 0 {
+        let area = imageproc::rect::Rect::at(r.x as i32, r.y as i32).of_size(r.w, r.h);
+        draw_filled_rect_mut(frame, area, image::Rgb(color));
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    Halo,
+    Line,
+}
+
+/// A solid line with round joints over a dark halo. Its segments are polygons drawn at the
+/// picture's size; its joints and ends are disks drawn once, supersampled.
+struct RoundLine {
+    line: (f32, Rgb),
+    halo: (f32, Rgb),
+    line_joint: Sprite,
+    halo_joint: Sprite,
+}
+
+impl RoundLine {
+    /// A line and its halo, each as (half width, colour).
+    fn new(line: (f32, Rgb), halo: (f32, Rgb)) -> RoundLine {
+        let disk =
+            |(radius, color): (f32, Rgb)| sprites::rings(&[(radius, premultiplied(color, 1.0))]);
+        RoundLine {
+            line,
+            halo,
+            line_joint: disk(line),
+            halo_joint: disk(halo),
+        }
+    }
+
+    /// Draws the halo or the line itself along `pts`.
+    fn draw(&self, frame: &mut RgbImage, pts: &[(f32, f32)], layer: Layer) {
+        let ((half, color), joint) = match layer {
+            Layer::Halo => (self.halo, &self.halo_joint),
+            Layer::Line => (self.line, &self.line_joint),
+        };
+        for w in pts.windows(2) {
+            canvas::stroke(frame, w[0], w[1], half, color);
+        }
+        for &p in pts {
+            blit_centered(frame, joint, p, 1.0);
+        }
     }
 }
 
@@ -411,70 +519,25 @@ impl ArrowStyle {
 /// Halo width around arrows, so they stand out on pieces and squares alike.
 const ARROW_HALO: f32 = 1.8;
 
-fn draw_arrow(canvas: &mut Canvas, pts: &[(f32, f32)], style: &ArrowStyle) {
-    if pts.len() < 2 {
-        return;
-    }
-    let mut pts = pts.to_vec();
-    let unit = |a: (f32, f32), b: (f32, f32)| {
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let l = (dx * dx + dy * dy).sqrt().max(1e-3);
-        (dx / l, dy / l, l)
-    };
-    // Start at the edge of the crown zone, so the capturing piece stays readable.
-    let (ux, uy, l0) = unit(pts[0], pts[1]);
-    let skip = (Layout::PIECE_RADIUS * 0.55).min(l0 * 0.5);
-    pts[0] = (pts[0].0 + ux * skip, pts[0].1 + uy * skip);
-    // The line stops where the head begins.
-    let n = pts.len();
-    let tip = pts[n - 1];
-    let (ux, uy, ln) = unit(pts[n - 2], tip);
-    let back = style.head_len.min(ln * 0.8);
-    pts[n - 1] = (tip.0 - ux * (back - 1.0), tip.1 - uy * (back - 1.0));
-    let base = (tip.0 - ux * back, tip.1 - uy * back);
-    let (px, py) = (-uy, ux);
-    let head = |grow: f32| {
-        let hh = style.head_half + grow;
-        [
-            (tip.0 + ux * grow * 1.4, tip.1 + uy * grow * 1.4),
-            (base.0 + px * hh - ux * grow, base.1 + py * hh - uy * grow),
-            (base.0 - px * hh - ux * grow, base.1 - py * hh - uy * grow),
-        ]
-    };
-    for (grow, color) in [(ARROW_HALO, palette::HALO), (0.0, style.color)] {
-        let mut travelled = 0.0;
-        for w in pts.windows(2) {
-            let dash = style.dash.map(|(on, off)| {
-                // The halo's dashes are a little longer, so they frame the coloured ones.
-                (on + 2.0 * grow, off - 2.0 * grow, travelled + grow)
-            });
-            canvas.segment(w[0], w[1], style.half + grow, color, 1.0, dash);
-            travelled += unit(w[0], w[1]).2;
-        }
-        canvas.convex_polygon(&head(grow), color, 1.0);
-    }
-}
-
-fn draw_background(variant: Variant, perspective: Color) -> Vec<u8> {
-    let mut buf = vec![0u8; (Layout::WIDTH * Layout::HEIGHT * 3) as usize];
-    let mut canvas = Canvas::new(Layout::WIDTH, Layout::HEIGHT, &mut buf);
-    canvas.fill_rect(
-        0,
-        0,
+fn draw_background(variant: Variant, perspective: Color) -> RgbImage {
+    let mut frame = RgbImage::from_pixel(
         Layout::WIDTH,
-        Layout::CAPTION_HEIGHT,
-        palette::CAPTION_BACKGROUND,
+        Layout::HEIGHT,
+        image::Rgb(palette::LIGHT_SQUARE),
     );
-    canvas.fill_rect(
-        0,
-        Layout::BOARD_TOP,
-        Layout::WIDTH,
-        8 * Layout::SQUARE,
-        palette::LIGHT_SQUARE,
-    );
+    let caption = Rect {
+        x: 0,
+        y: 0,
+        w: Layout::WIDTH,
+        h: Layout::CAPTION_HEIGHT,
+    };
+    fill(&mut frame, caption, palette::CAPTION_BACKGROUND);
     for sq in Square::all() {
-        let q = Layout::square_rect(variant, perspective, sq);
-        canvas.fill_rect(q.x, q.y, q.w, q.h, palette::DARK_SQUARE);
+        fill(
+            &mut frame,
+            Layout::square_rect(variant, perspective, sq),
+            palette::DARK_SQUARE,
+        );
     }
-    buf
+    frame
 }

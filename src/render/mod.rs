@@ -5,6 +5,10 @@
 //! kept for the life of the process; a picture then copies a background, composites pieces,
 //! highlights and caption, and encodes. Depends on `engine` only: the caption arrives as plain
 //! strings, already translated.
+//!
+//! Shapes and text are drawn with imageproc: sprites (pieces, crowns, rings, numbers) on a
+//! canvas four times larger, averaged down with image's thumbnail; lines, dashes and arrows
+//! drawn per picture as polygons with anti-aliased edges at the picture's size (see `canvas`).
 
 mod board;
 mod canvas;
@@ -57,7 +61,7 @@ impl<'a> BoardView<'a> {
 }
 
 /// The text above the board, given by the caller in the reader's language. Any string is
-/// accepted: what does not fit is cut with an ellipsis, what the font lacks is replaced.
+/// accepted: what does not fit is cut with an ellipsis, what the font lacks is left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Caption {
     /// The variant's name.

@@ -35,6 +35,9 @@ pub const BLACK_CROWN: Rgb = [0xF2, 0xC6, 0x3A];
 
 /// The path of the last capture (a line through the landing squares, under the pieces).
 pub const LAST_PATH: Rgb = [0xF0, 0xD2, 0x5A];
+/// The rim around that path: [`HALO`] at 55 % over [`DARK_SQUARE`], where most of it runs.
+/// (Opaque, so the polygons of a path's segments and joints can overlap without darkening.)
+pub const PATH_HALO: Rgb = [0x47, 0x32, 0x21];
 /// The cross over a piece taken by the last move.
 pub const CAPTURED_CROSS: Rgb = [0xD5, 0x5E, 0x00];
 /// Ring around each piece that must capture now.

@@ -1,13 +1,22 @@
-//! The pictures drawn once: the four pieces and the 32 square numbers.
+//! The pictures drawn once: the four pieces, the 32 square numbers, the marks laid over pieces
+//! (capture cross, must-capture ring, reach dot) and the round joints of lines. Each is drawn
+//! with imageproc on a canvas four times larger and averaged down, so edges are smooth.
 
-use super::canvas::Sprite;
+use super::canvas::{self, premultiplied, supersampled, Sprite, SUPERSAMPLE};
 use super::layout::Layout;
 use super::palette::{self, Rgb};
 use super::text::Text;
 use crate::engine::{Color, Piece, Role};
-
-/// Sub-samples per pixel side when drawing sprites (4×4 = 16 per pixel): smooth edges, once.
-const SUPERSAMPLE: u32 = 4;
+use image::{GrayImage, Luma, Rgba, RgbaImage};
+use imageproc::contrast::{threshold, ThresholdType};
+use imageproc::distance_transform::Norm;
+use imageproc::drawing::{
+    draw_filled_circle_mut, draw_filled_rect_mut, draw_polygon_mut, draw_text_mut,
+};
+use imageproc::filter::gaussian_blur_f32;
+use imageproc::morphology::dilate;
+use imageproc::pixelops::interpolate;
+use imageproc::rect::Rect;
 
 /// The crown, in units of the piece radius, y pointing down, centred on the piece.
 const CROWN: [(f32, f32); 7] = [
@@ -56,129 +65,178 @@ pub fn piece_colors(color: Color) -> PieceColors {
     }
 }
 
-/// Whether a point (in piece radii, centred) is on the crown.
-fn in_crown(x: f32, y: f32) -> bool {
-    let (bx0, by0, bx1, by1) = CROWN_BAND;
-    if x >= bx0 && x <= bx1 && y >= by0 && y <= by1 {
-        return true;
-    }
-    if CROWN_BALLS
-        .iter()
-        .any(|&(cx, cy)| (x - cx).powi(2) + (y - cy).powi(2) <= CROWN_BALL_RADIUS.powi(2))
-    {
-        return true;
-    }
-    // Even-odd rule: the polygon is not convex.
-    let mut inside = false;
-    let n = CROWN.len();
-    for i in 0..n {
-        let (xi, yi) = CROWN[i];
-        let (xj, yj) = CROWN[(i + n - 1) % n];
-        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
-            inside = !inside;
-        }
-    }
-    inside
+/// The centre of a sprite `side` pixels wide, on its supersampled canvas.
+fn centre(side: u32) -> (i32, i32) {
+    let c = (side * SUPERSAMPLE / 2) as i32;
+    (c, c)
 }
 
-/// Paints a sprite from a function giving the (straight) colour and opacity at a point,
-/// averaging SUPERSAMPLE² samples per pixel.
-fn paint(w: u32, h: u32, at: impl Fn(f32, f32) -> Option<(Rgb, f32)>) -> Sprite {
-    let mut s = Sprite::new(w, h);
-    let n = (SUPERSAMPLE * SUPERSAMPLE) as f32;
-    for y in 0..h {
-        for x in 0..w {
-            let mut acc = [0f32; 4];
-            for sy in 0..SUPERSAMPLE {
-                for sx in 0..SUPERSAMPLE {
-                    let px = x as f32 + (sx as f32 + 0.5) / SUPERSAMPLE as f32;
-                    let py = y as f32 + (sy as f32 + 0.5) / SUPERSAMPLE as f32;
-                    if let Some((c, a)) = at(px, py) {
-                        acc[0] += c[0] as f32 * a;
-                        acc[1] += c[1] as f32 * a;
-                        acc[2] += c[2] as f32 * a;
-                        acc[3] += a;
-                    }
-                }
-            }
-            s.data[(y * w + x) as usize] = [
-                (acc[0] / n + 0.5) as u8,
-                (acc[1] / n + 0.5) as u8,
-                (acc[2] / n + 0.5) as u8,
-                (acc[3] / n * 255.0 + 0.5) as u8,
-            ];
-        }
+/// Length in pixels of the supersampled canvas.
+fn big(v: f32) -> f32 {
+    v * SUPERSAMPLE as f32
+}
+
+/// A disk on a supersampled canvas, its radius in sprite pixels.
+fn disk(img: &mut RgbaImage, c: (i32, i32), radius: f32, color: Rgba<u8>) {
+    draw_filled_circle_mut(img, c, big(radius).round() as i32, color);
+}
+
+/// A thick line with round ends on a supersampled canvas, `a` and `b` in sprite pixels from
+/// the canvas point `c`.
+pub fn rounded_line(
+    img: &mut RgbaImage,
+    c: (i32, i32),
+    a: (f32, f32),
+    b: (f32, f32),
+    half: f32,
+    color: Rgba<u8>,
+) {
+    let at = |p: (f32, f32)| (c.0 as f32 + big(p.0), c.1 as f32 + big(p.1));
+    if let Some(quad) = canvas::quad(at(a), at(b), big(half)).and_then(|q| canvas::outline(&q)) {
+        draw_polygon_mut(img, &quad, color);
     }
-    s
+    for end in [a, b] {
+        let (x, y) = at(end);
+        disk(img, (x.round() as i32, y.round() as i32), half, color);
+    }
 }
 
 /// A piece, one square wide, centred.
 pub fn piece(p: Piece) -> Sprite {
     let size = Layout::SQUARE;
-    let c = size as f32 / 2.0;
     let r = Layout::PIECE_RADIUS;
     let colors = piece_colors(p.color);
-    let king = p.role == Role::King;
-    paint(size, size, |x, y| {
-        let (dx, dy) = (x - c, y - c);
-        let d = (dx * dx + dy * dy).sqrt();
-        if d > r {
-            // A soft shadow below and to the right lifts the piece off the board.
-            let ds = ((dx - 1.5).powi(2) + (dy - 2.5).powi(2)).sqrt();
-            let a = ((r + 2.5 - ds) / 4.0).clamp(0.0, 1.0) * 0.45;
-            return (a > 0.0).then_some(([0, 0, 0], a));
+    let opaque = |c: Rgb| premultiplied(c, 1.0);
+    supersampled(size, size, |img| {
+        let c = centre(size);
+        // A soft shadow below and to the right lifts the piece off the board.
+        let shadow = (c.0 + big(1.5) as i32, c.1 + big(2.5) as i32);
+        disk(img, shadow, r + 0.5, premultiplied([0, 0, 0], 0.45));
+        *img = gaussian_blur_f32(img, big(1.25));
+        disk(img, c, r, opaque(colors.outline));
+        disk(img, c, r - OUTLINE_WIDTH, opaque(colors.body));
+        disk(img, c, GROOVE * r + 1.0, opaque(colors.groove));
+        disk(img, c, GROOVE * r - 1.0, opaque(colors.body));
+        if p.role == Role::King {
+            let crown = opaque(colors.crown);
+            let at = |(x, y): (f32, f32)| (c.0 as f32 + big(x * r), c.1 as f32 + big(y * r));
+            let outline: Vec<(f32, f32)> = CROWN.iter().map(|&p| at(p)).collect();
+            if let Some(pts) = canvas::outline(&outline) {
+                draw_polygon_mut(img, &pts, crown);
+            }
+            for ball in CROWN_BALLS {
+                let (x, y) = at(ball);
+                disk(
+                    img,
+                    (x.round() as i32, y.round() as i32),
+                    CROWN_BALL_RADIUS * r,
+                    crown,
+                );
+            }
+            let (x0, y0, x1, y1) = CROWN_BAND;
+            let (left, top) = at((x0, y0));
+            let band = Rect::at(left.round() as i32, top.round() as i32)
+                .of_size(big((x1 - x0) * r) as u32, big((y1 - y0) * r) as u32);
+            draw_filled_rect_mut(img, band, crown);
         }
-        if d > r - OUTLINE_WIDTH {
-            return Some((colors.outline, 1.0));
-        }
-        if king && in_crown(dx / r, dy / r) {
-            return Some((colors.crown, 1.0));
-        }
-        if (d - GROOVE * r).abs() <= 1.0 {
-            return Some((colors.groove, 1.0));
-        }
-        Some((colors.body, 1.0))
     })
 }
 
-/// A square's number with a dark halo, to be drawn over anything.
+/// The cross over a piece taken by the last move, centred on its square.
+pub fn capture_cross() -> Sprite {
+    let size = Layout::SQUARE;
+    let k = size as f32 * 0.22;
+    supersampled(size, size, |img| {
+        let c = centre(size);
+        for (half, color) in [(5.0, palette::HALO), (3.5, palette::CAPTURED_CROSS)] {
+            let color = premultiplied(color, 1.0);
+            rounded_line(img, c, (-k, -k), (k, k), half, color);
+            rounded_line(img, c, (-k, k), (k, -k), half, color);
+        }
+    })
+}
+
+/// Concentric disks, outermost first, each (radius, colour) painted over the previous ones:
+/// rings and dots with their halos. A transparent colour cuts a hole.
+pub fn rings(layers: &[(f32, Rgba<u8>)]) -> Sprite {
+    let outer = layers.iter().map(|l| l.0).fold(0.0, f32::max);
+    let side = 2 * (outer.ceil() as u32 + 1);
+    supersampled(side, side, |img| {
+        for &(radius, color) in layers {
+            disk(img, centre(side), radius, color);
+        }
+    })
+}
+
+/// The ring around a piece that must capture, on a dark halo.
+pub fn must_capture_ring() -> Sprite {
+    let r = Layout::PIECE_RADIUS + 4.0;
+    let halo = premultiplied(palette::HALO, 0.8);
+    rings(&[
+        (r + 3.5, halo),
+        (r + 2.4, premultiplied(palette::MUST_CAPTURE_RING, 1.0)),
+        (r - 2.4, halo),
+        (r - 3.5, Rgba([0, 0, 0, 0])),
+    ])
+}
+
+/// The dot on a square the chosen piece can reach, on a dark halo.
+pub fn reach_dot() -> Sprite {
+    let r = Layout::SQUARE as f32 * 0.15;
+    rings(&[
+        (r + 2.0, premultiplied(palette::HALO, 0.9)),
+        (r, premultiplied(palette::REACH_DOT, 1.0)),
+    ])
+}
+
+/// A square's number with a dark halo, to be drawn over anything. Each digit is drawn on a
+/// whole pixel, so a digit looks the same in every number.
 pub fn number(text: &Text, n: u8) -> Sprite {
-    const HALO: i32 = 2;
-    let (mask, w, h) = text.render_mask(&n.to_string(), Layout::NUMBER_SIZE, HALO as u32);
-    let at = |x: i32, y: i32| -> f32 {
-        if x < 0 || y < 0 || x as u32 >= w || y as u32 >= h {
-            0.0
-        } else {
-            mask[(y as u32 * w + x as u32) as usize] as f32 / 255.0
-        }
-    };
-    let mut s = Sprite::new(w, h);
-    for y in 0..h as i32 {
-        for x in 0..w as i32 {
-            // Halo: the text grown by about 1.8 px, from the coverage of the neighbours.
-            let mut halo: f32 = 0.0;
-            for oy in -HALO..=HALO {
-                for ox in -HALO..=HALO {
-                    let dist = ((ox * ox + oy * oy) as f32).sqrt();
-                    let weight = (1.8 + 0.5 - dist).clamp(0.0, 1.0);
-                    halo = halo.max(at(x + ox, y + oy) * weight);
-                }
-            }
-            let halo = halo * 0.9;
-            let t = at(x, y);
-            // Text over halo, premultiplied.
-            let a = t + halo * (1.0 - t);
-            let ch = |i: usize| {
-                palette::NUMBER_TEXT[i] as f32 * t
-                    + palette::NUMBER_HALO[i] as f32 * halo * (1.0 - t)
-            };
-            s.data[(y as u32 * w + x as u32) as usize] = [
-                (ch(0) + 0.5) as u8,
-                (ch(1) + 0.5) as u8,
-                (ch(2) + 0.5) as u8,
-                (a * 255.0 + 0.5) as u8,
-            ];
-        }
+    /// Room around the digits for the halo, in pixels.
+    const PAD: u32 = 2;
+    /// How far the halo reaches beyond the digits' strokes, in supersampled pixels (1.75 px).
+    const HALO: u8 = 7;
+    let size = Layout::NUMBER_SIZE;
+    let digits = n.to_string();
+    let mut pens = Vec::with_capacity(digits.len());
+    let mut pen = PAD as f32;
+    for c in digits.chars() {
+        pens.push((c, pen.round()));
+        pen += text.advance(c, size);
     }
-    s
+    let w = pen.ceil() as u32 + PAD;
+    let h = text.ascent(size).ceil() as u32 + (size * 0.25).ceil() as u32 + 2 * PAD;
+    supersampled(w, h, |img| {
+        let mut ink = GrayImage::new(img.width(), img.height());
+        let top = big(PAD as f32) as i32;
+        for &(c, x) in &pens {
+            let mut buf = [0u8; 4];
+            let glyph: &str = c.encode_utf8(&mut buf);
+            draw_text_mut(
+                &mut ink,
+                Luma([255]),
+                big(x) as i32,
+                top,
+                big(size),
+                text.font(),
+                glyph,
+            );
+        }
+        let halo = dilate(&threshold(&ink, 127, ThresholdType::Binary), Norm::L2, HALO);
+        let halo_color = premultiplied(palette::NUMBER_HALO, 0.9);
+        for (x, y, p) in halo.enumerate_pixels() {
+            if p.0[0] > 0 {
+                img.put_pixel(x, y, halo_color);
+            }
+        }
+        // The digits over the halo: opaque, so blending by coverage is premultiplied "over".
+        let text_color = premultiplied(palette::NUMBER_TEXT, 1.0);
+        for (x, y, p) in ink.enumerate_pixels() {
+            let t = p.0[0] as f32 / 255.0;
+            if t > 0.0 {
+                let under = *img.get_pixel(x, y);
+                img.put_pixel(x, y, interpolate(text_color, under, t));
+            }
+        }
+    })
 }

@@ -198,8 +198,8 @@ async fn a_move_restarts_the_clock_and_earns_a_new_reminder() {
     assert_eq!(posts(&w.app.sweep().await).len(), 1);
     let moved = w.app.play_move(&alice, place(31), "10-14").await;
     assert!(!only(&moved).is_private(), "{}", only(&moved).text);
-    // bob's time runs from alice's move.
-    w.at(2_100);
+    // bob's time runs from alice's move, at 1.1 s: his reminder is due at 2.1 s.
+    w.at(2_000);
     assert!(w.app.sweep().await.is_empty());
     w.at(2_300);
     let swept = w.app.sweep().await;

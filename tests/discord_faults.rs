@@ -426,3 +426,119 @@ async fn names_and_typed_text_ping_nobody_only_the_one_meant() {
     standin.assert_no_refusals();
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let mut config = bot_config(&standin, &dir.path().join("db"));
+    config.settings.move_time = Duration::from_secs(2);
+    config.settings.challenge_ttl = Duration::from_secs(1);
+    let (bot, app) = start_bot_app(&standin, config, |app| app).await;
+    standin.commands_put().await;
+    let sweeper = tokio::spawn(damas::discord::sweep_every(
+        std::sync::Arc::new(standin.http()),
+        app.clone(),
+        damas::discord::work::InFlight::new(),
+        Duration::from_millis(200),
+    ));
+    let alice = TestUser::random("alice");
+    let bob = TestUser::random("bob");
+
+    // A challenge nobody answers: after 1 s its message says so and loses its buttons.
+    let place = Place::guild(GUILD, snowflake());
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "challenge",
+            vec![opt_user("opponent", &bob)],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let challenge = standin.original_message(&sent);
+    let id: u64 = challenge["id"].as_str().unwrap().parse().unwrap();
+    let edit = standin
+        .next_request(|r| {
+            r.method == "PATCH"
+                && matches!(r.route, Route::ChannelMessage { message, .. } if message == id)
+        })
+        .await;
+    assert!(text(&edit).contains("expired"), "{}", text(&edit));
+    let closed = standin.message(id).unwrap();
+    assert!(
+        custom_ids(&closed).is_empty(),
+        "the buttons are gone: {closed}"
+    );
+    assert!(app.store().challenge(place.channel).unwrap().is_none());
+
+    // A game where alice never moves: a reminder for her only, then her loss on time.
+    let place = Place::guild(GUILD, snowflake());
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "challenge",
+            vec![opt_user("opponent", &bob), opt_str("colour", "white")],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let challenge = standin.original_message(&sent);
+    let accept = custom_id_starting(&challenge, "damas:accept:");
+    let click = standin
+        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .await;
+    standin.callback(&click).await;
+    let reminder = standin.channel_post(place.channel).await;
+    assert!(
+        text(&reminder).contains("lose on time"),
+        "{}",
+        text(&reminder)
+    );
+    assert!(reminder.content().contains(&format!("<@{}>", alice.id)));
+    assert_eq!(
+        reminder.body()["allowed_mentions"]["users"],
+        serde_json::json!([alice.id.to_string()])
+    );
+    let lost = standin.channel_post(place.channel).await;
+    assert!(text(&lost).contains("ran out of time"), "{}", text(&lost));
+    assert!(lost.file("board.png").is_some(), "the final board");
+    assert!(app.store().active_game(place.channel).unwrap().is_none());
+    let winner = app.store().player(bob.id).unwrap().expect("bob's record");
+    assert_eq!(winner.variant(Variant::Spanish).people.wins, 1);
+
+    // A channel deleted with a game in it: the game ends without a result.
+    let place = Place::guild(GUILD, snowflake());
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![opt_str("level", "easy"), opt_str("colour", "white")],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    assert!(app.store().active_game(place.channel).unwrap().is_some());
+    let deleted = place.deleted_channel_json();
+    serde_json::from_value::<serenity::all::GuildChannel>(deleted.clone())
+        .expect("serenity reads the deleted channel");
+    standin.dispatch("CHANNEL_DELETE", deleted).await;
+    for _ in 0..100 {
+        if app.store().active_game(place.channel).unwrap().is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(app.store().active_game(place.channel).unwrap().is_none());
+    assert_eq!(
+        app.store()
+            .games_in_channel(place.channel, 5)
+            .unwrap()
+            .len(),
+        0
+    );
+
+    sweeper.abort();
+    standin.assert_no_refusals();
+    bot.stop().await;
+}

@@ -106,7 +106,7 @@ fn parse_proxy(raw: &str) -> Result<String, BotError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(bad("the scheme must be http or https"));
     }
-    if url.host_str().is_none_or(str::is_empty) {
+    if url.host_str().map_or(true, str::is_empty) {
         return Err(bad("it has no host"));
     }
     if url.query().is_some() || url.fragment().is_some() {
@@ -253,7 +253,10 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         ended = client.start() => ended?,
         () = stop_signal() => {
             tracing::info!("stopping: no new interactions; finishing the work under way");
-            let (_, drained) = tokio::join!(shards.shutdown_all(), work.close_and_drain(SHUTDOWN_GRACE));
+            // The gateway closes first: interactions it already delivered are still
+            // answered; then the work under way gets its time.
+            shards.shutdown_all().await;
+            let drained = work.close_and_drain(SHUTDOWN_GRACE).await;
             if !drained {
                 tracing::warn!("{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up", work.active());
             }

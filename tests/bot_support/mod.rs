@@ -48,20 +48,34 @@ pub async fn start_bot_with(
     config: BotConfig,
     app: impl FnOnce(App) -> App,
 ) -> RunningClient {
+    start_bot_app(standin, config, app).await.0
+}
+
+/// [`start_bot_with`], also returning the app it runs (its store, its sweeper).
+pub async fn start_bot_app(
+    standin: &StandIn,
+    config: BotConfig,
+    app: impl FnOnce(App) -> App,
+) -> (RunningClient, App) {
     let store = open_store(&config.db_path).await;
+    let settings = &config.settings;
     let app = app(App::new(
         store,
         Config {
             bot_seed: Some(11),
+            challenge_ttl: settings.challenge_ttl,
+            move_time: settings.move_time,
+            search_threads: 1,
+            search_memory_mb: 32,
             ..Config::default()
         },
     ));
-    let client = damas::discord::client(&config, app)
+    let client = damas::discord::client(&config, app.clone())
         .await
         .expect("the bot builds its client");
     let running = RunningClient::spawn(client);
     standin.wait_connected().await;
-    running
+    (running, app)
 }
 
 /// `damas bot` as a child process against the stand-in; killed when dropped.

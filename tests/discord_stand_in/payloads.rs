@@ -162,6 +162,25 @@ impl Place {
         Self::guild(snowflake(), snowflake())
     }
 
+    /// The full guild channel object of `CHANNEL_DELETE` (what serenity's `GuildChannel`
+    /// requires).
+    pub fn deleted_channel_json(&self) -> Value {
+        json!({
+            "id": self.channel.to_string(),
+            "type": 0,
+            "guild_id": self.guild.unwrap_or(1).to_string(),
+            "name": "draughts",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+            "parent_id": null,
+            "topic": null,
+            "last_message_id": null,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        })
+    }
+
     /// The partial channel object an interaction carries in `channel`.
     pub fn channel_json(&self) -> Value {
         match self.guild {

@@ -239,6 +239,7 @@ struct Shared {
     sizes: Sizes,
     plies_played: AtomicUsize,
     stats: Mutex<Stats>,
+    started: Instant,
 }
 
 #[derive(Default)]
@@ -249,6 +250,7 @@ struct Stats {
     bot_answers: HashMap<&'static str, Vec<Duration>>,
     interactions: usize,
     failed: usize,
+    failures: Vec<String>,
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
     finished: usize,
@@ -263,6 +265,12 @@ impl Shared {
         let id: u64 = payload["id"].as_str().and_then(|s| s.parse().ok()).unwrap();
         let token = payload["token"].as_str().unwrap().to_owned();
         let is_move = payload["type"] == 2 && payload["data"]["name"] == "move";
+        let what = payload["data"]["name"]
+            .as_str()
+            .or(payload["data"]["custom_id"].as_str())
+            .unwrap_or("?")
+            .to_owned();
+        let mut why = "no callback within 15 s".to_owned();
         let (cb_tx, cb_rx) = oneshot::channel();
         let (edit_tx, edit_rx) = oneshot::channel();
         self.router.callbacks.lock().unwrap().insert(id, cb_tx);
@@ -290,7 +298,10 @@ impl Shared {
                             callback,
                             message,
                         }),
-                        _ => None,
+                        _ => {
+                            why = "deferred, never completed".to_owned();
+                            None
+                        }
                     }
                 } else {
                     Some(Shown {
@@ -301,6 +312,11 @@ impl Shared {
                 }
             }
             Some(refused) => {
+                why = format!(
+                    "callback refused with {} after {} ms",
+                    refused.status,
+                    refused.elapsed.unwrap_or_default().as_millis()
+                );
                 if is_move {
                     let elapsed = refused.elapsed.unwrap_or_default();
                     self.stats.lock().unwrap().move_callbacks.push(elapsed);
@@ -315,6 +331,8 @@ impl Shared {
         stats.interactions += 1;
         if shown.is_none() {
             stats.failed += 1;
+            let at = self.started.elapsed().as_secs_f64();
+            stats.failures.push(format!("{what} at {at:.1} s: {why}"));
         }
         shown
     }
@@ -665,8 +683,9 @@ async fn run(sizes: Sizes) {
         sizes: sizes.clone(),
         plies_played: AtomicUsize::new(0),
         stats: Mutex::new(Stats::default()),
+        started: Instant::now(),
     });
-    let started = Instant::now();
+    let started = shared.started;
     let mut games = tokio::task::JoinSet::new();
     for i in 0..sizes.people {
         let shared = Arc::clone(&shared);
@@ -766,6 +785,9 @@ async fn run(sizes: Sizes) {
         "  failed interactions      {} of {} (no accepted callback, or refused)",
         stats.failed, stats.interactions
     );
+    for failure in stats.failures.iter().take(10) {
+        println!("      {failure}");
+    }
     println!(
         "  moves refused by the app {}  (answered privately)",
         stats.moves_refused

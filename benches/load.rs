@@ -46,6 +46,8 @@ const DISCORD_DEADLINE: Duration = Duration::from_secs(3);
 const ANSWER_WAIT: Duration = Duration::from_secs(15);
 /// How long the stand-in waits for a connected bot (the restart) before giving up.
 const CONNECT_WAIT: Duration = Duration::from_secs(120);
+/// How often a person tries a move whose interaction failed before giving up the game.
+const ATTEMPTS: usize = 3;
 
 // ---- sizes -------------------------------------------------------------------------------------
 
@@ -254,7 +256,8 @@ struct Stats {
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
     finished: usize,
-    finished_by_rules: usize,
+    /// How the games that ended before their last ply ended.
+    outcomes: HashMap<String, usize>,
     abandoned: Vec<String>,
 }
 
@@ -337,8 +340,8 @@ impl Shared {
         shown
     }
 
-    /// A person's move: waits 0.2–1 s, sends `/move`, records the callback time. Retries a
-    /// failed one once: if the retry is refused, the first one was played after all. Returns
+    /// A person's move: waits 0.2–1 s, sends `/move`. Retries a failed one (up to
+    /// [`ATTEMPTS`] in all): if a retry is refused, an earlier try was played after all. Returns
     /// the callback of the move played, if one was seen.
     async fn human_move(
         &self,
@@ -351,7 +354,7 @@ impl Shared {
         tokio::time::sleep(pause).await;
         let legal = legal_notations(game.position());
         let (_, notation) = &legal[rng.gen_range(0..legal.len())];
-        for attempt in 0..2 {
+        for attempt in 0..ATTEMPTS {
             let payload =
                 self.standin
                     .slash_command(who, place, "move", vec![opt_str("move", notation)]);
@@ -372,7 +375,7 @@ impl Shared {
                 return Ok(None);
             }
         }
-        Err(format!("{notation}: two failed interactions"))
+        Err(format!("{notation}: {ATTEMPTS} failed interactions"))
     }
 }
 
@@ -396,7 +399,7 @@ fn bot_move_in(text: &str) -> Option<String> {
 
 // ---- the games ---------------------------------------------------------------------------------
 
-async fn people_game(shared: Arc<Shared>, index: usize) -> Result<bool, String> {
+async fn people_game(shared: Arc<Shared>, index: usize) -> Result<Option<String>, String> {
     let mut rng = SmallRng::seed_from_u64(index as u64);
     let white = TestUser::random(&format!("white{index}"));
     let black = TestUser::random(&format!("black{index}"));
@@ -434,10 +437,14 @@ async fn people_game(shared: Arc<Shared>, index: usize) -> Result<bool, String> 
         shared.human_move(&mut rng, who, place, &mut game).await?;
         shared.plies_played.fetch_add(1, Ordering::Relaxed);
     }
-    Ok(game.is_over())
+    Ok(game.outcome().map(|o| format!("{o:?}")))
 }
 
-async fn bot_game(shared: Arc<Shared>, index: usize, level: &'static str) -> Result<bool, String> {
+async fn bot_game(
+    shared: Arc<Shared>,
+    index: usize,
+    level: &'static str,
+) -> Result<Option<String>, String> {
     let mut rng = SmallRng::seed_from_u64(1_000_000 + index as u64);
     let person = TestUser::random(&format!("{level}{index}"));
     let place = Place::guild(GUILD, snowflake());
@@ -510,7 +517,7 @@ async fn bot_game(shared: Arc<Shared>, index: usize, level: &'static str) -> Res
         .lock()
         .unwrap()
         .remove(&place.channel);
-    Ok(game.is_over())
+    Ok(game.outcome().map(|o| format!("{o:?}")))
 }
 
 // ---- the bot process ---------------------------------------------------------------------------
@@ -735,9 +742,11 @@ async fn run(sizes: Sizes) {
             Ok(Some(joined)) => {
                 let mut stats = shared.stats.lock().unwrap();
                 match joined {
-                    Ok((_, Ok(by_rules))) => {
+                    Ok((_, Ok(outcome))) => {
                         stats.finished += 1;
-                        stats.finished_by_rules += usize::from(by_rules);
+                        if let Some(outcome) = outcome {
+                            *stats.outcomes.entry(outcome).or_default() += 1;
+                        }
                     }
                     Ok((name, Err(why))) => stats.abandoned.push(format!("{name}: {why}")),
                     Err(e) => stats.abandoned.push(format!("a driver panicked: {e}")),
@@ -803,9 +812,12 @@ async fn run(sizes: Sizes) {
         "  games finished           {} of {} ({} ended by the rules before {} plies)",
         stats.finished,
         sizes.games(),
-        stats.finished_by_rules,
+        stats.outcomes.values().sum::<usize>(),
         sizes.plies
     );
+    for (outcome, n) in &stats.outcomes {
+        println!("      {n} × {outcome}");
+    }
     for why in stats.abandoned.iter().take(10) {
         println!("      not finished: {why}");
     }

@@ -193,8 +193,12 @@ fn route_requests(
             if rec.status >= 400 && !rec.injected {
                 counters.refused.fetch_add(1, Ordering::Relaxed);
                 let mut examples = counters.refused_examples.lock().unwrap();
-                if examples.len() < 5 {
-                    examples.push(rec.summary());
+                if examples.len() < 3 {
+                    let mut line = format!("{} {} -> {}", rec.method, rec.path, rec.status);
+                    if let Some(problem) = rec.problems.first() {
+                        line = format!("{line}: {problem}");
+                    }
+                    examples.push(line);
                 }
             }
             match &rec.route {
@@ -252,7 +256,9 @@ struct Stats {
     bot_answers: HashMap<&'static str, Vec<Duration>>,
     interactions: usize,
     failed: usize,
+    /// The first few failures, and how many of each kind.
     failures: Vec<String>,
+    failure_kinds: HashMap<String, usize>,
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
     finished: usize,
@@ -335,7 +341,11 @@ impl Shared {
         if shown.is_none() {
             stats.failed += 1;
             let at = self.started.elapsed().as_secs_f64();
-            stats.failures.push(format!("{what} at {at:.1} s: {why}"));
+            let kind = why.split(" after ").next().unwrap_or_default().to_owned();
+            *stats.failure_kinds.entry(kind).or_default() += 1;
+            if stats.failures.len() < 5 {
+                stats.failures.push(format!("{what} at {at:.1} s: {why}"));
+            }
         }
         shown
     }
@@ -794,8 +804,11 @@ async fn run(sizes: Sizes) {
         "  failed interactions      {} of {} (no accepted callback, or refused)",
         stats.failed, stats.interactions
     );
-    for failure in stats.failures.iter().take(10) {
-        println!("      {failure}");
+    for (kind, n) in &stats.failure_kinds {
+        println!("      {n} × {kind}");
+    }
+    for failure in &stats.failures {
+        println!("      e.g. {failure}");
     }
     println!(
         "  moves refused by the app {}  (answered privately)",

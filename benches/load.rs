@@ -7,6 +7,14 @@
 //! cargo bench --bench load -- --people 20 --easy 4 --medium 3 --hard 3 --expert 0 --plies 20
 //! ```
 //!
+//! It prints: the callback time of people's `/move`s (sending the interaction to the callback,
+//! [`Recorded::elapsed`]) p50/p99; the bot's answer time per level (the person's callback to
+//! the bot's board posted in the channel) p50/p99; callbacks after Discord's 3 s (the stand-in
+//! refuses them, as Discord does); failed interactions (no accepted answer within 15 s), by
+//! kind; games finished; the bot's peak RSS (`VmHWM`, sampled every 100 ms, the larger of the
+//! two processes); the database's size on disk (`du` of `DAMAS_DB`, after the bot exits).
+//! `--no-restart` leaves out the SIGTERM.
+//!
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
 //! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`), or else the issue's. The

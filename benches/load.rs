@@ -360,16 +360,17 @@ impl Shared {
 
     /// A person's move: waits 0.2–1 s, sends `/move`. Retries a failed one (up to
     /// [`ATTEMPTS`] in all): if a retry is refused, an earlier try was played after all. Returns
-    /// the callback of the move played, if one was seen.
+    /// when the person saw it played: its callback, or else when the first try was sent.
     async fn human_move(
         &self,
         rng: &mut SmallRng,
         who: &TestUser,
         place: Place,
         game: &mut Game,
-    ) -> Result<Option<Recorded>, String> {
+    ) -> Result<Instant, String> {
         let pause = rng.gen_range(self.sizes.min_delay..=self.sizes.max_delay);
         tokio::time::sleep(pause).await;
+        let first_sent = Instant::now();
         let legal = legal_notations(game.position());
         let (_, notation) = &legal[rng.gen_range(0..legal.len())];
         for attempt in 0..ATTEMPTS {
@@ -382,15 +383,15 @@ impl Shared {
             {
                 if text(&message).contains(" played ") {
                     play(game, notation)?;
-                    return Ok(Some(callback));
+                    return Ok(callback.at);
                 }
                 self.stats.lock().unwrap().moves_refused += 1;
                 if attempt == 0 {
                     return Err(format!("{notation} refused: {}", text(&message)));
                 }
-                // The failed first attempt had been played.
+                // An earlier, failed try had been played.
                 play(game, notation)?;
-                return Ok(None);
+                return Ok(first_sent);
             }
         }
         Err(format!("{notation}: {ATTEMPTS} failed interactions"))
@@ -490,12 +491,10 @@ async fn bot_game(
     let bot_wait = shared.sizes.time_limit;
     while game.ply() < shared.sizes.plies && !game.is_over() {
         if game.side_to_move() == Color::White {
-            let sent_at = Instant::now();
-            let callback = shared
+            let asked_at = shared
                 .human_move(&mut rng, &person, place, &mut game)
                 .await?;
             shared.plies_played.fetch_add(1, Ordering::Relaxed);
-            let asked_at = callback.map(|c| c.at).unwrap_or(sent_at);
             if game.is_over() || game.ply() >= shared.sizes.plies {
                 break;
             }

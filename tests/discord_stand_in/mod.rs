@@ -62,6 +62,12 @@ pub struct Config {
     pub interaction_deadline: Option<Duration>,
     /// How long the waiting helpers wait before panicking with the log.
     pub wait: Duration,
+    /// If set, every request (and gateway frame) is also sent here as it is recorded: how a
+    /// load benchmark follows thousands of requests without scanning the log.
+    pub tap: Option<mpsc::UnboundedSender<Recorded>>,
+    /// Whether the bytes of uploaded files are kept (in the log and for the CDN). Off for the
+    /// load benchmark, where thousands of board pictures would only fill memory.
+    pub keep_uploads: bool,
 }
 
 impl Default for Config {
@@ -72,6 +78,8 @@ impl Default for Config {
             allow_privileged_intents: false,
             interaction_deadline: None,
             wait: Duration::from_secs(10),
+            tap: None,
+            keep_uploads: true,
         }
     }
 }
@@ -529,6 +537,14 @@ impl Inner {
     /// Appends to the log and wakes waiters.
     pub(crate) fn record(&self, st: &mut State, mut rec: Recorded) -> usize {
         rec.index = st.log.len();
+        if !self.cfg.keep_uploads {
+            for file in &mut rec.files {
+                file.bytes = Vec::new();
+            }
+        }
+        if let Some(tap) = &self.cfg.tap {
+            let _ = tap.send(rec.clone());
+        }
         st.log.push(rec);
         st.taken.push(false);
         st.log.len() - 1

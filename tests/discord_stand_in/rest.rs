@@ -635,9 +635,14 @@ fn apply_message(
         st.files.insert(
             id,
             UploadedFile {
+                field: file.field.clone(),
                 filename: name.clone(),
                 content_type: Some(mime),
-                ..file.clone()
+                bytes: if inner.cfg.keep_uploads {
+                    file.bytes.clone()
+                } else {
+                    Vec::new()
+                },
             },
         );
         attachments.push(a);

@@ -1,0 +1,874 @@
+//! The load benchmark of issue 10: many games at once against one `damas bot` process, over the
+//! Discord stand-in (`tests/discord_stand_in/`), with one SIGTERM and restart in the middle.
+//!
+//! ```text
+//! cargo bench --bench load                      # the issue's figures: 100 + 30 + 60 games
+//! cargo bench --bench load -- --games 50        # 50 games between people only
+//! cargo bench --bench load -- --people 20 --easy 4 --medium 3 --hard 3 --expert 0 --plies 20
+//! ```
+//!
+//! It prints: the callback time of people's `/move`s (sending the interaction to the callback,
+//! [`Recorded::elapsed`]) p50/p99; the bot's answer time per level (the person's callback to
+//! the bot's board posted in the channel) p50/p99; callbacks after Discord's 3 s (the stand-in
+//! refuses them, as Discord does); failed interactions (no accepted answer within 15 s), by
+//! kind; games finished; the bot's peak RSS (`VmHWM`, sampled every 100 ms, the larger of the
+//! two processes); the database's size on disk (`du` of `DAMAS_DB`, after the bot exits).
+//! `--no-restart` leaves out the SIGTERM.
+//!
+//! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
+//! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
+//! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`), or else the issue's. The
+//! bot process inherits the environment, so `DAMAS_SEARCH_THREADS` and friends reach it.
+//!
+//! People play with `/challenge` and the Accept button, then `/move` with a legal move chosen
+//! at random (the engine runs here too, to know the legal moves), after a pause of 0.2–1 s.
+//! Against the bot, a person plays White and waits for the bot's board in the channel. Every
+//! wait is bounded, and the whole run too (`LOAD_TIME_LIMIT_S`): it stops by itself. The
+//! stand-in listens on 127.0.0.1 only. Not part of `cargo test`: benches are built only by
+//! `cargo bench` (or `--benches`/`--all-targets`), and `harness = false` runs nothing else.
+#![allow(clippy::print_stdout)]
+
+#[path = "../tests/bot_support/mod.rs"]
+mod bot_support;
+#[path = "../tests/discord_stand_in/mod.rs"]
+mod discord_stand_in;
+
+use bot_support::{text, text_of, BotProcess, GUILD};
+use damas::engine::{notation::legal_notations, Color, Game, Variant};
+use discord_stand_in::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// Discord's answer window: a callback later than this fails for the user.
+const DISCORD_DEADLINE: Duration = Duration::from_secs(3);
+/// How long a driver waits for a callback (or a deferred answer's edit) before calling the
+/// interaction failed. Longer than Discord's window, so late answers are seen and counted.
+const ANSWER_WAIT: Duration = Duration::from_secs(15);
+/// How long the stand-in waits for a connected bot (the restart) before giving up.
+const CONNECT_WAIT: Duration = Duration::from_secs(120);
+/// How often a person tries a move whose interaction failed before giving up the game.
+const ATTEMPTS: usize = 3;
+
+// ---- sizes -------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct Sizes {
+    people: usize,
+    /// Games against the bot per level: easy, medium, hard, expert.
+    bots: [(&'static str, usize); 4],
+    plies: usize,
+    restart: bool,
+    min_delay: Duration,
+    max_delay: Duration,
+    time_limit: Duration,
+}
+
+impl Sizes {
+    fn issue() -> Sizes {
+        Sizes {
+            people: 100,
+            bots: [("easy", 10), ("medium", 10), ("hard", 10), ("expert", 60)],
+            plies: 40,
+            restart: true,
+            min_delay: Duration::from_millis(200),
+            max_delay: Duration::from_millis(1000),
+            time_limit: Duration::from_secs(30 * 60),
+        }
+    }
+
+    fn read() -> Result<Sizes, String> {
+        let mut sizes = Sizes::issue();
+        let env = |name: &str| std::env::var(name).ok();
+        let num = |name: &str, text: &str| -> Result<u64, String> {
+            text.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("{name}: {text:?} is not a whole number"))
+        };
+        let apply = |sizes: &mut Sizes, key: &str, name: &str, text: &str| -> Result<(), String> {
+            let n = num(name, text)?;
+            match key {
+                "people" => sizes.people = n as usize,
+                "easy" => sizes.bots[0].1 = n as usize,
+                "medium" => sizes.bots[1].1 = n as usize,
+                "hard" => sizes.bots[2].1 = n as usize,
+                "expert" => sizes.bots[3].1 = n as usize,
+                "plies" => sizes.plies = n as usize,
+                "restart" => sizes.restart = n != 0,
+                "min-delay-ms" => sizes.min_delay = Duration::from_millis(n),
+                "max-delay-ms" => sizes.max_delay = Duration::from_millis(n),
+                "time-limit-s" => sizes.time_limit = Duration::from_secs(n),
+                "games" => {
+                    sizes.people = n as usize;
+                    for level in &mut sizes.bots {
+                        level.1 = 0;
+                    }
+                }
+                _ => return Err(format!("unknown size {key}")),
+            }
+            Ok(())
+        };
+        const KEYS: [&str; 10] = [
+            "people",
+            "easy",
+            "medium",
+            "hard",
+            "expert",
+            "plies",
+            "restart",
+            "min-delay-ms",
+            "max-delay-ms",
+            "time-limit-s",
+        ];
+        for key in KEYS {
+            let name = format!("LOAD_{}", key.to_uppercase().replace('-', "_"));
+            if let Some(v) = env(&name) {
+                apply(&mut sizes, key, &name, &v)?;
+            }
+        }
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                // cargo bench passes --bench to every bench binary.
+                "--bench" => {}
+                "--no-restart" => sizes.restart = false,
+                flag if flag.starts_with("--")
+                    && (KEYS.contains(&&flag[2..]) || flag == "--games") =>
+                {
+                    let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+                    apply(&mut sizes, &flag[2..], flag, &value)?;
+                }
+                other => {
+                    return Err(format!(
+                        "unknown argument {other:?}; use --games N, --people N, --easy N, \
+                         --medium N, --hard N, --expert N, --plies N, --no-restart, \
+                         --min-delay-ms N, --max-delay-ms N, --time-limit-s N"
+                    ))
+                }
+            }
+        }
+        if sizes.min_delay > sizes.max_delay {
+            return Err("the least pause between moves is longer than the longest".into());
+        }
+        if sizes.plies == 0 {
+            return Err("plies must be at least 1".into());
+        }
+        Ok(sizes)
+    }
+
+    fn bot_games(&self) -> usize {
+        self.bots.iter().map(|(_, n)| n).sum()
+    }
+
+    fn games(&self) -> usize {
+        self.people + self.bot_games()
+    }
+}
+
+// ---- following the stand-in's requests ---------------------------------------------------------
+
+/// Hands each request the bot makes to the driver waiting for it, by interaction or channel.
+#[derive(Default)]
+struct Router {
+    callbacks: Mutex<HashMap<u64, oneshot::Sender<Recorded>>>,
+    originals: Mutex<HashMap<String, oneshot::Sender<Recorded>>>,
+    channels: Mutex<HashMap<u64, mpsc::UnboundedSender<Recorded>>>,
+}
+
+/// What the whole run saw, beyond what each driver measures.
+#[derive(Default)]
+struct Counters {
+    callbacks: AtomicUsize,
+    callbacks_late: AtomicUsize,
+    refused: AtomicUsize,
+    refused_examples: Mutex<Vec<String>>,
+}
+
+fn route_requests(
+    mut tap: mpsc::UnboundedReceiver<Recorded>,
+    router: Arc<Router>,
+    counters: Arc<Counters>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Some(rec) = tap.recv().await {
+            if rec.status >= 400 && !rec.injected {
+                counters.refused.fetch_add(1, Ordering::Relaxed);
+                let mut examples = counters.refused_examples.lock().unwrap();
+                if examples.len() < 3 {
+                    let mut line = format!("{} {} -> {}", rec.method, rec.path, rec.status);
+                    if let Some(problem) = rec.problems.first() {
+                        line = format!("{line}: {problem}");
+                    }
+                    examples.push(line);
+                }
+            }
+            match &rec.route {
+                Route::Callback { interaction, .. } => {
+                    counters.callbacks.fetch_add(1, Ordering::Relaxed);
+                    if rec.elapsed.is_some_and(|e| e > DISCORD_DEADLINE) {
+                        counters.callbacks_late.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let waiter = router.callbacks.lock().unwrap().remove(interaction);
+                    if let Some(tx) = waiter {
+                        let _ = tx.send(rec);
+                    }
+                }
+                Route::Original { token } if rec.method == "PATCH" => {
+                    let waiter = router.originals.lock().unwrap().remove(token);
+                    if let Some(tx) = waiter {
+                        let _ = tx.send(rec);
+                    }
+                }
+                Route::ChannelMessages { channel } if rec.method == "POST" && rec.status < 300 => {
+                    if let Some(tx) = router.channels.lock().unwrap().get(channel) {
+                        let _ = tx.send(rec);
+                    }
+                }
+                _ => {}
+            }
+        }
+    })
+}
+
+/// An interaction answered, as the person saw it. `None` instead: no accepted answer (none at
+/// all, refused, e.g. after Discord's 3 s, or a deferral never completed).
+struct Shown {
+    sent: SentInteraction,
+    callback: Recorded,
+    /// The callback, or the edit of a deferred answer.
+    message: Recorded,
+}
+
+/// What drivers share.
+struct Shared {
+    standin: StandIn,
+    router: Arc<Router>,
+    sizes: Sizes,
+    plies_played: AtomicUsize,
+    stats: Mutex<Stats>,
+    started: Instant,
+}
+
+#[derive(Default)]
+struct Stats {
+    /// Callback times of people's `/move`s.
+    move_callbacks: Vec<Duration>,
+    /// The bot's answer time per level: from the person's callback to the bot's board posted.
+    bot_answers: HashMap<&'static str, Vec<Duration>>,
+    interactions: usize,
+    failed: usize,
+    /// The first few failures, and how many of each kind.
+    failures: Vec<String>,
+    failure_kinds: HashMap<String, usize>,
+    /// Moves the app refused (answered privately): a driver out of step with its game.
+    moves_refused: usize,
+    finished: usize,
+    /// How the games that ended before their last ply ended.
+    outcomes: HashMap<String, usize>,
+    abandoned: Vec<String>,
+}
+
+impl Shared {
+    /// Sends an interaction and waits for its answer (and, if deferred, the deferred answer).
+    /// The callback time of a `/move` counts, whether the callback was accepted or not.
+    async fn interact(&self, payload: Value) -> Option<Shown> {
+        let id: u64 = payload["id"].as_str().and_then(|s| s.parse().ok()).unwrap();
+        let token = payload["token"].as_str().unwrap().to_owned();
+        let is_move = payload["type"] == 2 && payload["data"]["name"] == "move";
+        let what = payload["data"]["name"]
+            .as_str()
+            .or(payload["data"]["custom_id"].as_str())
+            .unwrap_or("?")
+            .to_owned();
+        let mut why = "no callback within 15 s".to_owned();
+        let (cb_tx, cb_rx) = oneshot::channel();
+        let (edit_tx, edit_rx) = oneshot::channel();
+        self.router.callbacks.lock().unwrap().insert(id, cb_tx);
+        self.router
+            .originals
+            .lock()
+            .unwrap()
+            .insert(token.clone(), edit_tx);
+        let sent = self.standin.send_interaction(payload).await;
+        let callback = tokio::time::timeout(ANSWER_WAIT, cb_rx)
+            .await
+            .ok()
+            .and_then(Result::ok);
+        let shown = match callback {
+            Some(callback) if callback.status < 300 => {
+                if is_move {
+                    let elapsed = callback.elapsed.unwrap_or_default();
+                    self.stats.lock().unwrap().move_callbacks.push(elapsed);
+                }
+                if callback.callback_type() == Some(5) {
+                    let edit = tokio::time::timeout(ANSWER_WAIT, edit_rx).await;
+                    match edit.ok().and_then(Result::ok) {
+                        Some(message) if message.status < 300 => Some(Shown {
+                            sent,
+                            callback,
+                            message,
+                        }),
+                        _ => {
+                            why = "deferred, never completed".to_owned();
+                            None
+                        }
+                    }
+                } else {
+                    Some(Shown {
+                        sent,
+                        message: callback.clone(),
+                        callback,
+                    })
+                }
+            }
+            Some(refused) => {
+                why = format!(
+                    "callback refused with {} after {} ms",
+                    refused.status,
+                    refused.elapsed.unwrap_or_default().as_millis()
+                );
+                if is_move {
+                    let elapsed = refused.elapsed.unwrap_or_default();
+                    self.stats.lock().unwrap().move_callbacks.push(elapsed);
+                }
+                None
+            }
+            None => None,
+        };
+        self.router.callbacks.lock().unwrap().remove(&id);
+        self.router.originals.lock().unwrap().remove(&token);
+        let mut stats = self.stats.lock().unwrap();
+        stats.interactions += 1;
+        if shown.is_none() {
+            stats.failed += 1;
+            let at = self.started.elapsed().as_secs_f64();
+            let kind = why.split(" after ").next().unwrap_or_default().to_owned();
+            *stats.failure_kinds.entry(kind).or_default() += 1;
+            if stats.failures.len() < 5 {
+                stats.failures.push(format!("{what} at {at:.1} s: {why}"));
+            }
+        }
+        shown
+    }
+
+    /// A person's move: waits 0.2–1 s, sends `/move`. Retries a failed one (up to
+    /// [`ATTEMPTS`] in all): if a retry is refused, an earlier try was played after all. Returns
+    /// when the person saw it played: its callback, or else when the first try was sent.
+    async fn human_move(
+        &self,
+        rng: &mut SmallRng,
+        who: &TestUser,
+        place: Place,
+        game: &mut Game,
+    ) -> Result<Instant, String> {
+        let pause = rng.gen_range(self.sizes.min_delay..=self.sizes.max_delay);
+        tokio::time::sleep(pause).await;
+        let first_sent = Instant::now();
+        let legal = legal_notations(game.position());
+        let (_, notation) = &legal[rng.gen_range(0..legal.len())];
+        for attempt in 0..ATTEMPTS {
+            let payload =
+                self.standin
+                    .slash_command(who, place, "move", vec![opt_str("move", notation)]);
+            if let Some(Shown {
+                callback, message, ..
+            }) = self.interact(payload).await
+            {
+                if text(&message).contains(" played ") {
+                    play(game, notation)?;
+                    return Ok(callback.at);
+                }
+                self.stats.lock().unwrap().moves_refused += 1;
+                if attempt == 0 {
+                    return Err(format!("{notation} refused: {}", text(&message)));
+                }
+                // An earlier, failed try had been played.
+                play(game, notation)?;
+                return Ok(first_sent);
+            }
+        }
+        Err(format!("{notation}: {ATTEMPTS} failed interactions"))
+    }
+}
+
+fn play(game: &mut Game, notation: &str) -> Result<(), String> {
+    game.play_text(notation)
+        .map(|_| ())
+        .map_err(|e| format!("{notation} does not apply here: {e:?}"))
+}
+
+/// The move in a bot's board: "Bot (easy) played 22-18."
+fn bot_move_in(text: &str) -> Option<String> {
+    let from = text.find("Bot (")?;
+    let rest = &text[from..];
+    let after = &rest[rest.find(") played ")? + ") played ".len()..];
+    let mv: String = after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == 'x')
+        .collect();
+    (!mv.is_empty()).then_some(mv)
+}
+
+// ---- the games ---------------------------------------------------------------------------------
+
+async fn people_game(shared: Arc<Shared>, index: usize) -> Result<Option<String>, String> {
+    let mut rng = SmallRng::seed_from_u64(index as u64);
+    let white = TestUser::random(&format!("white{index}"));
+    let black = TestUser::random(&format!("black{index}"));
+    let place = Place::guild(GUILD, snowflake());
+    let standin = &shared.standin;
+    let challenge = standin.slash_command(
+        &white,
+        place,
+        "challenge",
+        vec![
+            opt_user("opponent", &black),
+            opt_str("variant", "spanish"),
+            opt_str("colour", "white"),
+        ],
+    );
+    let Some(Shown { sent, .. }) = shared.interact(challenge).await else {
+        return Err("the challenge failed".into());
+    };
+    let challenge = standin.original_message(&sent);
+    let accept = custom_ids(&challenge)
+        .into_iter()
+        .find(|id| id.starts_with("damas:accept:"))
+        .ok_or_else(|| format!("no Accept button: {}", text_of(&challenge)))?;
+    let click = standin.button_click(&black, &challenge, &accept);
+    let Some(_) = shared.interact(click).await else {
+        return Err("the acceptance failed".into());
+    };
+    let mut game = Game::new(Variant::Spanish);
+    while game.ply() < shared.sizes.plies && !game.is_over() {
+        let who = if game.side_to_move() == Color::White {
+            &white
+        } else {
+            &black
+        };
+        shared.human_move(&mut rng, who, place, &mut game).await?;
+        shared.plies_played.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(game.outcome().map(|o| format!("{o:?}")))
+}
+
+async fn bot_game(
+    shared: Arc<Shared>,
+    index: usize,
+    level: &'static str,
+) -> Result<Option<String>, String> {
+    let mut rng = SmallRng::seed_from_u64(1_000_000 + index as u64);
+    let person = TestUser::random(&format!("{level}{index}"));
+    let place = Place::guild(GUILD, snowflake());
+    let (posts_tx, mut posts) = mpsc::unbounded_channel();
+    shared
+        .router
+        .channels
+        .lock()
+        .unwrap()
+        .insert(place.channel, posts_tx);
+    let play = shared.standin.slash_command(
+        &person,
+        place,
+        "play",
+        vec![
+            opt_str("level", level),
+            opt_str("variant", "spanish"),
+            opt_str("colour", "white"),
+        ],
+    );
+    let Some(_) = shared.interact(play).await else {
+        return Err("/play failed".into());
+    };
+    let mut game = Game::new(Variant::Spanish);
+    let bot_wait = shared.sizes.time_limit;
+    while game.ply() < shared.sizes.plies && !game.is_over() {
+        if game.side_to_move() == Color::White {
+            let asked_at = shared
+                .human_move(&mut rng, &person, place, &mut game)
+                .await?;
+            shared.plies_played.fetch_add(1, Ordering::Relaxed);
+            if game.is_over() || game.ply() >= shared.sizes.plies {
+                break;
+            }
+            // The bot's board, posted in the channel; anything else posted there is skipped.
+            let deadline = tokio::time::Instant::now() + bot_wait;
+            loop {
+                let post = tokio::time::timeout_at(deadline, posts.recv())
+                    .await
+                    .ok()
+                    .flatten()
+                    .ok_or("the bot never answered")?;
+                let Some(mv) = bot_move_in(&text(&post)) else {
+                    continue;
+                };
+                if game.play_text(&mv).is_err() {
+                    // A board shown again (after the restart): not a new move.
+                    continue;
+                }
+                shared
+                    .stats
+                    .lock()
+                    .unwrap()
+                    .bot_answers
+                    .entry(level)
+                    .or_default()
+                    .push(post.at.saturating_duration_since(asked_at));
+                shared.plies_played.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        } else {
+            return Err("the bot's turn, with no board from it".into());
+        }
+    }
+    shared
+        .router
+        .channels
+        .lock()
+        .unwrap()
+        .remove(&place.channel);
+    Ok(game.outcome().map(|o| format!("{o:?}")))
+}
+
+// ---- the bot process ---------------------------------------------------------------------------
+
+/// `damas bot` against the stand-in, quieter than the tests' [`BotProcess::start`].
+async fn start_bot(standin: &StandIn, db: &Path) -> BotProcess {
+    let child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("bot")
+        .env("DISCORD_TOKEN", standin.token())
+        .env("DISCORD_API_PROXY", standin.base_url())
+        .env("DISCORD_GUILD_ID", GUILD.to_string())
+        .env("DAMAS_DB", db)
+        .env(
+            "RUST_LOG",
+            std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into()),
+        )
+        // Away from the developer's own .env.
+        .current_dir(db.parent().expect("db has a parent"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("damas bot starts");
+    standin.wait_connected().await;
+    BotProcess(child)
+}
+
+/// The peak resident set of a process so far (`VmHWM`), in KiB.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Samples the bot's `VmHWM` every 100 ms, whichever process is the bot now.
+fn sample_rss(pid: Arc<AtomicU32>, peak: Arc<AtomicU64>, stop: Arc<AtomicBool>) {
+    tokio::spawn(async move {
+        while !stop.load(Ordering::Relaxed) {
+            let now = pid.load(Ordering::Relaxed);
+            if let Some(kib) = (now != 0).then(|| peak_rss_kib(now)).flatten() {
+                peak.fetch_max(kib, Ordering::Relaxed);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+}
+
+/// Sends SIGTERM and waits for the exit (killing it after `within`). Returns whether it exited
+/// by itself, successfully.
+async fn stop_bot(
+    bot: &mut BotProcess,
+    pid: &AtomicU32,
+    peak: &AtomicU64,
+    within: Duration,
+) -> bool {
+    if let Some(kib) = peak_rss_kib(bot.0.id()) {
+        peak.fetch_max(kib, Ordering::Relaxed);
+    }
+    bot.signal("TERM");
+    let deadline = Instant::now() + within;
+    let clean = loop {
+        if let Some(kib) = peak_rss_kib(bot.0.id()) {
+            peak.fetch_max(kib, Ordering::Relaxed);
+        }
+        match bot.0.try_wait() {
+            Ok(Some(status)) => break status.success(),
+            Ok(None) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
+            _ => {
+                let _ = bot.0.kill();
+                let _ = bot.0.wait();
+                break false;
+            }
+        }
+    };
+    pid.store(0, Ordering::Relaxed);
+    clean
+}
+
+/// What `du` says of a folder, in bytes (allocated blocks).
+fn disk_usage(path: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    let own = meta.blocks() * 512;
+    if !meta.is_dir() {
+        return own;
+    }
+    let children: u64 = std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| disk_usage(&e.path()))
+        .sum();
+    own + children
+}
+
+// ---- the run -----------------------------------------------------------------------------------
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn p50_p99(mut v: Vec<Duration>) -> String {
+    v.sort();
+    format!(
+        "p50 {:>5} ms  p99 {:>5} ms  max {:>5} ms  (n = {})",
+        percentile(&v, 0.5).as_millis(),
+        percentile(&v, 0.99).as_millis(),
+        v.last().copied().unwrap_or_default().as_millis(),
+        v.len()
+    )
+}
+
+async fn run(sizes: Sizes) {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!(
+        "load: {} games between people, {} against the bot ({}), {} plies each, restart: {}, \
+         {cores} cores",
+        sizes.people,
+        sizes.bot_games(),
+        sizes
+            .bots
+            .iter()
+            .map(|(level, n)| format!("{n} {level}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        sizes.plies,
+        if sizes.restart {
+            "SIGTERM midway"
+        } else {
+            "none"
+        },
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db: PathBuf = dir.path().join("db");
+    let (tap, tapped) = mpsc::unbounded_channel();
+    let standin = StandIn::start_with(Config {
+        wait: CONNECT_WAIT,
+        interaction_deadline: Some(DISCORD_DEADLINE),
+        tap: Some(tap),
+        keep_uploads: false,
+        ..Config::default()
+    })
+    .await;
+    let router = Arc::new(Router::default());
+    let counters = Arc::new(Counters::default());
+    let routing = route_requests(tapped, Arc::clone(&router), Arc::clone(&counters));
+
+    let pid = Arc::new(AtomicU32::new(0));
+    let peak = Arc::new(AtomicU64::new(0));
+    let stop_sampling = Arc::new(AtomicBool::new(false));
+    let mut bot = start_bot(&standin, &db).await;
+    pid.store(bot.0.id(), Ordering::Relaxed);
+    sample_rss(
+        Arc::clone(&pid),
+        Arc::clone(&peak),
+        Arc::clone(&stop_sampling),
+    );
+
+    let shared = Arc::new(Shared {
+        standin,
+        router,
+        sizes: sizes.clone(),
+        plies_played: AtomicUsize::new(0),
+        stats: Mutex::new(Stats::default()),
+        started: Instant::now(),
+    });
+    let started = shared.started;
+    let mut games = tokio::task::JoinSet::new();
+    for i in 0..sizes.people {
+        let shared = Arc::clone(&shared);
+        games.spawn(async move { (format!("people {i}"), people_game(shared, i).await) });
+    }
+    let mut n = 0;
+    for (level, count) in sizes.bots {
+        for _ in 0..count {
+            let shared = Arc::clone(&shared);
+            let i = n;
+            games.spawn(async move { (format!("{level} {i}"), bot_game(shared, i, level).await) });
+            n += 1;
+        }
+    }
+
+    // The restart, once half the plies are played.
+    let total_plies = sizes.games() * sizes.plies;
+    let mut restart_note = String::from("no restart");
+    let deadline = tokio::time::Instant::now() + sizes.time_limit;
+    let mut restarted = !sizes.restart;
+    loop {
+        if !restarted && shared.plies_played.load(Ordering::Relaxed) * 2 >= total_plies {
+            restarted = true;
+            let t = Instant::now();
+            let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
+            let stopped_in = t.elapsed();
+            drop(bot);
+            shared.standin.wait_disconnected().await;
+            bot = start_bot(&shared.standin, &db).await;
+            pid.store(bot.0.id(), Ordering::Relaxed);
+            restart_note = format!(
+                "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",
+                started.elapsed().as_secs_f64() - t.elapsed().as_secs_f64(),
+                if clean { "exit 0" } else { "NOT a clean exit" },
+                stopped_in.as_millis(),
+                t.elapsed().as_millis()
+            );
+            println!("load: {restart_note}");
+        }
+        let next = tokio::time::timeout_at(
+            deadline.min(tokio::time::Instant::now() + Duration::from_millis(200)),
+            games.join_next(),
+        )
+        .await;
+        match next {
+            Ok(None) => break,
+            Ok(Some(joined)) => {
+                let mut stats = shared.stats.lock().unwrap();
+                match joined {
+                    Ok((_, Ok(outcome))) => {
+                        stats.finished += 1;
+                        if let Some(outcome) = outcome {
+                            *stats.outcomes.entry(outcome).or_default() += 1;
+                        }
+                    }
+                    Ok((name, Err(why))) => stats.abandoned.push(format!("{name}: {why}")),
+                    Err(e) => stats.abandoned.push(format!("a driver panicked: {e}")),
+                }
+            }
+            Err(_) if tokio::time::Instant::now() >= deadline => {
+                let left = games.len();
+                games.abort_all();
+                shared
+                    .stats
+                    .lock()
+                    .unwrap()
+                    .abandoned
+                    .push(format!("{left} games still going at the time limit"));
+                break;
+            }
+            Err(_) => {}
+        }
+    }
+    let wall = started.elapsed();
+    let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
+    stop_sampling.store(true, Ordering::Relaxed);
+    drop(bot);
+    routing.abort();
+    let db_bytes = disk_usage(&db);
+
+    let stats = std::mem::take(&mut *shared.stats.lock().unwrap());
+    println!("load: done in {:.1} s; {restart_note}", wall.as_secs_f64());
+    println!(
+        "  human-move callback      {}",
+        p50_p99(stats.move_callbacks.clone())
+    );
+    for (level, _) in sizes.bots.iter().filter(|(_, n)| *n > 0) {
+        println!(
+            "  bot answer ({level:<6})      {}",
+            p50_p99(stats.bot_answers.get(level).cloned().unwrap_or_default())
+        );
+    }
+    println!(
+        "  callbacks after 3 s      {} of {}",
+        counters.callbacks_late.load(Ordering::Relaxed),
+        counters.callbacks.load(Ordering::Relaxed)
+    );
+    println!(
+        "  failed interactions      {} of {} (no accepted callback, or refused)",
+        stats.failed, stats.interactions
+    );
+    for (kind, n) in &stats.failure_kinds {
+        println!("      {n} × {kind}");
+    }
+    for failure in &stats.failures {
+        println!("      e.g. {failure}");
+    }
+    println!(
+        "  moves refused by the app {}  (answered privately)",
+        stats.moves_refused
+    );
+    println!(
+        "  requests refused         {}  (by the stand-in, all kinds)",
+        counters.refused.load(Ordering::Relaxed)
+    );
+    for example in counters.refused_examples.lock().unwrap().iter() {
+        println!("      {example}");
+    }
+    println!(
+        "  games finished           {} of {} ({} ended by the rules before {} plies)",
+        stats.finished,
+        sizes.games(),
+        stats.outcomes.values().sum::<usize>(),
+        sizes.plies
+    );
+    for (outcome, n) in &stats.outcomes {
+        println!("      {n} × {outcome}");
+    }
+    for why in stats.abandoned.iter().take(10) {
+        println!("      not finished: {why}");
+    }
+    if stats.abandoned.len() > 10 {
+        println!("      … and {} more", stats.abandoned.len() - 10);
+    }
+    println!(
+        "  peak RSS of the bot      {:.1} MiB (VmHWM, max over both processes)",
+        peak.load(Ordering::Relaxed) as f64 / 1024.0
+    );
+    println!(
+        "  database size            {:.1} MiB (du of DAMAS_DB)",
+        db_bytes as f64 / (1024.0 * 1024.0)
+    );
+    if !clean {
+        println!("  the bot did NOT exit cleanly at the end");
+    }
+}
+
+fn main() {
+    let sizes = match Sizes::read() {
+        Ok(sizes) => sizes,
+        Err(e) => {
+            eprintln!("load: {e}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(run(sizes));
+}

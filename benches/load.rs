@@ -34,7 +34,7 @@ mod bot_support;
 mod discord_stand_in;
 
 use bot_support::{text, text_of, BotProcess, GUILD};
-use damas::engine::{notation::legal_notations, Color, Game, Variant};
+use damas::engine::{legal_notations, Color, Game, Variant};
 use discord_stand_in::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -404,11 +404,11 @@ fn play(game: &mut Game, notation: &str) -> Result<(), String> {
         .map_err(|e| format!("{notation} does not apply here: {e:?}"))
 }
 
-/// The move in a bot's board: "Bot (easy) played 22-18."
+/// The move in a bot's board: "Bot · easy played 22-18."
 fn bot_move_in(text: &str) -> Option<String> {
-    let from = text.find("Bot (")?;
+    let from = text.find("Bot · ")?;
     let rest = &text[from..];
-    let after = &rest[rest.find(") played ")? + ") played ".len()..];
+    let after = &rest[rest.find(" played ")? + " played ".len()..];
     let mv: String = after
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == 'x')

@@ -4,7 +4,7 @@ use super::board::{board_reply, notify_side_to_move};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
-use super::{storage_failed, variant_or_default, Actor, Answer, App, Place, UserRef};
+use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
 use crate::store::{Challenge, GameRecord, Seat, StoreError, UserRef as StoredUser};
@@ -52,7 +52,7 @@ impl App {
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        let variant = variant_or_default(variant);
+        let variant = variant.unwrap_or_default();
         let challenge = Challenge {
             challenger: StoredUser {
                 user_id: actor.user_id,
@@ -259,7 +259,7 @@ impl App {
         self.start_game(
             lang,
             place,
-            variant_or_default(variant),
+            variant.unwrap_or_default(),
             players,
             Some(level),
             None,

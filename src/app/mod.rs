@@ -28,7 +28,7 @@ pub use reply::{
 pub use sweep::Swept;
 
 use crate::ai::{Level, SearchPool};
-use crate::engine::{Color, Game, Variant};
+use crate::engine::{Color, Game};
 use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
 use i18n::Lang;
 use std::sync::Arc;
@@ -289,7 +289,3 @@ pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     Reply::private(i18n::t(lang, "err-storage"))
 }
 
-/// Default variant when a command leaves it out.
-pub(crate) fn variant_or_default(v: Option<Variant>) -> Variant {
-    v.unwrap_or_default()
-}

@@ -288,4 +288,3 @@ pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     tracing::error!("storage: {e}");
     Reply::private(i18n::t(lang, "err-storage"))
 }
-

@@ -76,6 +76,25 @@ pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
     rows
 }
 
+/// Fills one of serenity's two interaction message builders, whose methods share names but
+/// no trait.
+macro_rules! interaction_message {
+    ($rendered:ident, $builder:expr) => {{
+        let mut m = $builder
+            .ephemeral($rendered.ephemeral)
+            .allowed_mentions($rendered.mentions)
+            .components($rendered.components)
+            .files($rendered.files);
+        if !$rendered.content.is_empty() {
+            m = m.content($rendered.content);
+        }
+        if let Some(e) = $rendered.embed {
+            m = m.embed(e);
+        }
+        m
+    }};
+}
+
 /// A reply laid out for Discord: what goes in the content, the embed, the components and the
 /// files, and who may be notified.
 pub struct Rendered {
@@ -138,34 +157,12 @@ impl Rendered {
 
     /// The answer to an interaction (callback type 4).
     pub fn response(self) -> CreateInteractionResponseMessage {
-        let mut m = CreateInteractionResponseMessage::new()
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(self.mentions)
-            .components(self.components)
-            .files(self.files);
-        if !self.content.is_empty() {
-            m = m.content(self.content);
-        }
-        if let Some(e) = self.embed {
-            m = m.embed(e);
-        }
-        m
+        interaction_message!(self, CreateInteractionResponseMessage::new())
     }
 
     /// A follow-up message of an interaction.
     pub fn followup(self) -> CreateInteractionResponseFollowup {
-        let mut m = CreateInteractionResponseFollowup::new()
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(self.mentions)
-            .components(self.components)
-            .files(self.files);
-        if !self.content.is_empty() {
-            m = m.content(self.content);
-        }
-        if let Some(e) = self.embed {
-            m = m.embed(e);
-        }
-        m
+        interaction_message!(self, CreateInteractionResponseFollowup::new())
     }
 
     /// The completion of a deferred answer: the original message is edited into the reply.

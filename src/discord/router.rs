@@ -364,7 +364,8 @@ impl Handler {
             Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => {}
             Err(e) => return Err(e),
         }
-        if reply.board_of.is_none() {
+        // Boards and challenges are remembered by their message (to strip or close later).
+        if reply.board_of.is_none() && reply.challenge_of.is_none() {
             return Ok(None);
         }
         with_retries("read an answer back", None, || {

@@ -1,8 +1,11 @@
 //! The application layer's use cases, driven as the Discord adapter and the console drive
 //! them: permissions, turns, refusals that change nothing, draws, undo, explanations.
 
+mod app_support;
+
+use app_support::*;
 use damas::ai::Level;
-use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
+use damas::app::{Action, Actor, App, Config, Place, Reply, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 
@@ -24,41 +27,10 @@ fn world() -> World {
     }
 }
 
-fn actor(id: u64, name: &str) -> Actor {
-    Actor {
-        user_id: id,
-        name: name.into(),
-        locale: "en-US".into(),
-        can_manage_messages: false,
-    }
-}
-
-fn user(a: &Actor) -> UserRef {
-    UserRef {
-        user_id: a.user_id,
-        name: a.name.clone(),
-        is_bot: false,
-    }
-}
-
 const PLACE: Place = Place {
     guild_id: Some(10),
     channel_id: 20,
 };
-
-fn only(a: &Answer) -> &Reply {
-    assert_eq!(a.replies.len(), 1, "one reply expected: {:#?}", a.replies);
-    &a.replies[0]
-}
-
-fn button_id(r: &Reply, action: Action) -> String {
-    r.buttons
-        .iter()
-        .find(|b| ComponentId::parse(&b.id).is_some_and(|id| id.action == action))
-        .unwrap_or_else(|| panic!("no {action:?} button in {r:#?}"))
-        .id
-        .clone()
-}
 
 /// alice (White) challenges bob; bob accepts. Returns the first board.
 async fn started(w: &World, alice: &Actor, bob: &Actor) -> Reply {

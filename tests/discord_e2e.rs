@@ -274,20 +274,11 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
     let mut board = standin.original_message(&sent);
     let mut finished = false;
     for _turn in 0..200 {
-        let Some(menu) = custom_ids(&board)
-            .into_iter()
-            .find(|id| id.starts_with("damas:move:"))
-        else {
+        // alice plays the first move of the menu.
+        let Some(choice) = first_menu_move(&standin, &alice, &board) else {
             break;
         };
-        // alice plays the first move of the menu.
-        let first = component(&board, &menu).unwrap()["options"][0]["value"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let pick = standin
-            .send_interaction(standin.select_menu(&alice, &board, &menu, &[&first]))
-            .await;
+        let pick = standin.send_interaction(choice).await;
         let cb = standin.callback(&pick).await;
         assert!(!cb.is_ephemeral(), "{}", text(&cb));
         if text(&cb).contains("wins") || text(&cb).contains("Draw") {

@@ -188,15 +188,9 @@ async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
     let board = boards_in(&standin, place.channel)
         .pop()
         .expect("the bot's board");
-    let menu = custom_id_starting(&board, "damas:move:");
-    let choice = component(&board, &menu).unwrap()["options"][0]["value"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let choice = first_menu_move(&standin, &alice, &board).expect("a move menu");
     let on_followup = standin.inject(FaultRoute::Followup, limited, 1);
-    let pick = standin
-        .send_interaction(standin.select_menu(&alice, &board, &menu, &[&choice]))
-        .await;
+    let pick = standin.send_interaction(choice).await;
     assert_eq!(standin.callback(&pick).await.callback_type(), Some(6));
     let limited_followup = standin.followup(&pick).await;
     assert_eq!(limited_followup.status, 429);
@@ -236,14 +230,8 @@ async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
     let board = boards_in(&standin, place.channel)
         .pop()
         .expect("the bot's board");
-    let menu = custom_id_starting(&board, "damas:move:");
-    let choice = component(&board, &menu).unwrap()["options"][0]["value"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let pick = standin
-        .send_interaction(standin.select_menu(&alice, &board, &menu, &[&choice]))
-        .await;
+    let choice = first_menu_move(&standin, &alice, &board).expect("a move menu");
+    let pick = standin.send_interaction(choice).await;
     let cb = standin.callback(&pick).await;
     assert!(text(&cb).contains("alice played"), "{}", text(&cb));
     bot_answer(&standin, place.channel).await;
@@ -388,19 +376,10 @@ async fn names_and_typed_text_ping_nobody_only_the_one_meant() {
     standin.callback(&sent).await;
     let mut board = standin.original_message(&sent);
     for _ in 0..200 {
-        let Some(menu) = custom_ids(&board)
-            .into_iter()
-            .find(|id| id.starts_with("damas:move:"))
-        else {
+        let Some(choice) = first_menu_move(&standin, &alice, &board) else {
             break;
         };
-        let first = component(&board, &menu).unwrap()["options"][0]["value"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let pick = standin
-            .send_interaction(standin.select_menu(&alice, &board, &menu, &[&first]))
-            .await;
+        let pick = standin.send_interaction(choice).await;
         let cb = standin.callback(&pick).await;
         if text(&cb).contains("wins") || text(&cb).contains("Draw") {
             break;

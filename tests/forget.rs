@@ -1,8 +1,11 @@
 //! `/forget-me`: nothing is erased without the person's own confirmation; then their name and
 //! id leave every game, record and leaderboard.
 
+mod app_support;
+
+use app_support::*;
 use damas::app::commands::{find, Invocation};
-use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
+use damas::app::{Action, Actor, App, Config, Place, Reply, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::{Seat, Store};
 
@@ -10,29 +13,6 @@ const PLACE: Place = Place {
     guild_id: Some(10),
     channel_id: 20,
 };
-
-fn actor(id: u64, name: &str) -> Actor {
-    Actor {
-        user_id: id,
-        name: name.into(),
-        locale: "en-US".into(),
-        can_manage_messages: false,
-    }
-}
-
-fn only(a: &Answer) -> &Reply {
-    assert_eq!(a.replies.len(), 1, "{:#?}", a.replies);
-    &a.replies[0]
-}
-
-fn button(r: &Reply, action: Action) -> String {
-    r.buttons
-        .iter()
-        .find(|b| ComponentId::parse(&b.id).is_some_and(|id| id.action == action))
-        .unwrap_or_else(|| panic!("no {action:?} in {r:#?}"))
-        .id
-        .clone()
-}
 
 /// alice (White) and bob play in PLACE; bob resigns.
 async fn finished_game(app: &App, alice: &Actor, bob: &Actor) {
@@ -50,7 +30,7 @@ async fn finished_game(app: &App, alice: &Actor, bob: &Actor) {
             Some(Color::White),
         )
         .await;
-    let accept = button(only(&a), Action::Accept);
+    let accept = button_id(only(&a), Action::Accept);
     app.component(bob, PLACE, &accept, &[]).await;
     app.play_move(alice, PLACE, "10-14").await;
     app.resign(bob, PLACE).await;
@@ -82,8 +62,8 @@ async fn forget_me_asks_first_and_then_erases_everything() {
         store.player(1).unwrap().is_some(),
         "nothing erased without confirmation"
     );
-    let confirm = button(&ask, Action::ForgetConfirm);
-    let keep = button(&ask, Action::ForgetCancel);
+    let confirm = button_id(&ask, Action::ForgetConfirm);
+    let keep = button_id(&ask, Action::ForgetCancel);
 
     // Only alice can confirm; "keep" keeps.
     let other = app.component(&bob, PLACE, &confirm, &[]).await;
@@ -111,7 +91,7 @@ async fn forget_me_asks_first_and_then_erases_everything() {
             None,
         )
         .await;
-    let accept = button(only(&a), Action::Accept);
+    let accept = button_id(only(&a), Action::Accept);
     app.component(&alice, PLACE, &accept, &[]).await;
     let refused = app.component(&alice, PLACE, &confirm, &[]).await;
     assert!(

@@ -2,8 +2,11 @@
 //! time, a loss on time at the limit (final board, archive, ratings), the bot never losing on
 //! time, expired challenges closed, games of deleted channels and servers cancelled.
 
+mod app_support;
+
+use app_support::*;
 use damas::ai::Level;
-use damas::app::{Action, Actor, Answer, App, ChallengeRef, ComponentId, Config, Place, Reply};
+use damas::app::{Action, Actor, App, ChallengeRef, Config, Place, Reply};
 use damas::app::{Swept, UserRef};
 use damas::engine::{Color, Outcome, Variant, WinReason};
 use damas::store::Store;
@@ -51,34 +54,11 @@ fn world() -> World {
     }
 }
 
-fn actor(id: u64, name: &str) -> Actor {
-    Actor {
-        user_id: id,
-        name: name.into(),
-        locale: "en-US".into(),
-        can_manage_messages: false,
-    }
-}
-
 fn place(channel: u64) -> Place {
     Place {
         guild_id: Some(10),
         channel_id: channel,
     }
-}
-
-fn only(a: &Answer) -> &Reply {
-    assert_eq!(a.replies.len(), 1, "{:#?}", a.replies);
-    &a.replies[0]
-}
-
-fn button(r: &Reply, action: Action) -> String {
-    r.buttons
-        .iter()
-        .find(|b| ComponentId::parse(&b.id).is_some_and(|id| id.action == action))
-        .unwrap_or_else(|| panic!("no {action:?} in {r:#?}"))
-        .id
-        .clone()
 }
 
 /// alice (White, to move first) against bob, in `channel`.
@@ -99,7 +79,7 @@ async fn people_game(w: &World, channel: u64) -> (Actor, Actor) {
             Some(Color::White),
         )
         .await;
-    let accept = button(only(&a), Action::Accept);
+    let accept = button_id(only(&a), Action::Accept);
     let started = w.app.component(&bob, place(channel), &accept, &[]).await;
     assert!(!only(&started).is_private());
     (alice, bob)
@@ -262,7 +242,7 @@ async fn an_expired_challenge_is_closed_and_leaves_the_store() {
     }
     assert!(w.app.store().challenge(50).unwrap().is_none());
     // Its Accept button now says so.
-    let accept = button(posted, Action::Accept);
+    let accept = button_id(posted, Action::Accept);
     let late = w.app.component(&bob, place(50), &accept, &[]).await;
     assert!(only(&late).is_private());
     assert!(w.app.store().active_game(50).unwrap().is_none());

@@ -177,3 +177,14 @@ pub fn custom_id_starting(message: &Value, prefix: &str) -> String {
         .find(|id| id.starts_with(prefix))
         .unwrap_or_else(|| panic!("no {prefix}… component in {:?}", custom_ids(message)))
 }
+
+/// The interaction of `user` choosing the first move of a board's move menu, if it has one.
+pub fn first_menu_move(standin: &StandIn, user: &TestUser, board: &Value) -> Option<Value> {
+    let menu = custom_ids(board)
+        .into_iter()
+        .find(|id| id.starts_with("damas:move:"))?;
+    let first = component(board, &menu)?["options"][0]["value"]
+        .as_str()?
+        .to_string();
+    Some(standin.select_menu(user, board, &menu, &[&first]))
+}

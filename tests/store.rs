@@ -700,10 +700,12 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
         challenger: UserRef {
             user_id: from,
             name: format!("player {from}"),
+            is_bot: false,
         },
         challenged: UserRef {
             user_id: to,
             name: format!("player {to}"),
+            is_bot: false,
         },
         variant: Variant::Spanish,
         challenger_color: None,
@@ -1069,10 +1071,12 @@ async fn forgetting_a_user_leaves_no_trace_of_them() {
                 challenger: UserRef {
                     user_id: other,
                     name: "Other".into(),
+                    is_bot: false,
                 },
                 challenged: UserRef {
                     user_id: gone,
                     name: name.into(),
+                    is_bot: false,
                 },
                 ..challenge(1, 2, 1_000)
             },
@@ -1165,10 +1169,12 @@ async fn version_1_challenges_still_read() {
         challenger: UserRef {
             user_id: 1,
             name: "ana".into(),
+            is_bot: false,
         },
         challenged: UserRef {
             user_id: 2,
             name: "beto".into(),
+            is_bot: false,
         },
         variant: Variant::English,
         challenger_color: Some(Color::Black),

@@ -7,7 +7,7 @@ use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
-use crate::store::{Challenge, GameRecord, Seat, StoreError, UserRef as StoredUser};
+use crate::store::{Challenge, GameRecord, Seat, StoreError};
 use rand::Rng;
 
 impl App {
@@ -54,14 +54,12 @@ impl App {
         }
         let variant = variant.unwrap_or_default();
         let challenge = Challenge {
-            challenger: StoredUser {
+            challenger: UserRef {
                 user_id: actor.user_id,
                 name: actor.name.clone(),
+                is_bot: false,
             },
-            challenged: StoredUser {
-                user_id: opponent.user_id,
-                name: opponent.name.clone(),
-            },
+            challenged: opponent.clone(),
             variant,
             challenger_color: colour,
             created_at_ms: now,

@@ -20,6 +20,7 @@ pub mod reply;
 pub mod settings;
 pub mod sweep;
 
+pub use crate::store::UserRef;
 pub use bot::Owed;
 pub use ids::{Action, ComponentId};
 pub use reply::{
@@ -49,14 +50,6 @@ impl Actor {
     pub fn lang(&self) -> Lang {
         Lang::from_locale(&self.locale)
     }
-}
-
-/// Another user named in a command (an opponent, a `/stats` subject).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserRef {
-    pub user_id: u64,
-    pub name: String,
-    pub is_bot: bool,
 }
 
 /// Where.

@@ -318,11 +318,16 @@ pub fn is_rule_outcome(outcome: Outcome) -> bool {
     }
 }
 
-/// A user on one side of a challenge.
+/// A user: on one side of a challenge, or named in a command (an opponent, a `/stats`
+/// subject).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserRef {
     pub user_id: u64,
     pub name: String,
+    /// A bot account (Discord says so when a command names it). Only bots are refused as
+    /// opponents, and no bot account ever gets into a record: never stored.
+    #[serde(skip)]
+    pub is_bot: bool,
 }
 
 /// An open challenge. One per channel: see [`super::Store::put_challenge`].

@@ -230,7 +230,8 @@ async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
     let board = boards_in(&standin, place.channel)
         .pop()
         .expect("the bot's board");
-    let choice = first_menu_move(&standin, &alice, &board).expect("a move menu");
+    let choice = first_menu_move(&standin, &alice, &board)
+        .unwrap_or_else(|| panic!("no move menu on {board}\n{}", standin.log_text()));
     let pick = standin.send_interaction(choice).await;
     let cb = standin.callback(&pick).await;
     assert!(text(&cb).contains("alice played"), "{}", text(&cb));

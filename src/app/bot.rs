@@ -101,6 +101,20 @@ impl App {
         owed
     }
 
+    /// Whether the channel's game waits for the bot and the board of the move the bot answers
+    /// has been shown (recorded as posted).
+    pub fn bot_move_due_after_its_board(&self, place: Place) -> bool {
+        let Ok(Some(rec)) = self.store.active_game(place.channel_id) else {
+            return false;
+        };
+        let Ok(game) = rec.to_game() else {
+            return false;
+        };
+        !game.is_over()
+            && bot_level(&rec, game.side_to_move()).is_some()
+            && self.board_shown_at(&rec) == Some(rec.moves.len())
+    }
+
     /// The board of the channel's game as it stands, to post again when it was never shown;
     /// it notifies the person to move, as the lost board would have.
     pub async fn current_board(&self, place: Place, lang: Lang) -> Answer {

@@ -169,13 +169,34 @@ async fn after_post(http: &Http, app: &App, reply: &Reply, message: Option<&Mess
     }
 }
 
+/// Why a bot turn is started.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BotTrigger {
+    /// A use case said the bot is to move now, or a (re)connection found the move owed.
+    Owed,
+    /// Some other interaction in the channel: the move starts only if the board of the move
+    /// it answers has been shown, so that the bot never answers before that board appears
+    /// (the interaction that made that move starts the bot itself, once it is shown).
+    Nudge,
+}
+
 /// Makes the bot's move in a channel if it owes one, and posts it there. Runs as a task of its
 /// own: the interaction that triggered it is answered meanwhile. Concurrent triggers are
 /// harmless: [`App::bot_turn`] makes one move per turn.
-fn start_bot_turn(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place, lang: Lang) {
+fn start_bot_turn(
+    http: Arc<Http>,
+    app: App,
+    work: &Arc<InFlight>,
+    place: Place,
+    lang: Lang,
+    trigger: BotTrigger,
+) {
     let Some(working) = work.start() else { return };
     tokio::spawn(async move {
         let _working = working;
+        if trigger == BotTrigger::Nudge && !app.bot_move_due_after_its_board(place) {
+            return;
+        }
         let answer = app.bot_turn(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
             let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
@@ -269,7 +290,18 @@ impl Handler {
         };
         self.deliver(ctx, target, &answer, deferred, received).await;
         // Whatever happened, a game waiting for the bot gets its move.
-        start_bot_turn(ctx.http.clone(), self.app.clone(), &self.work, place, lang);
+        let trigger = match answer.bot_turn {
+            Some(_) => BotTrigger::Owed,
+            None => BotTrigger::Nudge,
+        };
+        start_bot_turn(
+            ctx.http.clone(),
+            self.app.clone(),
+            &self.work,
+            place,
+            lang,
+            trigger,
+        );
     }
 
     /// Tells Discord the answer is coming. Returns whether it took.
@@ -519,7 +551,9 @@ impl Handler {
         for (owed, lang) in self.app.owed_work() {
             let (http, app) = (ctx.http.clone(), self.app.clone());
             match owed {
-                Owed::BotMove(place) => start_bot_turn(http, app, &self.work, place, lang),
+                Owed::BotMove(place) => {
+                    start_bot_turn(http, app, &self.work, place, lang, BotTrigger::Owed)
+                }
                 Owed::Board(place) if boards_too => {
                     start_board_repost(http, app, &self.work, place, lang)
                 }

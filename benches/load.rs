@@ -41,7 +41,6 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -541,25 +540,8 @@ async fn bot_game(
 
 /// `damas bot` against the stand-in, quieter than the tests' [`BotProcess::start`].
 async fn start_bot(standin: &StandIn, db: &Path) -> BotProcess {
-    let child = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .arg("bot")
-        .env("DISCORD_TOKEN", standin.token())
-        .env("DISCORD_API_PROXY", standin.base_url())
-        .env("DISCORD_GUILD_ID", GUILD.to_string())
-        .env("DAMAS_DB", db)
-        .env(
-            "RUST_LOG",
-            std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into()),
-        )
-        // Away from the developer's own .env.
-        .current_dir(db.parent().expect("db has a parent"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("damas bot starts");
-    standin.wait_connected().await;
-    BotProcess(child)
+    let log = std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into());
+    BotProcess::start_logging(standin, db, &log).await
 }
 
 /// The peak resident set of a process so far (`VmHWM`), in KiB.

@@ -84,13 +84,18 @@ pub struct BotProcess(pub Child);
 impl BotProcess {
     /// Starts `damas bot` on `db` and waits until it is connected.
     pub async fn start(standin: &StandIn, db: &Path) -> BotProcess {
+        BotProcess::start_logging(standin, db, "info,serenity=warn").await
+    }
+
+    /// [`BotProcess::start`] with its log filter (`RUST_LOG`).
+    pub async fn start_logging(standin: &StandIn, db: &Path, rust_log: &str) -> BotProcess {
         let child = Command::new(env!("CARGO_BIN_EXE_damas"))
             .arg("bot")
             .env("DISCORD_TOKEN", standin.token())
             .env("DISCORD_API_PROXY", standin.base_url())
             .env("DISCORD_GUILD_ID", GUILD.to_string())
             .env("DAMAS_DB", db)
-            .env("RUST_LOG", "info,serenity=warn")
+            .env("RUST_LOG", rust_log)
             // Away from the developer's own .env.
             .current_dir(db.parent().expect("db has a parent"))
             .stdin(Stdio::null())

@@ -234,6 +234,78 @@ fn shutdown_stops_a_running_expert_search() {
 }
 
 #[test]
+fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
+    let pool = SearchPool::new(1, 16);
+    let (started_tx, started_rx) = mpsc::channel();
+    let long = pool.submit(JobClass::Long, move |ctx| {
+        let hurry = ctx.hurry();
+        let _ = started_tx.send(());
+        // Only a hurry ends this job early; PATIENCE bounds a broken pool.
+        let waited = std::time::Instant::now();
+        while !hurry.load(Ordering::Relaxed) && waited.elapsed() < PATIENCE {
+            std::thread::yield_now();
+        }
+        hurry.load(Ordering::Relaxed)
+    });
+    if started_rx.recv_timeout(PATIENCE).is_err() {
+        panic!("the long job never started");
+    }
+    let easy = pool.submit_best_move(Game::new(Variant::Spanish), Level::Easy, nodes(1_000));
+    assert_eq!(wait(long), Ok(true), "the queued easy move hurried the long job");
+    assert!(matches!(wait(easy), Ok(Some(_))));
+}
+
+#[test]
+fn a_hurried_expert_search_returns_its_move_instead_of_thinking_for_an_hour() {
+    let pool = SearchPool::new(1, 16);
+    let an_hour = SearchOptions {
+        time: Some(Duration::from_secs(3600)),
+        ..SearchOptions::default()
+    };
+    let expert = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
+    while pool.queued() > 0 {
+        std::thread::yield_now();
+    }
+    // The expert search is running; an easy move arrives and must not wait an hour.
+    let easy = pool.submit_best_move(Game::new(Variant::Spanish), Level::Easy, nodes(1_000));
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done_tx.send((expert.wait(), easy.wait()));
+    });
+    match done_rx.recv_timeout(PATIENCE) {
+        Ok((expert, easy)) => {
+            assert!(matches!(expert, Ok(Some(_))), "expert still gives its move");
+            assert!(matches!(easy, Ok(Some(_))));
+        }
+        Err(_) => {
+            // Leak the pool rather than wait an hour for the unhurried search.
+            std::mem::forget(pool);
+            panic!("the easy move did not hurry the expert search");
+        }
+    }
+}
+
+#[test]
+fn a_long_job_is_not_hurried_by_another_long_job() {
+    let pool = SearchPool::new(1, 16);
+    let (started_tx, started_rx) = mpsc::channel();
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let first = pool.submit(JobClass::Long, move |ctx| {
+        let hurry = ctx.hurry();
+        let _ = started_tx.send(());
+        let _ = release_rx.recv_timeout(PATIENCE);
+        hurry.load(Ordering::Relaxed)
+    });
+    if started_rx.recv_timeout(PATIENCE).is_err() {
+        panic!("the long job never started");
+    }
+    let second = pool.submit(JobClass::Long, |_| ());
+    let _ = release_tx.send(());
+    assert_eq!(wait(first), Ok(false), "only short jobs hurry long ones");
+    assert_eq!(wait(second), Ok(()));
+}
+
+#[test]
 fn each_worker_keeps_one_table_for_every_search() {
     let pool = SearchPool::new(1, 16);
     let spanish = Game::new(Variant::Spanish);

@@ -20,4 +20,6 @@ pub use pool::{
     expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
     EXPERT_FLOOR_UNDER_LOAD,
 };
-pub use search::{best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND};
+pub use search::{
+    best_move, best_move_with_table, Hurry, SearchOptions, SearchResult, MATE, MATE_BOUND,
+};

@@ -4,13 +4,16 @@
 //! the async runtime: a few dedicated OS threads, each keeping one transposition table for
 //! its whole life. Jobs wait in two queues: every [`JobClass::Short`] job starts before any
 //! [`JobClass::Long`] one, first come first served inside a class, so an easy move is never
-//! stuck behind expert searches. When many jobs wait, an expert search thinks for less
-//! ([`expert_time_under_load`]). Results come back through a [`Ticket`], awaited from async
+//! stuck behind expert searches; and a short job that finds every thread busy with long ones
+//! hurries one of them ([`JobContext::hurry`]), so it waits at most about
+//! [`EXPERT_FLOOR_UNDER_LOAD`], not a whole expert search. When many jobs wait, an expert
+//! search thinks for less ([`expert_time_under_load`]). Search threads run at a lower CPU
+//! priority than the rest of the process, so answering people comes before thinking. Results come back through a [`Ticket`], awaited from async
 //! code or waited for on a plain thread.
 
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
-use super::search::{best_move, best_move_with_table, SearchOptions, SearchResult};
+use super::search::{best_move, best_move_with_table, Hurry, SearchOptions, SearchResult};
 use crate::engine::{Game, Move};
 use std::collections::VecDeque;
 use std::future::Future;
@@ -65,15 +68,19 @@ pub fn expert_time_under_load(base: Duration, waiting: usize) -> Duration {
     shrunk.max(EXPERT_FLOOR_UNDER_LOAD).min(base)
 }
 
-/// The least time expert is given under load: about what Hard's [`super::HARD_NODES`] take
-/// on this project's 2-core box (0.1–0.3 s), so expert then searches about as far as hard.
-pub const EXPERT_FLOOR_UNDER_LOAD: Duration = Duration::from_millis(250);
+/// The least time expert is given under load, and what a hurried expert search still gets:
+/// about what Hard's [`super::HARD_NODES`] take on this project's 2-core box (about 0.1 s),
+/// so expert then searches about as far as hard (and at 0.1 s it still beats hard; see the
+/// README's strength table).
+pub const EXPERT_FLOOR_UNDER_LOAD: Duration = Duration::from_millis(100);
 
 /// What a running job gets from its worker.
 pub struct JobContext<'a> {
     table: &'a mut Table,
     waiting: usize,
     stop: &'a Arc<AtomicBool>,
+    hurry: Arc<AtomicBool>,
+    long: bool,
 }
 
 impl JobContext<'_> {
@@ -87,13 +94,30 @@ impl JobContext<'_> {
         Arc::clone(self.stop)
     }
 
-    /// [`best_move`] with this thread's transposition table.
+    /// Raised when a short job waits for this thread (long jobs only): a long job should
+    /// return what it has once it has had [`EXPERT_FLOOR_UNDER_LOAD`].
+    pub fn hurry(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.hurry)
+    }
+
+    /// [`best_move`] with this thread's transposition table. In a long job, the search
+    /// also obeys [`JobContext::hurry`] unless `opts` brings a hurry of its own.
     pub fn best_move(
         &mut self,
         game: &Game,
         level: Level,
         opts: &SearchOptions,
     ) -> Option<SearchResult> {
+        if self.long && opts.hurry.is_none() {
+            let hurried = SearchOptions {
+                hurry: Some(Hurry {
+                    flag: self.hurry(),
+                    within: EXPERT_FLOOR_UNDER_LOAD,
+                }),
+                ..opts.clone()
+            };
+            return best_move_with_table(game, level, &hurried, self.table);
+        }
         best_move_with_table(game, level, opts, self.table)
     }
 }
@@ -139,6 +163,10 @@ struct Queues {
     short: VecDeque<Box<dyn QueuedJob>>,
     long: VecDeque<Box<dyn QueuedJob>>,
     closed: bool,
+    /// Workers waiting for a job.
+    idle: usize,
+    /// The hurry flags of the long jobs running now that nobody has hurried yet.
+    unhurried_long: Vec<Arc<AtomicBool>>,
 }
 
 impl Queues {
@@ -259,6 +287,14 @@ impl SearchPool {
             JobClass::Short => queues.short.push_back(job),
             JobClass::Long => queues.long.push_back(job),
         }
+        // A short job with no idle worker would wait for a whole long search: one of those
+        // is told to finish soon (the oldest, likeliest to be near its end anyway).
+        if class == JobClass::Short && queues.idle == 0 && !queues.unhurried_long.is_empty() {
+            queues
+                .unhurried_long
+                .remove(0)
+                .store(true, Ordering::Relaxed);
+        }
         drop(queues);
         self.shared.work_ready.notify_one();
         Ticket { ahead, result }
@@ -327,22 +363,32 @@ impl Drop for SearchPool {
 
 /// A worker: one table for its whole life, jobs until the pool closes.
 fn work(shared: &Shared, table_bytes: usize) {
+    lower_this_threads_priority();
     let mut table = Table::with_memory(table_bytes);
     loop {
-        let (job, waiting) = {
+        let hurry = Arc::new(AtomicBool::new(false));
+        let (job, waiting, long) = {
             let mut queues = shared.lock();
             loop {
                 if queues.closed {
                     return;
                 }
+                let long = queues.short.is_empty();
                 match queues.next() {
                     Some(job) if job.abandoned() => continue,
-                    Some(job) => break (job, queues.len()),
+                    Some(job) => {
+                        if long {
+                            queues.unhurried_long.push(Arc::clone(&hurry));
+                        }
+                        break (job, queues.len(), long);
+                    }
                     None => {
+                        queues.idle += 1;
                         queues = shared
                             .work_ready
                             .wait(queues)
                             .unwrap_or_else(|e| e.into_inner());
+                        queues.idle -= 1;
                     }
                 }
             }
@@ -351,10 +397,38 @@ fn work(shared: &Shared, table_bytes: usize) {
             table: &mut table,
             waiting,
             stop: &shared.stop,
+            hurry: Arc::clone(&hurry),
+            long,
         };
         job.run(&mut ctx);
+        if long {
+            shared
+                .lock()
+                .unhurried_long
+                .retain(|flag| !Arc::ptr_eq(flag, &hurry));
+        }
     }
 }
+
+/// Search threads yield the CPU to the async runtime, which answers people (Linux: nice 10
+/// for this thread only). Best effort: where it cannot be done, searches keep the default.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain system calls on this thread's own id, no memory handed over.
+        let done = unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, SEARCH_NICENESS)
+        };
+        if done != 0 {
+            tracing::debug!("search thread keeps its priority: setpriority failed");
+        }
+    }
+}
+
+/// How much lower than the process the search threads run (Linux niceness, 0–19).
+#[cfg(target_os = "linux")]
+const SEARCH_NICENESS: libc::c_int = 10;
 
 /// A queued job's place and its coming result. Await it from async code, or [`Ticket::wait`]
 /// on a plain thread. Dropping it before the job starts skips the job.

@@ -47,6 +47,18 @@ pub struct SearchOptions {
     /// Set to true from another thread to stop the search; the best move found so far is
     /// returned.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Lets the caller cut the clock short while the search runs (the search pool does when
+    /// a short job waits for this search's thread).
+    pub hurry: Option<Hurry>,
+}
+
+/// A clock that can be shortened from another thread: once `flag` is raised, the search
+/// thinks no longer than `within` in all (or stops at once if that has already passed),
+/// returning its deepest completed iteration as usual.
+#[derive(Clone, Debug)]
+pub struct Hurry {
+    pub flag: Arc<AtomicBool>,
+    pub within: Duration,
 }
 
 /// The chosen move and how it was found.
@@ -230,6 +242,7 @@ struct Searcher<'a> {
     max_nodes: u64,
     started: Instant,
     stop: Option<&'a AtomicBool>,
+    hurry: Option<&'a Hurry>,
     aborted: bool,
     nodes: u64,
     noise_seed: u64,
@@ -268,6 +281,7 @@ impl<'a> Searcher<'a> {
             max_nodes: limits.nodes.unwrap_or(u64::MAX),
             started: Instant::now(),
             stop: opts.stop.as_deref(),
+            hurry: opts.hurry.as_ref(),
             aborted: false,
             nodes: 0,
             noise_seed,
@@ -316,7 +330,7 @@ impl<'a> Searcher<'a> {
                 // A forced result: a shorter win would have shown at a smaller depth.
                 break;
             }
-            if let Some(t) = self.limits.time {
+            if let Some(t) = self.time_limit() {
                 // The next iteration costs several times this one: don't start what
                 // cannot finish.
                 if self.started.elapsed() * 2 > t {
@@ -653,13 +667,25 @@ impl<'a> Searcher<'a> {
                     return true;
                 }
             }
-            if let Some(t) = self.limits.time {
+            if let Some(t) = self.time_limit() {
                 if self.started.elapsed() >= t {
                     return true;
                 }
             }
         }
         false
+    }
+
+    /// The clock now: the limits' time, cut to the hurry's once it is raised.
+    fn time_limit(&self) -> Option<Duration> {
+        match self.hurry {
+            Some(hurry) if hurry.flag.load(Ordering::Relaxed) => Some(
+                self.limits
+                    .time
+                    .map_or(hurry.within, |t| t.min(hurry.within)),
+            ),
+            _ => self.limits.time,
+        }
     }
 }
 

@@ -102,7 +102,7 @@ pub fn bestmove(args: BestMoveArgs) -> ExitCode {
         seed: args.seed.unwrap_or(0),
         time,
         limits,
-        stop: None,
+        ..SearchOptions::default()
     };
     let game = Game::from_position(pos);
     let pool = args
@@ -273,7 +273,7 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
                 } else {
                     None
                 },
-                stop: None,
+                ..SearchOptions::default()
             };
             let started = Instant::now();
             let Some(r) = best_move(&game, level, &opts) else {
@@ -367,7 +367,7 @@ fn openings(variant: Variant, count: usize, seed: u64) -> Vec<Game> {
                 nodes: None,
                 depth: Some(10),
             }),
-            stop: None,
+            ..SearchOptions::default()
         };
         let balanced = best_move(&game, Level::Hard, &probe).is_some_and(|r| r.score.abs() <= 40);
         if balanced {

@@ -251,7 +251,11 @@ fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
         panic!("the long job never started");
     }
     let easy = pool.submit_best_move(Game::new(Variant::Spanish), Level::Easy, nodes(1_000));
-    assert_eq!(wait(long), Ok(true), "the queued easy move hurried the long job");
+    assert_eq!(
+        wait(long),
+        Ok(true),
+        "the queued easy move hurried the long job"
+    );
     assert!(matches!(wait(easy), Ok(Some(_))));
 }
 

@@ -15,6 +15,7 @@
 
 use super::{Store, StoreError};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The exit code after a storage fault (`EX_TEMPFAIL`: try again after a restart).
@@ -44,8 +45,21 @@ pub(crate) fn exit_hook() -> FatalHook {
     })
 }
 
+/// Makes writes durable, one flush for every write made before it started (group commit):
+/// under load, writers that arrive while a flush runs share the next one instead of each
+/// waiting for a flush of its own.
+pub(crate) struct Syncer {
+    method: SyncMethod,
+    /// Writes that asked to be made durable, counted after the write was made.
+    written: AtomicU64,
+    /// Every write counted up to this number is durable.
+    synced: AtomicU64,
+    /// One flush at a time; waiters queue here in order.
+    turn: tokio::sync::Mutex<()>,
+}
+
 /// What follows sled's flush.
-pub(crate) enum Syncer {
+enum SyncMethod {
     Nothing,
     /// sled 0.34 keeps its whole log in this one file (values this small never go to its
     /// separate blob files).
@@ -53,25 +67,44 @@ pub(crate) enum Syncer {
     /// Every sync fails (tests of the fatal path).
     #[cfg(test)]
     Failing,
+    /// Runs a test's probe instead of syncing.
+    #[cfg(test)]
+    Probe(Box<dyn Fn() -> std::io::Result<()> + Send + Sync>),
 }
 
 impl Syncer {
     pub(crate) fn open(db_path: &Path, durability: Durability) -> Result<Syncer, StoreError> {
-        Ok(match durability {
-            Durability::Flush => Syncer::Nothing,
-            Durability::Fsync => Syncer::LogFile(
+        Ok(Syncer::with(match durability {
+            Durability::Flush => SyncMethod::Nothing,
+            Durability::Fsync => SyncMethod::LogFile(
                 std::fs::File::open(db_path.join(SLED_LOG_FILE))
                     .map_err(|source| StoreError::Sync { source })?,
             ),
-        })
+        }))
+    }
+
+    fn with(method: SyncMethod) -> Syncer {
+        Syncer {
+            method,
+            written: AtomicU64::new(0),
+            synced: AtomicU64::new(0),
+            turn: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    #[cfg(test)]
+    fn failing() -> Syncer {
+        Syncer::with(SyncMethod::Failing)
     }
 
     fn sync(&self) -> std::io::Result<()> {
-        match self {
-            Syncer::Nothing => Ok(()),
-            Syncer::LogFile(f) => f.sync_data(),
+        match &self.method {
+            SyncMethod::Nothing => Ok(()),
+            SyncMethod::LogFile(f) => f.sync_data(),
             #[cfg(test)]
-            Syncer::Failing => Err(std::io::Error::other("injected sync failure")),
+            SyncMethod::Failing => Err(std::io::Error::other("injected sync failure")),
+            #[cfg(test)]
+            SyncMethod::Probe(probe) => probe(),
         }
     }
 }
@@ -96,7 +129,19 @@ impl Store {
     /// they wait on sled's own thread pool, which must also run the log writes they wait
     /// for. A blocking `flush` on tokio's blocking threads leaves sled's pool free. The bot's
     /// searches run on a pool of their own, so flushes never queue behind them here.
+    ///
+    /// The caller's write is already made; a flush that starts after this point covers it,
+    /// and so does any flush started after a later write was counted ([`Syncer`]).
     pub(crate) async fn durable(&self) -> Result<(), StoreError> {
+        let sync = &self.trees.sync;
+        let mine = sync.written.fetch_add(1, Ordering::SeqCst) + 1;
+        let _turn = sync.turn.lock().await;
+        if sync.synced.load(Ordering::SeqCst) >= mine {
+            // A flush that started after this write was counted has finished.
+            return Ok(());
+        }
+        // Every write counted by now was made before this flush starts.
+        let covered = sync.written.load(Ordering::SeqCst);
         let trees = Arc::clone(&self.trees);
         let work = move || -> Result<(), StoreError> {
             trees.db.flush()?;
@@ -113,9 +158,14 @@ impl Store {
             }),
             Err(_) => work(),
         };
-        if let Err(e) = &done {
-            tracing::error!("a write could not be made durable: {e}");
-            (self.fatal)(e);
+        match &done {
+            Ok(()) => {
+                sync.synced.fetch_max(covered, Ordering::SeqCst);
+            }
+            Err(e) => {
+                tracing::error!("a write could not be made durable: {e}");
+                (self.fatal)(e);
+            }
         }
         done
     }
@@ -130,7 +180,7 @@ mod tests {
 
     fn failing_store(dir: &Path) -> (Store, Arc<Mutex<Vec<String>>>) {
         let mut store = Store::open_with(dir.join("db"), Durability::Flush).unwrap();
-        Arc::get_mut(&mut store.trees).unwrap().sync = Syncer::Failing;
+        Arc::get_mut(&mut store.trees).unwrap().sync = Syncer::failing();
         let calls = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&calls);
         let store = store.with_fatal_hook(Arc::new(move |e: &StoreError| {
@@ -168,5 +218,78 @@ mod tests {
         assert!(seen[0].contains("injected sync failure"), "{seen:?}");
         // Why the process must stop rather than say "nothing changed": the write landed.
         assert_eq!(store.active_game(2).unwrap().map(|g| g.id), Some(1));
+    }
+
+    /// A write made while a flush runs is acknowledged only after the next flush, and the
+    /// writes that wait together share that one flush. Driven step by step: each flush
+    /// blocks until the test releases it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_made_during_a_flush_waits_for_the_next_one_and_shares_it() {
+        use std::collections::HashSet;
+        use std::sync::mpsc;
+        use std::time::Duration;
+        const PATIENCE: Duration = Duration::from_secs(30);
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open_with(dir.path().join("db"), Durability::Flush).unwrap();
+        let made = Arc::new(Mutex::new(HashSet::new()));
+        let synced = Arc::new(Mutex::new(HashSet::new()));
+        let (started_tx, started) = mpsc::channel::<HashSet<u32>>();
+        let (release, release_rx) = mpsc::channel::<()>();
+        let probe = {
+            let (made, synced) = (made.clone(), synced.clone());
+            let (started_tx, release_rx) = (Mutex::new(started_tx), Mutex::new(release_rx));
+            move || {
+                // What this flush covers: the writes made before it started.
+                let covered: HashSet<u32> = made.lock().unwrap().clone();
+                let _ = started_tx.lock().unwrap().send(covered.clone());
+                let _ = release_rx.lock().unwrap().recv_timeout(PATIENCE);
+                synced.lock().unwrap().extend(covered);
+                Ok(())
+            }
+        };
+        Arc::get_mut(&mut store.trees).unwrap().sync =
+            Syncer::with(SyncMethod::Probe(Box::new(probe)));
+        // A write, then its acknowledgement: true if a flush covered it by then.
+        let write = |i: u32| {
+            made.lock().unwrap().insert(i);
+            let (store, synced) = (store.clone(), synced.clone());
+            tokio::spawn(async move {
+                store.durable().await.unwrap();
+                let covered = synced.lock().unwrap().contains(&i);
+                covered
+            })
+        };
+        let acked = |task: tokio::task::JoinHandle<bool>| async move {
+            match tokio::time::timeout(PATIENCE, task).await {
+                Ok(Ok(covered)) => covered,
+                Ok(Err(e)) => panic!("writer failed: {e}"),
+                Err(_) => panic!("a write waited for a flush nobody shared"),
+            }
+        };
+        let flush_started = || {
+            tokio::task::block_in_place(|| started.recv_timeout(PATIENCE))
+                .expect("a flush should start")
+        };
+
+        let first = write(0);
+        assert_eq!(flush_started(), HashSet::from([0]));
+        // Two writes land while the first flush runs.
+        let (second, third) = (write(1), write(2));
+        while store.trees.sync.written.load(Ordering::SeqCst) < 3 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        release.send(()).unwrap();
+        assert!(acked(first).await);
+        assert_eq!(flush_started(), HashSet::from([0, 1, 2]));
+        release.send(()).unwrap();
+        assert!(
+            acked(second).await,
+            "acknowledged before a flush covered it"
+        );
+        assert!(acked(third).await, "acknowledged before a flush covered it");
+        assert!(
+            started.try_recv().is_err(),
+            "the two waiting writes shared one flush"
+        );
     }
 }

@@ -275,7 +275,11 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,serenity=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    // Logs go to stderr, as a service's should; stdout stays free for output people read.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// `damas bot`.

@@ -83,13 +83,21 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
     let line = standin.original_message(&click);
     let line_id: u64 = line["id"].as_str().unwrap().parse().unwrap();
     assert_eq!(line["channel_id"], Value::from(channel.channel.to_string()));
-    assert!(text_of(&line).contains("alice vs bob"), "{}", text_of(&line));
+    assert!(
+        text_of(&line).contains("alice vs bob"),
+        "{}",
+        text_of(&line)
+    );
     assert!(text_of(&line).contains(&channel_link(thread.id)));
 
     // The board is in the thread, and the game is stored by the thread's id.
     let board = standin.channel_post(thread.id).await;
     assert!(text(&board).contains("The game begins"), "{}", text(&board));
-    let game = app.store().active_game(thread.id).unwrap().expect("game in the thread");
+    let game = app
+        .store()
+        .active_game(thread.id)
+        .unwrap()
+        .expect("game in the thread");
     assert_eq!(seat_ids(&game.players), [alice.id, bob.id]);
     assert!(app.store().active_game(channel.channel).unwrap().is_none());
 
@@ -106,13 +114,21 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
         .send_interaction(standin.button_click(&bob, &board, &resign))
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(text(&cb).contains("White wins by resignation"), "{}", text(&cb));
+    assert!(
+        text(&cb).contains("White wins by resignation"),
+        "{}",
+        text(&cb)
+    );
     let last_board = standin.original_message(&sent);
 
     // The channel's line shows the result, still linking to the thread; the thread is
     // archived, not deleted.
     let edit = message_edit(&standin, channel.channel, line_id).await;
-    assert!(text(&edit).contains("White wins by resignation"), "{}", text(&edit));
+    assert!(
+        text(&edit).contains("White wins by resignation"),
+        "{}",
+        text(&edit)
+    );
     assert!(text(&edit).contains(&channel_link(thread.id)));
     let archived = standin.wait_thread_archived(thread.id).await;
     assert_eq!(archived.times_archived, 1);
@@ -126,26 +142,45 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
         .await;
     let cb = standin.callback(&sent).await;
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
-    assert!(cb.content().contains(&format!("<@{}>", alice.id)), "{}", cb.summary());
-    assert!(!standin.thread(thread.id).unwrap().archived, "a message reopens the thread");
+    assert!(
+        cb.content().contains(&format!("<@{}>", alice.id)),
+        "{}",
+        cb.summary()
+    );
+    assert!(
+        !standin.thread(thread.id).unwrap().archived,
+        "a message reopens the thread"
+    );
     let challenge = standin.original_message(&sent);
     let accept = custom_id_starting(&challenge, "damas:accept:");
     let own = standin
         .send_interaction(standin.button_click(&bob, &challenge, &accept))
         .await;
     let cb = standin.callback(&own).await;
-    assert!(cb.is_ephemeral() && text(&cb).contains("not for you"), "{}", cb.summary());
+    assert!(
+        cb.is_ephemeral() && text(&cb).contains("not for you"),
+        "{}",
+        cb.summary()
+    );
     let sent = standin
         .send_interaction(standin.button_click(&alice, &challenge, &accept))
         .await;
     let cb = standin.callback(&sent).await;
     assert!(text(&cb).contains("⚪ bob vs ⚫ alice"), "{}", text(&cb));
-    let game = app.store().active_game(thread.id).unwrap().expect("the rematch");
+    let game = app
+        .store()
+        .active_game(thread.id)
+        .unwrap()
+        .expect("the rematch");
     assert_eq!(seat_ids(&game.players), [bob.id, alice.id]);
     let line = standin.channel_post(channel.channel).await;
     assert!(text(&line).contains("bob vs alice"), "{}", text(&line));
     assert!(text(&line).contains(&channel_link(thread.id)));
-    assert_eq!(standin.threads_in(channel.channel).len(), 1, "no new thread");
+    assert_eq!(
+        standin.threads_in(channel.channel).len(),
+        1,
+        "no new thread"
+    );
 
     standin.assert_no_refusals();
     bot.stop().await;
@@ -172,14 +207,22 @@ async fn two_games_run_in_threads_of_one_channel_at_once() {
             .await;
         let thread = standin.thread_created(channel.channel).await;
         let cb = standin.callback(&sent).await;
-        assert!(cb.content().contains(&channel_link(thread.id)), "{}", cb.summary());
+        assert!(
+            cb.content().contains(&channel_link(thread.id)),
+            "{}",
+            cb.summary()
+        );
         standin.channel_post(thread.id).await;
         threads.push(thread);
     }
     assert_ne!(threads[0].id, threads[1].id);
     assert_eq!(threads[1].name, "carol vs Bot · easy · Spanish draughts");
     for (thread, who) in threads.iter().zip([&alice, &carol]) {
-        let game = app.store().active_game(thread.id).unwrap().expect("a game per thread");
+        let game = app
+            .store()
+            .active_game(thread.id)
+            .unwrap()
+            .expect("a game per thread");
         assert_eq!(seat_ids(&game.players)[0], who.id);
     }
 
@@ -225,7 +268,11 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
     let pick = first_menu_move(&standin, &alice, &board).unwrap();
     let sent = standin.send_interaction(pick).await;
     let cb = standin.callback(&sent).await;
-    assert!(!text(&cb).contains("Create Public Threads"), "{}", text(&cb));
+    assert!(
+        !text(&cb).contains("Create Public Threads"),
+        "{}",
+        text(&cb)
+    );
     // Not asked for: no thread and nothing to explain.
     let other = Place::guild(GUILD, snowflake());
     let sent = standin
@@ -238,8 +285,9 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
         .await;
     let cb = standin.callback(&sent).await;
     assert!(!text(&cb).contains("thread"), "{}", text(&cb));
-    assert!(!custom_id_starting(&standin.original_message(&sent), "damas:accept:")
-        .ends_with(":thread"));
+    assert!(
+        !custom_id_starting(&standin.original_message(&sent), "damas:accept:").ends_with(":thread")
+    );
 
     // Allowed, but Discord refuses the thread itself: the game starts in the channel.
     let third = Place::guild(GUILD, snowflake());
@@ -254,8 +302,15 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
         ))
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(text(&cb).contains("would not let me open a thread"), "{}", text(&cb));
-    assert_eq!(place_of(&standin.original_message(&sent)).channel, third.channel);
+    assert!(
+        text(&cb).contains("would not let me open a thread"),
+        "{}",
+        text(&cb)
+    );
+    assert_eq!(
+        place_of(&standin.original_message(&sent)).channel,
+        third.channel
+    );
 
     for place in [channel, other, third] {
         assert!(standin.threads_in(place.channel).is_empty());
@@ -305,7 +360,10 @@ fn the_thread_option_defaults_to_where_threads_may_be_opened() {
     assert_eq!(with(Some("yes"), true), Threading::InThread);
     assert_eq!(with(Some("sí"), false), Threading::Unavailable);
     assert_eq!(with(Some("no"), true), Threading::InChannel);
-    assert!(commands::find("challenge").unwrap().option("hilo").is_some());
+    assert!(commands::find("challenge")
+        .unwrap()
+        .option("hilo")
+        .is_some());
 }
 
 #[tokio::test]
@@ -316,11 +374,23 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
     // alternate.
     let a = w
         .app
-        .challenge_for_days(&alice, PLACE, &user(&bob), Some(Variant::English), None, Some(2))
+        .challenge_for_days(
+            &alice,
+            PLACE,
+            &user(&bob),
+            Some(Variant::English),
+            None,
+            Some(2),
+        )
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, PLACE, &accept, &[]).await;
-    let first = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let first = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     let mut white = seat_ids(&first.players)[0];
 
     for round in 0..2 {
@@ -332,7 +402,11 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
         // Someone else's press changes nothing.
         let a = w.app.component(&carol, PLACE, &rematch, &[]).await;
         assert!(only(&a).is_private());
-        assert!(only(&a).text.contains("Only the two players"), "{}", only(&a).text);
+        assert!(
+            only(&a).text.contains("Only the two players"),
+            "{}",
+            only(&a).text
+        );
 
         let a = w.app.component(&bob, PLACE, &rematch, &[]).await;
         let challenge = only(&a);
@@ -343,10 +417,24 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
             let a = w.app.component(stranger, PLACE, &accept, &[]).await;
             assert!(only(&a).is_private(), "{}", only(&a).text);
         }
-        assert!(w.app.store().active_game(PLACE.channel_id).unwrap().is_none());
+        assert!(w
+            .app
+            .store()
+            .active_game(PLACE.channel_id)
+            .unwrap()
+            .is_none());
         w.app.component(&alice, PLACE, &accept, &[]).await;
-        let game = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
-        assert_ne!(seat_ids(&game.players)[0], white, "round {round}: colours swap");
+        let game = w
+            .app
+            .store()
+            .active_game(PLACE.channel_id)
+            .unwrap()
+            .unwrap();
+        assert_ne!(
+            seat_ids(&game.players)[0],
+            white,
+            "round {round}: colours swap"
+        );
         white = seat_ids(&game.players)[0];
         assert_eq!(game.variant, Variant::English, "the same variant");
         assert_eq!(game.move_time_ms, 2 * 86_400_000, "the same time per move");
@@ -363,7 +451,13 @@ async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     let w = world();
     let (alice, carol) = (actor(1, "alice"), actor(3, "carol"));
     w.app
-        .play_bot(&alice, PLACE, Some(Level::Easy), Some(Variant::English), Some(Color::Black))
+        .play_bot(
+            &alice,
+            PLACE,
+            Some(Level::Easy),
+            Some(Variant::English),
+            Some(Color::Black),
+        )
         .await;
     let a = w.app.resign(&alice, PLACE).await;
     let rematch = button_id(only(&a), Action::Rematch);
@@ -375,7 +469,12 @@ async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     let board = only(&a);
     assert!(!board.is_private());
     assert!(board.text.contains("The game begins"), "{}", board.text);
-    let game = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let game = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(
         game.players,
         [
@@ -427,20 +526,36 @@ async fn a_game_thread_announces_its_game_and_its_end_in_the_parent_channel() {
     inv.can_create_threads = true;
     let a = w.app.run_command(&alice, thread, &inv).await;
     assert!(a.new_thread.is_none());
-    assert!(only(&a).is_private(), "the thread is busy: {}", only(&a).text);
+    assert!(
+        only(&a).is_private(),
+        "the thread is busy: {}",
+        only(&a).text
+    );
 
     let a = w.app.resign(&bob, thread).await;
     let final_board = only(&a).board_of.unwrap();
-    let end = w.app.thread_game_over(final_board).await.expect("a thread game ended");
+    let end = w
+        .app
+        .thread_game_over(final_board)
+        .await
+        .expect("a thread game ended");
     assert_eq!(end.thread_id, thread.channel_id);
     assert_eq!(end.parent_channel_id, PLACE.channel_id);
     assert_eq!(end.line_message_id, Some(9001));
-    assert!(end.line.text.contains("White wins by resignation"), "{}", end.line.text);
+    assert!(
+        end.line.text.contains("White wins by resignation"),
+        "{}",
+        end.line.text
+    );
     assert_eq!(end.line.links_to, Some(thread.channel_id));
     // A game in a plain channel has no thread to close.
     w.app
         .play_bot(&alice, PLACE, Some(Level::Easy), None, Some(Color::White))
         .await;
     let a = w.app.resign(&alice, PLACE).await;
-    assert!(w.app.thread_game_over(only(&a).board_of.unwrap()).await.is_none());
+    assert!(w
+        .app
+        .thread_game_over(only(&a).board_of.unwrap())
+        .await
+        .is_none());
 }

@@ -1,10 +1,10 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
 use super::board::{board_reply, notify_side_to_move};
+use super::commands::Threading;
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
-use super::commands::Threading;
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};

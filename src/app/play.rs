@@ -357,9 +357,7 @@ impl App {
         match id.action {
             Action::Accept => {
                 let in_thread = id.arg.as_deref() == Some(super::challenge::IN_THREAD);
-                return self
-                    .accept_challenge(actor, place, id.ply, in_thread)
-                    .await;
+                return self.accept_challenge(actor, place, id.ply, in_thread).await;
             }
             Action::Rematch => return self.rematch(actor, place, id.ply).await,
             Action::Decline => return self.decline_challenge(actor, place, id.ply).await,

@@ -114,7 +114,10 @@ impl App {
         opponent: UserRef,
     ) -> Answer {
         let lang = actor.lang();
-        match self.store.last_game_between(actor.user_id, opponent.user_id) {
+        match self
+            .store
+            .last_game_between(actor.user_id, opponent.user_id)
+        {
             Ok(Some(last)) if last.id == rec.id => {}
             Ok(_) => return Reply::private(t(lang, "err-rematch-stale")).into(),
             Err(e) => return storage_failed(lang, &e).into(),

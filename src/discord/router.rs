@@ -15,9 +15,7 @@ use super::respond::Rendered;
 use super::work::InFlight;
 use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
-use crate::app::{
-    Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, ThreadEnd, UserRef,
-};
+use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, ThreadEnd, UserRef};
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,

@@ -1105,7 +1105,8 @@ impl StandIn {
             )
             .await;
         let id = rec.message_id().expect("a created thread has an id");
-        self.thread(id).expect("the stand-in holds the thread it created")
+        self.thread(id)
+            .expect("the stand-in holds the thread it created")
     }
 
     /// Waits until a thread is archived (and not reopened since).

@@ -1113,12 +1113,14 @@ fn create_thread(
     message: Option<u64>,
 ) -> Answer {
     if st.threads.contains_key(&parent) {
-        rec.problems.push("a thread cannot be opened in a thread".to_owned());
+        rec.problems
+            .push("a thread cannot be opened in a thread".to_owned());
         return error(400, 50024, "Cannot execute action on this channel type");
     }
     let Some(&guild) = st.channel_guilds.get(&parent) else {
-        rec.problems
-            .push(format!("channel {parent} is not a server channel the stand-in knows"));
+        rec.problems.push(format!(
+            "channel {parent} is not a server channel the stand-in knows"
+        ));
         return error(404, 10003, "Unknown Channel");
     };
     let body = rec.body().clone();
@@ -1147,8 +1149,9 @@ fn create_thread(
         (None, Some(_)) => return form_error(rec, "type", "Value must be 11 or 12."),
         (None, None) => {
             // API v9 made such a thread private; v10 wants the type said.
-            rec.problems
-                .push("a thread without a message should say its type (11 public, 12 private)".to_owned());
+            rec.problems.push(
+                "a thread without a message should say its type (11 public, 12 private)".to_owned(),
+            );
             12
         }
     };
@@ -1168,11 +1171,16 @@ fn create_thread(
             .get(&m)
             .is_some_and(|msg| msg["channel_id"] == json!(parent.to_string()));
         if !in_parent {
-            rec.problems.push(format!("no message {m} in channel {parent}"));
+            rec.problems
+                .push(format!("no message {m} in channel {parent}"));
             return error(404, 10008, "Unknown Message");
         }
         if st.threads.values().any(|t| t.starter_message == Some(m)) {
-            return error(400, 160004, "A thread has already been created for this message");
+            return error(
+                400,
+                160004,
+                "A thread has already been created for this message",
+            );
         }
     }
     let thread = ThreadInfo {
@@ -1198,14 +1206,23 @@ fn create_thread(
 fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64) -> Answer {
     let permissions = st.app_permissions_in(channel);
     let Some(thread) = st.threads.get(&channel).cloned() else {
-        rec.problems
-            .push(format!("channel {channel} is not a thread (the stand-in models threads only)"));
+        rec.problems.push(format!(
+            "channel {channel} is not a thread (the stand-in models threads only)"
+        ));
         return error(404, 10003, "Unknown Channel");
     };
     if rec.method == "GET" {
         return (200, Some(thread.json(permissions)));
     }
     let body = rec.body().clone();
+    // Discord: an archived thread takes no change but being unarchived (or archived again).
+    let unarchives = body.get("archived") == Some(&json!(false));
+    let changes_more = body
+        .as_object()
+        .is_some_and(|o| o.keys().any(|k| k != "archived"));
+    if thread.archived && !unarchives && changes_more {
+        return error(400, 50083, "Thread is archived");
+    }
     let mut next = thread.clone();
     let moderator = permissions & MANAGE_THREADS != 0;
     let owner = thread.owner == inner.app_id;
@@ -1218,7 +1235,8 @@ fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u6
             !thread.locked || moderator
         };
         if !allowed {
-            rec.problems.push("the bot may not (un)archive this thread".to_owned());
+            rec.problems
+                .push("the bot may not (un)archive this thread".to_owned());
             return error(403, 50013, "Missing Permissions");
         }
         if archived && !thread.archived {
@@ -1228,7 +1246,8 @@ fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u6
     }
     if let Some(locked) = body.get("locked").and_then(Value::as_bool) {
         if !moderator {
-            rec.problems.push("locking a thread takes Manage Threads".to_owned());
+            rec.problems
+                .push("locking a thread takes Manage Threads".to_owned());
             return error(403, 50013, "Missing Permissions");
         }
         next.locked = locked;
@@ -1238,13 +1257,6 @@ fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u6
             return form_error(rec, "name", "Must be between 1 and 100 in length.");
         }
         next.name = name.to_owned();
-    }
-    if thread.archived && next.archived && body.get("archived") != Some(&json!(false)) {
-        // Discord: a thread must be unarchived (or unarchived by this request) to be edited,
-        // except to archive it again, which changes nothing.
-        if body.as_object().is_some_and(|o| o.keys().any(|k| k != "archived")) {
-            return error(400, 50083, "Thread is archived");
-        }
     }
     let json = next.json(permissions);
     st.threads.insert(channel, next);

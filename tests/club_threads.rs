@@ -319,6 +319,87 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
     bot.stop().await;
 }
 
+/// The stand-in's threads behave as Discord's do, so the tests above mean something: opening
+/// takes Create Public Threads and a server channel that is not a thread; the opener may
+/// archive; a message reopens an archived thread unless it is locked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stand_in_threads_follow_discord() {
+    use serenity::all::{
+        AutoArchiveDuration, ChannelId, ChannelType, CreateMessage, CreateThread, EditThread,
+    };
+    let standin = StandIn::start().await;
+    let http = standin.http();
+    let status_of = |e: serenity::Error| match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            (r.status_code.as_u16(), r.error.code)
+        }
+        other => panic!("not an HTTP refusal: {other:?}"),
+    };
+    let place = Place::random_guild();
+    let someone = TestUser::random("someone");
+    let starter = standin.post_message(place, &someone, "hello", serde_json::json!([]));
+    let parent = ChannelId::new(place.channel);
+    let public = || {
+        CreateThread::new("a game")
+            .kind(ChannelType::PublicThread)
+            .auto_archive_duration(AutoArchiveDuration::OneWeek)
+    };
+
+    // Not allowed by the invite's permissions.
+    let err = parent.create_thread(&http, public()).await.unwrap_err();
+    assert_eq!(status_of(err), (403, 50013));
+    standin.allow_threads(place.channel);
+    let thread = parent.create_thread(&http, public()).await.unwrap();
+    assert_eq!(thread.kind, ChannelType::PublicThread);
+    assert_eq!(thread.parent_id, Some(parent));
+    let meta = thread.thread_metadata.expect("thread metadata");
+    assert!(!meta.archived);
+    // Threads do not nest; a message opens at most one thread.
+    let err = thread.id.create_thread(&http, public()).await.unwrap_err();
+    assert_eq!(status_of(err).0, 400);
+    let starter_id: u64 = starter["id"].as_str().unwrap().parse().unwrap();
+    parent
+        .create_thread_from_message(&http, starter_id, public())
+        .await
+        .unwrap();
+    let err = parent
+        .create_thread_from_message(&http, starter_id, public())
+        .await
+        .unwrap_err();
+    assert_eq!(status_of(err), (400, 160004));
+    // Interactions in a thread carry the thread and the parent's permissions.
+    let inside = standin.thread(thread.id.get()).unwrap().place();
+    let payload = standin.slash_command(&someone, inside, "board", vec![]);
+    assert_eq!(payload["channel"]["type"], 11);
+    assert_eq!(payload["channel"]["parent_id"], place.channel.to_string());
+    assert_eq!(
+        payload["app_permissions"],
+        (DEFAULT_APP_PERMISSIONS | CREATE_PUBLIC_THREADS).to_string()
+    );
+
+    // The opener archives; a message reopens.
+    let archived = thread
+        .id
+        .edit_thread(&http, EditThread::new().archived(true))
+        .await
+        .unwrap();
+    assert!(archived.thread_metadata.unwrap().archived);
+    assert!(standin.thread(thread.id.get()).unwrap().archived);
+    thread
+        .id
+        .send_message(&http, CreateMessage::new().content("again"))
+        .await
+        .unwrap();
+    assert!(!standin.thread(thread.id.get()).unwrap().archived);
+    // Locking takes Manage Threads, which the bot lacks here.
+    let err = thread
+        .id
+        .edit_thread(&http, EditThread::new().locked(true))
+        .await
+        .unwrap_err();
+    assert_eq!(status_of(err), (403, 50013));
+}
+
 // ---- the application layer alone ---------------------------------------------------------------
 
 struct World {

@@ -265,7 +265,13 @@ async fn resignation_ends_the_game_and_frees_the_channel() {
     started(&w, &alice, &bob).await;
     let r = w.app.resign(&bob, PLACE).await;
     assert!(only(&r).text.contains("White wins"), "{}", only(&r).text);
-    assert!(only(&r).buttons.is_empty());
+    // A final board keeps only the Rematch button.
+    let ids: Vec<Option<Action>> = only(&r)
+        .buttons
+        .iter()
+        .map(|b| damas::app::ComponentId::parse(&b.id).map(|id| id.action))
+        .collect();
+    assert_eq!(ids, vec![Some(Action::Rematch)]);
     assert!(w
         .app
         .store()

@@ -579,7 +579,7 @@ async fn the_stand_in_refuses_what_discord_refuses() {
 
         // Anything unknown is answered 404 and shows up as a refusal.
         let err = http
-            .get_channel(serenity::all::ChannelId::new(1))
+            .get_guild(serenity::all::GuildId::new(1))
             .await
             .unwrap_err();
         assert_eq!(status_of(err).0, 404);

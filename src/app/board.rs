@@ -144,6 +144,7 @@ pub fn board_reply(lang: Lang, rec: &GameRecord, game: &Game, headline: Option<S
         channel_id: rec.channel_id,
         game_id: rec.id,
         ply: game.ply(),
+        over: game.is_over(),
     });
     if !game.is_over() {
         reply.buttons = buttons(lang, rec, game);
@@ -151,6 +152,8 @@ pub fn board_reply(lang: Lang, rec: &GameRecord, game: &Game, headline: Option<S
         if matches!(rec.seat(side), Seat::Human { .. }) {
             reply.menu = Some(move_menu(lang, rec.channel_id, game));
         }
+    } else if let Some(rematch) = super::rematch::rematch_button(lang, rec) {
+        reply.buttons = vec![rematch];
     }
     reply
 }

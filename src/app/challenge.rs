@@ -1,6 +1,7 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
 use super::board::{board_reply, notify_side_to_move};
+use super::commands::Threading;
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
@@ -34,6 +35,24 @@ impl App {
         colour: Option<Color>,
         days: Option<u32>,
     ) -> Answer {
+        let terms = Terms {
+            variant,
+            colour,
+            move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
+            threading: Threading::InChannel,
+        };
+        self.challenge_on(actor, place, opponent, terms).await
+    }
+
+    /// `/challenge` with all its terms: posts the challenge with Accept and Decline buttons.
+    /// A game to be played in a thread does not need the channel free.
+    pub async fn challenge_on(
+        &self,
+        actor: &Actor,
+        place: Place,
+        opponent: &UserRef,
+        terms: Terms,
+    ) -> Answer {
         let lang = actor.lang();
         if opponent.user_id == actor.user_id {
             return Reply::private(t(lang, "err-challenge-self")).into();
@@ -41,8 +60,11 @@ impl App {
         if opponent.is_bot {
             return Reply::private(t(lang, "err-challenge-bot")).into();
         }
-        if let Some(r) = self.channel_busy(lang, place) {
-            return r.into();
+        let in_thread = self.opens_thread(place, terms.threading);
+        if !in_thread {
+            if let Some(r) = self.channel_busy(lang, place) {
+                return r.into();
+            }
         }
         let now = self.now_ms();
         match self.store.challenge(place.channel_id) {
@@ -52,7 +74,7 @@ impl App {
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        let variant = variant.unwrap_or_default();
+        let variant = terms.variant.unwrap_or_default();
         let challenge = Challenge {
             challenger: UserRef {
                 user_id: actor.user_id,
@@ -61,18 +83,18 @@ impl App {
             },
             challenged: opponent.clone(),
             variant,
-            challenger_color: colour,
+            challenger_color: terms.colour,
             created_at_ms: now,
             expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
             message_id: None,
             lang: lang.code().to_string(),
-            move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
+            move_time_ms: terms.move_time_ms,
         };
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();
         }
         let minutes = self.config.challenge_ttl.as_secs().div_ceil(60);
-        let text = tr(
+        let mut text = tr(
             lang,
             "challenge-posted",
             &[
@@ -82,6 +104,10 @@ impl App {
                 ("minutes", i18n::n(minutes as f64)),
             ],
         );
+        if terms.threading == Threading::Unavailable {
+            text.push('\n');
+            text.push_str(&t(lang, "thread-unavailable"));
+        }
         let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
         // The embed names them; only the content's mention notifies, and only them.
         reply.mention = Some(opponent.user_id);
@@ -89,9 +115,12 @@ impl App {
             channel_id: place.channel_id,
             created_at_ms: now,
         });
+        // Whether the game gets a thread travels in the Accept button's id.
+        let mut accept = ComponentId::new(Action::Accept, place.channel_id, now);
+        accept.arg = in_thread.then(|| IN_THREAD.to_string());
         reply.buttons = vec![
             Button {
-                id: ComponentId::new(Action::Accept, place.channel_id, now).encode(),
+                id: accept.encode(),
                 label: t(lang, "button-accept"),
                 style: ButtonStyle::Success,
             },
@@ -105,19 +134,23 @@ impl App {
     }
 
     /// The Accept button of a challenge created at `created_at`.
+    /// `in_thread`: the game is to be played in a new thread (the button's id says so).
     pub(crate) async fn accept_challenge(
         &self,
         actor: &Actor,
         place: Place,
         created_at: u64,
+        in_thread: bool,
     ) -> Answer {
         let lang = actor.lang();
         let c = match self.open_challenge(lang, actor, place, created_at) {
             Ok(c) => c,
             Err(r) => return r.into(),
         };
-        if let Some(r) = self.channel_busy(lang, place) {
-            return r.into();
+        if !in_thread {
+            if let Some(r) = self.channel_busy(lang, place) {
+                return r.into();
+            }
         }
         // Taking it out atomically makes a double click start one game, not two.
         match self
@@ -145,8 +178,19 @@ impl App {
             Color::White => [challenger, challenged],
             Color::Black => [challenged, challenger],
         };
-        self.start_game(lang, place, c.variant, players, None, c.move_time_ms)
-            .await
+        let start = GameStart {
+            lang,
+            variant: c.variant,
+            players,
+            bot: None,
+            move_time_ms: c.move_time_ms,
+            note: None,
+            thread_parent: None,
+        };
+        if in_thread {
+            return self.thread_request(place, start);
+        }
+        self.start_game(place, start).await
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.
@@ -222,7 +266,7 @@ impl App {
         }
     }
 
-    /// `/play [level] [variant] [colour]`: a game against the bot.
+    /// `/play [level] [variant] [colour]`: a game against the bot, in this channel.
     pub async fn play_bot(
         &self,
         actor: &Actor,
@@ -231,9 +275,27 @@ impl App {
         variant: Option<Variant>,
         colour: Option<Color>,
     ) -> Answer {
+        self.play_bot_in(actor, place, level, variant, colour, Threading::InChannel)
+            .await
+    }
+
+    /// `/play [level] [variant] [colour] [thread]`: a game against the bot, in this channel or
+    /// in a new thread.
+    pub async fn play_bot_in(
+        &self,
+        actor: &Actor,
+        place: Place,
+        level: Option<Level>,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+        threading: Threading,
+    ) -> Answer {
         let lang = actor.lang();
-        if let Some(r) = self.channel_busy(lang, place) {
-            return r.into();
+        let in_thread = self.opens_thread(place, threading);
+        if !in_thread {
+            if let Some(r) = self.channel_busy(lang, place) {
+                return r.into();
+            }
         }
         let level = level.unwrap_or(Level::Medium);
         let colour = colour.unwrap_or_else(|| {
@@ -254,15 +316,19 @@ impl App {
             Color::White => [me, bot],
             Color::Black => [bot, me],
         };
-        self.start_game(
+        let start = GameStart {
             lang,
-            place,
-            variant.unwrap_or_default(),
+            variant: variant.unwrap_or_default(),
             players,
-            Some(level),
-            None,
-        )
-        .await
+            bot: Some(level),
+            move_time_ms: None,
+            note: (threading == Threading::Unavailable).then(|| t(lang, "thread-unavailable")),
+            thread_parent: None,
+        };
+        if in_thread {
+            return self.thread_request(place, start);
+        }
+        self.start_game(place, start).await
     }
 
     /// Refuses when the channel already has a game that still blocks it.
@@ -274,15 +340,18 @@ impl App {
         }
     }
 
-    async fn start_game(
-        &self,
-        lang: Lang,
-        place: Place,
-        variant: Variant,
-        players: [Seat; 2],
-        bot: Option<Level>,
-        move_time_ms: Option<u64>,
-    ) -> Answer {
+    /// Starts a game in `place`. In a thread the bot opened for games (or is opening now),
+    /// the channel it was opened in gets a line announcing the game.
+    pub(crate) async fn start_game(&self, place: Place, start: GameStart) -> Answer {
+        let GameStart {
+            lang,
+            variant,
+            players,
+            bot,
+            move_time_ms,
+            note,
+            thread_parent,
+        } = start;
         let now = self.now_ms();
         let id = match self.store.new_game_id() {
             Ok(id) => id,
@@ -299,16 +368,54 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let game = Game::new(variant);
-        let headline = t(lang, "game-started");
+        let mut headline = t(lang, "game-started");
+        if let Some(note) = note {
+            headline.push('\n');
+            headline.push_str(&note);
+        }
         let mut reply = board_reply(lang, &rec, &game, Some(headline));
         notify_side_to_move(&mut reply, &rec, &game);
         let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });
         if bot_first {
             self.bot_thinking(lang, &rec, &game, &mut reply);
         }
+        let mut replies = vec![reply];
+        if let Some(line) = self.announce_thread_game(lang, &rec, thread_parent).await {
+            replies[0].channel = Some(place.channel_id);
+            replies.push(line);
+        }
         Answer {
-            replies: vec![reply],
+            replies,
             bot_turn: bot_first.then_some(place),
+            ..Answer::default()
         }
     }
+}
+
+/// The Accept button's argument for a challenge whose game gets a thread.
+pub(crate) const IN_THREAD: &str = "thread";
+
+/// What a challenge asks for, besides the opponent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terms {
+    pub variant: Option<Variant>,
+    /// The challenger's colour; `None` draws it (or alternates, between the same players).
+    pub colour: Option<Color>,
+    /// A person's time for each move; `None` for the bot's default.
+    pub move_time_ms: Option<u64>,
+    pub threading: Threading,
+}
+
+/// Everything needed to start a game, once it is known where.
+#[derive(Clone, Debug)]
+pub struct GameStart {
+    pub(crate) lang: Lang,
+    pub(crate) variant: Variant,
+    pub(crate) players: [Seat; 2],
+    pub(crate) bot: Option<Level>,
+    pub(crate) move_time_ms: Option<u64>,
+    /// A line added under the headline of the first board (why there is no thread).
+    pub(crate) note: Option<String>,
+    /// When the game starts in a thread just opened: the channel it was opened in.
+    pub(crate) thread_parent: Option<u64>,
 }

@@ -65,6 +65,24 @@ pub enum Choices {
     Level,
     Colour,
     DrawAnswer,
+    /// Whether a new game gets a thread of its own: [`THREAD_YES`] or [`THREAD_NO`].
+    Thread,
+}
+
+/// The values of the `thread` option.
+pub const THREAD_YES: &str = "yes";
+pub const THREAD_NO: &str = "no";
+
+/// Where a new game is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threading {
+    /// In the channel where it was asked for.
+    #[default]
+    InChannel,
+    /// In a new public thread of that channel.
+    InThread,
+    /// A thread was asked for but the bot may not open one here: in the channel, saying why.
+    Unavailable,
 }
 
 impl Choices {
@@ -75,6 +93,7 @@ impl Choices {
             Choices::Level => "level",
             Choices::Colour => "colour",
             Choices::DrawAnswer => "answer",
+            Choices::Thread => "thread",
         }
     }
 
@@ -85,6 +104,7 @@ impl Choices {
             Choices::Level => Level::ALL.iter().map(|l| l.id()).collect(),
             Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
             Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
+            Choices::Thread => vec![THREAD_YES, THREAD_NO],
         }
     }
 
@@ -106,7 +126,7 @@ impl Choices {
                 "b" => Some("black"),
                 _ => None,
             },
-            Choices::DrawAnswer => None,
+            Choices::DrawAnswer | Choices::Thread => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -214,6 +234,12 @@ const COLOUR: OptionSpec = OptionSpec {
     required: false,
     description: "opt-colour-desc",
 };
+const THREAD: OptionSpec = OptionSpec {
+    name: "thread",
+    kind: OptionKind::Choice(Choices::Thread),
+    required: false,
+    description: "opt-thread-desc",
+};
 const LEVEL: OptionSpec = OptionSpec {
     name: "level",
     kind: OptionKind::Choice(Choices::Level),
@@ -241,12 +267,13 @@ pub static COMMANDS: &[CommandSpec] = &[
                 required: false,
                 description: "opt-days-desc",
             },
+            THREAD,
         ],
     },
     CommandSpec {
         id: CommandId::Play,
         name: "play",
-        options: &[LEVEL, VARIANT, COLOUR],
+        options: &[LEVEL, VARIANT, COLOUR, THREAD],
     },
     CommandSpec {
         id: CommandId::Move,
@@ -377,6 +404,10 @@ pub enum ArgValue {
 pub struct Invocation {
     pub command: &'static CommandSpec,
     pub args: Vec<(&'static str, ArgValue)>,
+    /// Whether the bot may open public threads where the command was run (on Discord, the
+    /// interaction's app permissions; never in the console). Decides the `thread` option's
+    /// default.
+    pub can_create_threads: bool,
 }
 
 impl Invocation {
@@ -384,6 +415,7 @@ impl Invocation {
         Invocation {
             command,
             args: vec![],
+            can_create_threads: false,
         }
     }
 
@@ -431,6 +463,18 @@ impl Invocation {
         COLOURS.into_iter().find(|&c| colour_id(c) == id)
     }
 
+    /// Where a new game is played: in a thread when asked (by default, where the bot may
+    /// open threads), in the channel otherwise.
+    pub fn threading(&self) -> Threading {
+        let asked = self.choice("thread", Choices::Thread);
+        match (asked, self.can_create_threads) {
+            (Some(THREAD_NO), _) => Threading::InChannel,
+            (Some(_) | None, true) => Threading::InThread,
+            (Some(_), false) => Threading::Unavailable,
+            (None, false) => Threading::InChannel,
+        }
+    }
+
     pub fn draw_answer(&self) -> Option<DrawAnswer> {
         let id = self.choice("answer", Choices::DrawAnswer)?;
         DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
@@ -445,20 +489,19 @@ impl App {
             CommandId::Challenge => match inv.user("opponent") {
                 Some(opponent) => {
                     let days = inv.integer("days").map(|d| d.clamp(1, 14) as u32);
-                    self.challenge_for_days(
-                        actor,
-                        place,
-                        opponent,
-                        inv.variant(),
-                        inv.colour(),
-                        days,
-                    )
-                    .await
+                    let terms = super::challenge::Terms {
+                        variant: inv.variant(),
+                        colour: inv.colour(),
+                        move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
+                        threading: inv.threading(),
+                    };
+                    self.challenge_on(actor, place, opponent, terms).await
                 }
                 None => Reply::private(inv.command.usage(lang)).into(),
             },
             CommandId::Play => {
-                self.play_bot(actor, place, inv.level(), inv.variant(), inv.colour())
+                let (level, variant, colour) = (inv.level(), inv.variant(), inv.colour());
+                self.play_bot_in(actor, place, level, variant, colour, inv.threading())
                     .await
             }
             CommandId::Move => {

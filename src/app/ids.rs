@@ -20,6 +20,8 @@ pub enum Action {
     /// `/forget-me`'s confirmation; `ply` carries the user's id.
     ForgetConfirm,
     ForgetCancel,
+    /// The Rematch button of a game's final board; `ply` carries the game's id.
+    Rematch,
 }
 
 impl Action {
@@ -37,6 +39,7 @@ impl Action {
             Action::Piece => "piece",
             Action::ForgetConfirm => "forget",
             Action::ForgetCancel => "keep",
+            Action::Rematch => "rematch",
         }
     }
 
@@ -54,6 +57,7 @@ impl Action {
             "piece" => Action::Piece,
             "forget" => Action::ForgetConfirm,
             "keep" => Action::ForgetCancel,
+            "rematch" => Action::Rematch,
             _ => return None,
         })
     }

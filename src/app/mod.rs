@@ -16,17 +16,21 @@ pub mod i18n;
 pub mod ids;
 pub mod info;
 pub mod play;
+pub mod rematch;
 pub mod reply;
 pub mod settings;
 pub mod sweep;
+pub mod threads;
 
 pub use crate::store::UserRef;
 pub use bot::Owed;
 pub use ids::{Action, ComponentId};
 pub use reply::{
-    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply, Visibility,
+    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply,
+    ThreadLineRef, Visibility,
 };
 pub use sweep::Swept;
+pub use threads::{ThreadEnd, ThreadRequest};
 
 use crate::ai::{Level, SearchPool};
 use crate::engine::{Color, Game};
@@ -65,13 +69,17 @@ pub struct Place {
 pub struct Answer {
     pub replies: Vec<Reply>,
     pub bot_turn: Option<Place>,
+    /// A game to start in a new thread: the front end opens the thread, then calls
+    /// [`App::start_in_thread`] (or [`App::start_without_thread`] if it could not) and shows
+    /// that answer instead. The replies here are empty then.
+    pub new_thread: Option<ThreadRequest>,
 }
 
 impl Answer {
     pub fn one(r: Reply) -> Answer {
         Answer {
             replies: vec![r],
-            bot_turn: None,
+            ..Answer::default()
         }
     }
 

@@ -124,6 +124,7 @@ impl App {
         Answer {
             replies: vec![reply],
             bot_turn: bot_next.then_some(place),
+            ..Answer::default()
         }
     }
 
@@ -354,7 +355,11 @@ impl App {
             return Reply::private(t(lang, "err-stale")).into();
         }
         match id.action {
-            Action::Accept => return self.accept_challenge(actor, place, id.ply).await,
+            Action::Accept => {
+                let in_thread = id.arg.as_deref() == Some(super::challenge::IN_THREAD);
+                return self.accept_challenge(actor, place, id.ply, in_thread).await;
+            }
+            Action::Rematch => return self.rematch(actor, place, id.ply).await,
             Action::Decline => return self.decline_challenge(actor, place, id.ply).await,
             Action::ForgetConfirm | Action::ForgetCancel => {
                 return self.forget_answered(actor, &id).await
@@ -387,9 +392,11 @@ impl App {
                 None => Reply::private(t(lang, "err-stale")).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
-            Action::Accept | Action::Decline | Action::ForgetConfirm | Action::ForgetCancel => {
-                Answer::default()
-            }
+            Action::Accept
+            | Action::Decline
+            | Action::ForgetConfirm
+            | Action::ForgetCancel
+            | Action::Rematch => Answer::default(),
         }
     }
 

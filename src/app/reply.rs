@@ -69,6 +69,22 @@ pub struct Reply {
     /// The one user this message should notify (the challenged friend, the person to move);
     /// the front end mentions them in its own way and notifies nobody else.
     pub mention: Option<u64>,
+    /// Post this message in that channel rather than where the person acted (a game's first
+    /// board in its new thread, a thread's line in the channel it was opened in).
+    pub channel: Option<u64>,
+    /// The channel (a game's thread) this message points to: the front end adds its own link.
+    pub links_to: Option<u64>,
+    /// This message is the line announcing a game played in a thread: the front end reports
+    /// the posted message's id back with [`crate::app::App::thread_line_posted`], so that the
+    /// line can show the result when the game ends.
+    pub line_of: Option<ThreadLineRef>,
+}
+
+/// Identifies the line announcing a game in a thread: the thread and its game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ThreadLineRef {
+    pub thread_id: u64,
+    pub game_id: u64,
 }
 
 /// Identifies a posted challenge: its channel and when it was made.
@@ -84,6 +100,8 @@ pub struct BoardRef {
     pub channel_id: u64,
     pub game_id: u64,
     pub ply: usize,
+    /// The game is over: this is its final board.
+    pub over: bool,
 }
 
 impl Reply {
@@ -99,6 +117,9 @@ impl Reply {
             board_of: None,
             challenge_of: None,
             mention: None,
+            channel: None,
+            links_to: None,
+            line_of: None,
         }
     }
 

@@ -373,6 +373,10 @@ impl Console {
     /// Prints an answer, then lets the bot move if it is its turn.
     async fn show(&mut self, name: &str, answer: Answer) {
         let mut answer = answer;
+        // The console has no threads (it never offers them): such a game starts here.
+        if let Some(request) = answer.new_thread.take() {
+            answer = self.app.start_without_thread(request).await;
+        }
         loop {
             for r in &answer.replies {
                 self.print_reply(name, r);

@@ -128,12 +128,19 @@ impl Rendered {
         } else {
             None
         };
-        let content = match (mention, text) {
+        let mut content = match (mention, text) {
             (Some(m), Some(t)) => format!("{m} {t}"),
             (Some(m), None) => m,
             (None, Some(t)) => t.to_string(),
             (None, None) => String::new(),
         };
+        // A channel link (a game's thread) is Discord's `<#id>`, clickable in the content.
+        if let Some(channel) = reply.links_to {
+            if !content.is_empty() {
+                content.push(' ');
+            }
+            content.push_str(&format!("<#{channel}>"));
+        }
         let mentions = match reply.mention {
             Some(id) => CreateAllowedMentions::new().users([UserId::new(id.max(1))]),
             None => CreateAllowedMentions::new(),

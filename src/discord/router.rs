@@ -15,12 +15,13 @@ use super::respond::Rendered;
 use super::work::InFlight;
 use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
-use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, UserRef};
+use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, ThreadEnd, UserRef};
 use serenity::all::{
-    ChannelId, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
-    EditMessage, EventHandler, Guild, GuildChannel, GuildId, Http, Interaction, Member, Message,
-    MessageId, PartialGuildChannel, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
+    AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
+    ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateInteractionResponseMessage, CreateThread, EditMessage, EditThread, EventHandler, Guild,
+    GuildChannel, GuildId, Http, Interaction, Member, Message, MessageId, PartialGuildChannel,
+    Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use std::panic::AssertUnwindSafe;
@@ -59,7 +60,84 @@ fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
         };
         invocation.args.push((option.name, value));
     }
+    invocation.can_create_threads = can_create_threads(cmd);
     Some(invocation)
+}
+
+/// Whether the bot may open a public thread where a command was run: its permissions there
+/// (the interaction's `app_permissions`) include Create Public Threads, and the channel is not
+/// a thread itself (threads do not nest).
+fn can_create_threads(cmd: &CommandInteraction) -> bool {
+    let in_thread = cmd.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    });
+    cmd.guild_id.is_some()
+        && !in_thread
+        && cmd
+            .app_permissions
+            .is_some_and(|p| p.contains(Permissions::CREATE_PUBLIC_THREADS))
+}
+
+/// Opens the thread an answer asks for and starts its game there; when Discord refuses (no
+/// permission after all, a thread limit), the game starts in the channel and says why.
+async fn open_thread(http: &Http, app: &App, answer: Answer) -> Answer {
+    let Some(request) = answer.new_thread else {
+        return answer;
+    };
+    let parent = ChannelId::new(request.parent.channel_id);
+    let thread = CreateThread::new(request.name.clone())
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    match with_retries("open a game thread", None, || {
+        parent.create_thread(http, thread.clone())
+    })
+    .await
+    {
+        Ok(thread) => app.start_in_thread(request, thread.id.get()).await,
+        Err(e) => {
+            tracing::warn!("could not open a thread in channel {parent}: {e}");
+            app.start_without_thread(request).await
+        }
+    }
+}
+
+/// A game in a thread ended: its line in the parent channel shows the result, and the thread
+/// is archived (kept, readable, and reopened by any new message in it).
+async fn close_thread(http: &Http, app: &App, end: ThreadEnd) {
+    let parent = ChannelId::new(end.parent_channel_id);
+    let edited = match end.line_message_id {
+        Some(message_id) => with_retries("show a thread's result", None, || {
+            parent.edit_message(
+                http,
+                MessageId::new(message_id),
+                Rendered::new(&end.line).edit_message(),
+            )
+        })
+        .await
+        .map(|_| ())
+        .map_err(|e| tracing::warn!("could not edit the line of thread {}: {e}", end.thread_id))
+        .is_ok(),
+        None => false,
+    };
+    if !edited {
+        if let (Some(m), Some(line)) = (
+            post_in_channel(http, parent, &end.line).await,
+            end.line.line_of,
+        ) {
+            app.thread_line_posted(line, m.id.get()).await;
+        }
+    }
+    let archived = with_retries("archive a game thread", None, || {
+        ChannelId::new(end.thread_id).edit_thread(http, EditThread::new().archived(true))
+    })
+    .await;
+    if let Err(e) = archived {
+        // Discord archives it by itself after a week without messages.
+        tracing::warn!("could not archive thread {}: {e}", end.thread_id);
+    }
 }
 
 pub struct Handler {
@@ -157,14 +235,21 @@ async fn after_post(http: &Http, app: &App, reply: &Reply, message: Option<&Mess
     if let (Some(challenge), Some(m)) = (reply.challenge_of, message) {
         app.challenge_posted(challenge, m.id.get()).await;
     }
+    if let (Some(line), Some(m)) = (reply.line_of, message) {
+        app.thread_line_posted(line, m.id.get()).await;
+    }
     let (Some(board), Some(m)) = (reply.board_of, message) else {
         return;
     };
     match app.board_posted(board, m.id.get()).await {
-        BoardPosted::Current { strip: Some(old) } => {
-            strip_controls(http, board.channel_id, old).await
+        BoardPosted::Current { strip } => {
+            if let Some(old) = strip {
+                strip_controls(http, board.channel_id, old).await;
+            }
+            if let Some(end) = app.thread_game_over(board).await {
+                close_thread(http, app, end).await;
+            }
         }
-        BoardPosted::Current { strip: None } => {}
         BoardPosted::Outdated => strip_controls(http, board.channel_id, m.id.get()).await,
     }
 }
@@ -289,16 +374,17 @@ impl Handler {
             }
         };
         self.deliver(ctx, target, &answer, deferred, received).await;
-        // Whatever happened, a game waiting for the bot gets its move.
-        let trigger = match answer.bot_turn {
-            Some(_) => BotTrigger::Owed,
-            None => BotTrigger::Nudge,
+        // Whatever happened, a game waiting for the bot gets its move (in the game's own
+        // thread when one was just opened).
+        let (trigger, bot_place) = match answer.bot_turn {
+            Some(owed) => (BotTrigger::Owed, owed),
+            None => (BotTrigger::Nudge, place),
         };
         start_bot_turn(
             ctx.http.clone(),
             self.app.clone(),
             &self.work,
-            place,
+            bot_place,
             lang,
             trigger,
         );
@@ -339,7 +425,32 @@ impl Handler {
         received: Instant,
     ) {
         let http = &ctx.http;
-        let mut replies = answer.replies.iter();
+        // Replies for another channel (a new game thread, a thread's parent) are posted there.
+        let here = target.channel_id().get();
+        let (local, elsewhere): (Vec<&Reply>, Vec<&Reply>) = answer
+            .replies
+            .iter()
+            .partition(|r| r.channel.map_or(true, |c| c == here));
+        self.deliver_here(ctx, target, &local, deferred, received)
+            .await;
+        for reply in elsewhere.into_iter().filter(|r| !r.is_private()) {
+            let channel = ChannelId::new(reply.channel.unwrap_or(here));
+            let posted = post_in_channel(http, channel, reply).await;
+            after_post(http, &self.app, reply, posted.as_ref()).await;
+        }
+    }
+
+    /// [`Self::deliver`] for the replies shown where the interaction happened.
+    async fn deliver_here(
+        &self,
+        ctx: &Context,
+        target: Target<'_>,
+        replies: &[&Reply],
+        deferred: bool,
+        received: Instant,
+    ) {
+        let http = &ctx.http;
+        let mut replies = replies.iter().copied();
         let Some(first) = replies.next() else {
             self.acknowledge(ctx, target, deferred, received).await;
             return;
@@ -396,8 +507,9 @@ impl Handler {
             Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => {}
             Err(e) => return Err(e),
         }
-        // Boards and challenges are remembered by their message (to strip or close later).
-        if reply.board_of.is_none() && reply.challenge_of.is_none() {
+        // Boards, challenges and thread lines are remembered by their message (to strip,
+        // close or complete later).
+        if reply.board_of.is_none() && reply.challenge_of.is_none() && reply.line_of.is_none() {
             return Ok(None);
         }
         with_retries("read an answer back", None, || {
@@ -483,7 +595,10 @@ impl Handler {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
-        let work = self.dispatch_command(cmd, &actor, place);
+        let work = async {
+            let answer = self.dispatch_command(cmd, &actor, place).await;
+            open_thread(&ctx.http, &self.app, answer).await
+        };
         self.interact(ctx, Target::Command(cmd), &actor, place, work)
             .await;
     }
@@ -538,9 +653,13 @@ impl Handler {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
-        let work = self
-            .app
-            .component(&actor, place, &c.data.custom_id, &values);
+        let work = async {
+            let answer = self
+                .app
+                .component(&actor, place, &c.data.custom_id, &values)
+                .await;
+            open_thread(&ctx.http, &self.app, answer).await
+        };
         self.interact(ctx, Target::Component(c), &actor, place, work)
             .await;
     }

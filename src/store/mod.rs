@@ -12,6 +12,7 @@
 //! - `boards`: guild ++ variant ++ board ++ !sort key ++ user → leaderboard line (name, score,
 //!   games), so a prefix scan reads a leaderboard best first; `board_members`: guild ++
 //!   variant ++ board ++ user → that user's current sort key, to find and move their line.
+//! - `threads`: thread id → [`GameThread`], the threads the bot opened for games ([`threads`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -48,6 +49,7 @@ pub mod leaderboards;
 pub mod posts;
 pub mod records;
 pub mod scoring;
+pub mod threads;
 
 pub use archive::{archived_size, ArchivedSize};
 pub use codec::FORMAT_VERSION;
@@ -61,6 +63,7 @@ pub use records::{
     DEFAULT_MOVE_TIME_MS,
 };
 pub use scoring::{rate, score};
+pub use threads::GameThread;
 
 use sled::transaction::{
     ConflictableTransactionError, ConflictableTransactionResult, TransactionError,
@@ -78,9 +81,10 @@ pub const TREE_PAIRS: &str = "pairs";
 pub const TREE_PLAYERS: &str = "players";
 pub const TREE_BOARDS: &str = "boards";
 pub const TREE_BOARD_MEMBERS: &str = "board_members";
+pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 10] = [
+pub const TREES: [&str; 11] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -91,6 +95,7 @@ pub const TREES: [&str; 10] = [
     TREE_PLAYERS,
     TREE_BOARDS,
     TREE_BOARD_MEMBERS,
+    TREE_THREADS,
 ];
 
 /// The environment variable naming the database folder.
@@ -121,6 +126,7 @@ struct Trees {
     players: sled::Tree,
     boards: sled::Tree,
     board_members: sled::Tree,
+    threads: sled::Tree,
 }
 
 /// The bot's storage. Cheap to clone (two `Arc`s); share one across tasks.
@@ -180,6 +186,7 @@ impl Store {
             players: tree(TREE_PLAYERS)?,
             boards: tree(TREE_BOARDS)?,
             board_members: tree(TREE_BOARD_MEMBERS)?,
+            threads: tree(TREE_THREADS)?,
             sync: durability::Syncer::open(path, durability)?,
             db,
         };

@@ -46,6 +46,70 @@ use tokio::sync::{mpsc, watch};
 /// The bot token the stand-in expects unless [`Config::token`] says otherwise.
 pub const DEFAULT_TOKEN: &str = "c3RhbmQtaW4.test.token";
 
+/// Permission bits (Discord's numbering) the stand-in checks.
+pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
+pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
+pub const MANAGE_THREADS: u64 = 1 << 34;
+/// The bot's permissions in a channel unless [`StandIn::set_app_permissions`] says otherwise:
+/// what the README's invite link grants (View Channels, Send Messages, Send Messages in
+/// Threads, Embed Links, Attach Files, Read Message History). No Create Public Threads.
+pub const DEFAULT_APP_PERMISSIONS: u64 = 274_878_024_704;
+
+/// A thread the bot opened, as the stand-in holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadInfo {
+    pub id: u64,
+    /// The channel it was opened in.
+    pub parent: u64,
+    pub guild: u64,
+    pub name: String,
+    /// 11 public, 12 private.
+    pub kind: u64,
+    /// Who opened it (the bot).
+    pub owner: u64,
+    /// The message it was opened from, if any.
+    pub starter_message: Option<u64>,
+    pub auto_archive_duration: u64,
+    pub archived: bool,
+    pub locked: bool,
+    /// How many times it was archived (by the bot) so far.
+    pub times_archived: u32,
+}
+
+impl ThreadInfo {
+    /// Where messages in the thread are (interactions in it use this place).
+    pub fn place(&self) -> Place {
+        Place::guild(self.guild, self.id)
+    }
+
+    /// The channel object Discord answers for a thread (serenity's `GuildChannel`).
+    pub(crate) fn json(&self, permissions: u64) -> Value {
+        json!({
+            "id": self.id.to_string(),
+            "type": self.kind,
+            "guild_id": self.guild.to_string(),
+            "parent_id": self.parent.to_string(),
+            "owner_id": self.owner.to_string(),
+            "name": self.name,
+            "last_message_id": null,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "permissions": permissions.to_string(),
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": timestamp_now(),
+                "locked": self.locked,
+                "create_timestamp": timestamp_now(),
+            },
+        })
+    }
+}
+
 /// How the stand-in behaves; [`Config::default`] suits most tests.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -109,6 +173,12 @@ pub enum Route {
     ChannelMessages { channel: u64 },
     /// `/channels/{ch}/messages/{id}`
     ChannelMessage { channel: u64, message: u64 },
+    /// `POST /channels/{ch}/threads`: a thread without a starter message
+    Threads { channel: u64 },
+    /// `POST /channels/{ch}/messages/{id}/threads`: a thread from a message
+    MessageThreads { channel: u64, message: u64 },
+    /// `/channels/{ch}`: a channel itself (GET, PATCH — the stand-in models threads only)
+    Channel { channel: u64 },
     /// `GET /attachments/...`: the stand-in's CDN for uploaded files
     Attachment { id: u64 },
     /// Gateway op 2 (method "GATEWAY")
@@ -285,6 +355,8 @@ pub enum FaultRoute {
     ChannelPost,
     /// `PATCH /channels/{ch}/messages/{id}`
     ChannelEdit,
+    /// `POST /channels/{ch}/threads` and `POST /channels/{ch}/messages/{id}/threads`
+    ThreadCreate,
     /// Any REST request but gateway discovery and the CDN.
     AnyRest,
 }
@@ -303,6 +375,10 @@ impl FaultRoute {
             FaultRoute::ChannelEdit => {
                 method == "PATCH" && matches!(route, Route::ChannelMessage { .. })
             }
+            FaultRoute::ThreadCreate => {
+                method == "POST"
+                    && matches!(route, Route::Threads { .. } | Route::MessageThreads { .. })
+            }
             FaultRoute::AnyRest => !matches!(route, Route::Gateway | Route::Attachment { .. }),
         }
     }
@@ -319,6 +395,9 @@ pub enum FaultAction {
     /// Holds the request this long, then serves it. If the bot hangs up meanwhile (killed),
     /// nothing happens.
     Delay(Duration),
+    /// Answers 403 Missing Permissions (50013), as when a permission was taken away after the
+    /// interaction was sent; nothing happens.
+    Forbidden,
 }
 
 #[derive(Clone, Debug)]
@@ -468,9 +547,23 @@ pub(crate) struct State {
     pub(crate) heartbeats: u64,
     pub(crate) faults: Vec<Fault>,
     pub(crate) pings: Vec<Ping>,
+    /// Threads by id.
+    pub(crate) threads: HashMap<u64, ThreadInfo>,
+    /// The bot's permissions per channel, where a test set them (threads inherit their
+    /// parent's); [`DEFAULT_APP_PERMISSIONS`] elsewhere.
+    pub(crate) app_permissions: HashMap<u64, u64>,
 }
 
 impl State {
+    /// The bot's permissions in a channel (a thread has its parent's).
+    pub(crate) fn app_permissions_in(&self, channel: u64) -> u64 {
+        let channel = self.threads.get(&channel).map_or(channel, |t| t.parent);
+        self.app_permissions
+            .get(&channel)
+            .copied()
+            .unwrap_or(DEFAULT_APP_PERMISSIONS)
+    }
+
     /// The session to send events to: the newest one whose connection is up and ready.
     pub(crate) fn live_session(&self) -> Option<String> {
         self.sessions
@@ -965,6 +1058,67 @@ impl StandIn {
         message
     }
 
+    /// Sets the bot's permissions in a channel (and its threads): what interactions carry in
+    /// `app_permissions` and what REST checks.
+    pub fn set_app_permissions(&self, channel: u64, bits: u64) {
+        self.inner.state().app_permissions.insert(channel, bits);
+    }
+
+    /// Lets the bot open public threads in a channel (the invite's permissions plus Create
+    /// Public Threads).
+    pub fn allow_threads(&self, channel: u64) {
+        self.set_app_permissions(channel, DEFAULT_APP_PERMISSIONS | CREATE_PUBLIC_THREADS);
+    }
+
+    /// A thread as the stand-in holds it now.
+    pub fn thread(&self, id: u64) -> Option<ThreadInfo> {
+        self.inner.state().threads.get(&id).cloned()
+    }
+
+    /// The threads opened in a channel, oldest first.
+    pub fn threads_in(&self, parent: u64) -> Vec<ThreadInfo> {
+        let mut list: Vec<ThreadInfo> = self
+            .inner
+            .state()
+            .threads
+            .values()
+            .filter(|t| t.parent == parent)
+            .cloned()
+            .collect();
+        list.sort_by_key(|t| t.id);
+        list
+    }
+
+    /// The bot's next successful thread creation in a channel; returns the thread.
+    pub async fn thread_created(&self, parent: u64) -> ThreadInfo {
+        let rec = self
+            .next_request_within(
+                self.inner.cfg.wait,
+                &format!("a thread opened in channel {parent}"),
+                |r| {
+                    r.method == "POST"
+                        && r.status < 300
+                        && matches!(r.route,
+                            Route::Threads { channel } | Route::MessageThreads { channel, .. }
+                            if channel == parent)
+                },
+            )
+            .await;
+        let id = rec.message_id().expect("a created thread has an id");
+        self.thread(id)
+            .expect("the stand-in holds the thread it created")
+    }
+
+    /// Waits until a thread is archived (and not reopened since).
+    pub async fn wait_thread_archived(&self, id: u64) -> ThreadInfo {
+        self.wait_state(
+            &format!("thread {id} to be archived"),
+            self.inner.cfg.wait,
+            |st| st.threads.get(&id).filter(|t| t.archived).cloned(),
+        )
+        .await
+    }
+
     /// The commands registered (global with `None`).
     pub fn registered_commands(&self, guild: Option<u64>) -> Vec<Value> {
         let st = self.inner.state();
@@ -991,6 +1145,13 @@ impl StandIn {
     /// The fields every interaction has; `data` and the type vary.
     fn interaction(&self, kind: u64, user: &TestUser, place: Place, data: Value) -> Value {
         let id = snowflake();
+        let (permissions, thread) = {
+            let st = self.inner.state();
+            (
+                st.app_permissions_in(place.channel),
+                st.threads.get(&place.channel).cloned(),
+            )
+        };
         let mut v = json!({
             "id": id.to_string(),
             "application_id": self.inner.app_id.to_string(),
@@ -1001,10 +1162,23 @@ impl StandIn {
             "token": format!("aW50ZXJhY3Rpb24.{id}.stand-in"),
             "version": 1,
             "locale": user.locale,
-            "app_permissions": "2248473465835073",
+            "app_permissions": permissions.to_string(),
             "entitlements": [],
             "attachment_size_limit": 10_485_760,
         });
+        if let Some(thread) = thread {
+            // In a thread, `channel` is the thread's partial channel object.
+            let full = thread.json(permissions);
+            v["channel"] = json!({
+                "id": full["id"],
+                "type": full["type"],
+                "name": full["name"],
+                "guild_id": full["guild_id"],
+                "parent_id": full["parent_id"],
+                "permissions": full["permissions"],
+                "thread_metadata": full["thread_metadata"],
+            });
+        }
         match place.guild {
             Some(guild) => {
                 v["guild_id"] = json!(guild.to_string());

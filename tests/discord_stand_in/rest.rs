@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 
 use super::validate::{self, MessageUse, Problems};
 use super::{
-    snowflake, timestamp_now, FaultAction, Inner, Ping, Place, Recorded, Route, State, UploadedFile,
+    snowflake, timestamp_now, FaultAction, Inner, Ping, Place, Recorded, Route, State, ThreadInfo,
+    UploadedFile, CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, MANAGE_THREADS,
 };
 
 type Answer = (u16, Option<Value>);
@@ -163,6 +164,11 @@ fn injected_failure(
             json!({"message": "500: Internal Server Error", "code": 0}),
             vec![],
         ),
+        FaultAction::Forbidden => (
+            403,
+            json!({"message": "Missing Permissions", "code": 50013}),
+            vec![],
+        ),
         FaultAction::Delay(_) => unreachable!("a delay serves the request"),
     };
     rec.status = status;
@@ -307,6 +313,18 @@ fn classify(path: &str) -> (Route, Option<u64>) {
             (Some(channel), Some(message)) => Route::ChannelMessage { channel, message },
             _ => Route::Unknown,
         },
+        ["channels", c, "threads"] => match id(c) {
+            Some(channel) => Route::Threads { channel },
+            None => Route::Unknown,
+        },
+        ["channels", c, "messages", m, "threads"] => match (id(c), id(m)) {
+            (Some(channel), Some(message)) => Route::MessageThreads { channel, message },
+            _ => Route::Unknown,
+        },
+        ["channels", c] => match id(c) {
+            Some(channel) => Route::Channel { channel },
+            None => Route::Unknown,
+        },
         _ => Route::Unknown,
     };
     (route, None)
@@ -342,6 +360,11 @@ fn answer(inner: &Inner, st: &mut State, rec: &mut Recorded) -> Answer {
         (_, Route::ChannelMessage { channel, message }) => {
             channel_message(inner, st, rec, channel, message)
         }
+        ("POST", Route::Threads { channel }) => create_thread(inner, st, rec, channel, None),
+        ("POST", Route::MessageThreads { channel, message }) => {
+            create_thread(inner, st, rec, channel, Some(message))
+        }
+        ("GET" | "PATCH", Route::Channel { channel }) => thread_channel(inner, st, rec, channel),
         _ => {
             rec.problems
                 .push("the stand-in does not serve this request".to_owned());
@@ -733,6 +756,7 @@ fn create_message(
     webhook: bool,
     prefix: &str,
 ) -> Result<Value, Answer> {
+    reopen_thread(st, place.channel)?;
     let id = snowflake();
     let mut message = message_base(inner, id, place, inner.bot.json(), kind);
     if webhook {
@@ -859,6 +883,9 @@ fn callback(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, token: &
             Err(refused) => return refused,
         },
         5 => {
+            if let Err(refused) = reopen_thread(st, place.channel) {
+                return refused;
+            }
             let id = snowflake();
             let mut m = message_base(inner, id, place, inner.bot.json(), message_kind);
             m["webhook_id"] = json!(inner.app_id.to_string());
@@ -1051,4 +1078,187 @@ fn channel_message(
             error(405, 0, "405: Method Not Allowed")
         }
     }
+}
+
+// ---- threads -----------------------------------------------------------------------------------
+
+/// A message into an archived thread reopens it, as on Discord; a locked one refuses it
+/// (50083), since only moderators may reopen it.
+fn reopen_thread(st: &mut State, channel: u64) -> Result<(), Answer> {
+    let Some(thread) = st.threads.get_mut(&channel) else {
+        return Ok(());
+    };
+    if thread.archived && thread.locked {
+        return Err(error(400, 50083, "Thread is archived"));
+    }
+    thread.archived = false;
+    Ok(())
+}
+
+fn form_error(rec: &mut Recorded, path: &str, message: &str) -> Answer {
+    let mut p = Problems::default();
+    p.0.push(validate::Problem {
+        path: path.into(),
+        message: message.into(),
+    });
+    refuse(rec, p)
+}
+
+/// `POST /channels/{ch}/threads` (`message` None) or `/channels/{ch}/messages/{id}/threads`.
+fn create_thread(
+    inner: &Inner,
+    st: &mut State,
+    rec: &mut Recorded,
+    parent: u64,
+    message: Option<u64>,
+) -> Answer {
+    if st.threads.contains_key(&parent) {
+        rec.problems
+            .push("a thread cannot be opened in a thread".to_owned());
+        return error(400, 50024, "Cannot execute action on this channel type");
+    }
+    let Some(&guild) = st.channel_guilds.get(&parent) else {
+        rec.problems.push(format!(
+            "channel {parent} is not a server channel the stand-in knows"
+        ));
+        return error(404, 10003, "Unknown Channel");
+    };
+    let body = rec.body().clone();
+    let name = body["name"].as_str().unwrap_or_default().to_owned();
+    let name_len = name.chars().count();
+    if !(1..=100).contains(&name_len) {
+        return form_error(rec, "name", "Must be between 1 and 100 in length.");
+    }
+    let auto_archive_duration = match body.get("auto_archive_duration") {
+        None | Some(Value::Null) => 1440,
+        Some(v) => match v.as_u64() {
+            Some(d @ (60 | 1440 | 4320 | 10080)) => d,
+            _ => {
+                return form_error(
+                    rec,
+                    "auto_archive_duration",
+                    "Value must be one of {60, 1440, 4320, 10080}.",
+                )
+            }
+        },
+    };
+    let kind = match (message, body["type"].as_u64()) {
+        // A thread from a message in a text channel is always public.
+        (Some(_), _) => 11,
+        (None, Some(k @ (11 | 12))) => k,
+        (None, Some(_)) => return form_error(rec, "type", "Value must be 11 or 12."),
+        (None, None) => {
+            // API v9 made such a thread private; v10 wants the type said.
+            rec.problems.push(
+                "a thread without a message should say its type (11 public, 12 private)".to_owned(),
+            );
+            12
+        }
+    };
+    let needed = if kind == 11 {
+        CREATE_PUBLIC_THREADS
+    } else {
+        CREATE_PRIVATE_THREADS
+    };
+    if st.app_permissions_in(parent) & needed == 0 {
+        rec.problems
+            .push(format!("the bot may not open threads in channel {parent}"));
+        return error(403, 50013, "Missing Permissions");
+    }
+    if let Some(m) = message {
+        let in_parent = st
+            .messages
+            .get(&m)
+            .is_some_and(|msg| msg["channel_id"] == json!(parent.to_string()));
+        if !in_parent {
+            rec.problems
+                .push(format!("no message {m} in channel {parent}"));
+            return error(404, 10008, "Unknown Message");
+        }
+        if st.threads.values().any(|t| t.starter_message == Some(m)) {
+            return error(
+                400,
+                160004,
+                "A thread has already been created for this message",
+            );
+        }
+    }
+    let thread = ThreadInfo {
+        id: snowflake(),
+        parent,
+        guild,
+        name,
+        kind,
+        owner: inner.app_id,
+        starter_message: message,
+        auto_archive_duration,
+        archived: false,
+        locked: false,
+        times_archived: 0,
+    };
+    st.channel_guilds.insert(thread.id, guild);
+    let json = thread.json(st.app_permissions_in(parent));
+    st.threads.insert(thread.id, thread);
+    (201, Some(json))
+}
+
+/// `GET`/`PATCH /channels/{id}` for a thread: archive, unarchive, lock, rename.
+fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64) -> Answer {
+    let permissions = st.app_permissions_in(channel);
+    let Some(thread) = st.threads.get(&channel).cloned() else {
+        rec.problems.push(format!(
+            "channel {channel} is not a thread (the stand-in models threads only)"
+        ));
+        return error(404, 10003, "Unknown Channel");
+    };
+    if rec.method == "GET" {
+        return (200, Some(thread.json(permissions)));
+    }
+    let body = rec.body().clone();
+    // Discord: an archived thread takes no change but being unarchived (or archived again).
+    let unarchives = body.get("archived") == Some(&json!(false));
+    let changes_more = body
+        .as_object()
+        .is_some_and(|o| o.keys().any(|k| k != "archived"));
+    if thread.archived && !unarchives && changes_more {
+        return error(400, 50083, "Thread is archived");
+    }
+    let mut next = thread.clone();
+    let moderator = permissions & MANAGE_THREADS != 0;
+    let owner = thread.owner == inner.app_id;
+    if let Some(archived) = body.get("archived").and_then(Value::as_bool) {
+        // Its owner or a moderator may archive a thread; reopening a locked one takes a
+        // moderator.
+        let allowed = if archived {
+            owner || moderator
+        } else {
+            !thread.locked || moderator
+        };
+        if !allowed {
+            rec.problems
+                .push("the bot may not (un)archive this thread".to_owned());
+            return error(403, 50013, "Missing Permissions");
+        }
+        if archived && !thread.archived {
+            next.times_archived += 1;
+        }
+        next.archived = archived;
+    }
+    if let Some(locked) = body.get("locked").and_then(Value::as_bool) {
+        if !moderator {
+            rec.problems
+                .push("locking a thread takes Manage Threads".to_owned());
+            return error(403, 50013, "Missing Permissions");
+        }
+        next.locked = locked;
+    }
+    if let Some(name) = body.get("name").and_then(Value::as_str) {
+        if !(1..=100).contains(&name.chars().count()) {
+            return form_error(rec, "name", "Must be between 1 and 100 in length.");
+        }
+        next.name = name.to_owned();
+    }
+    let json = next.json(permissions);
+    st.threads.insert(channel, next);
+    (200, Some(json))
 }

@@ -287,3 +287,17 @@ cmd-forget-me = forget-me
 cmd-forget-me-desc = Erase your name, records and leaderboard places from the bot
 opt-days = days
 opt-days-desc = Days each player has for a move (1 to 14; 3 if left out)
+
+## threads and rematch
+opt-thread = thread
+opt-thread-desc = Play in a new thread of this channel (yes where the bot may open threads)
+choice-thread-yes = Yes
+choice-thread-no = No
+thread-name = { $white } vs { $black } · { $variant }
+thread-line = { $name } — playing in the thread
+thread-line-over = { $name } — { $result }
+thread-unavailable = I cannot open threads in this channel (I lack the Create Public Threads permission), so the game is played here.
+thread-failed = Discord would not let me open a thread here, so the game is played in this channel.
+button-rematch = Rematch
+err-rematch-stale = That rematch button is outdated: another game has started since, or the players have played again.
+err-rematch-not-yours = Only the two players of that game can ask for a rematch.

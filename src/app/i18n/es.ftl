@@ -290,3 +290,17 @@ cmd-forget-me = olvidarme
 cmd-forget-me-desc = Borra tu nombre, tu historial y tus puestos en las clasificaciones
 opt-days = días
 opt-days-desc = Días que tiene cada jugador para mover (de 1 a 14; 3 si no se indica)
+
+## threads and rematch
+opt-thread = hilo
+opt-thread-desc = Jugar en un hilo nuevo de este canal (sí donde el bot puede abrir hilos)
+choice-thread-yes = Sí
+choice-thread-no = No
+thread-name = { $white } vs { $black } · { $variant }
+thread-line = { $name } — se juega en el hilo
+thread-line-over = { $name } — { $result }
+thread-unavailable = No puedo abrir hilos en este canal (me falta el permiso Crear hilos públicos), así que la partida se juega aquí.
+thread-failed = Discord no me dejó abrir un hilo aquí, así que la partida se juega en este canal.
+button-rematch = Revancha
+err-rematch-stale = Ese botón de revancha está desactualizado: ya empezó otra partida o los jugadores ya volvieron a jugar.
+err-rematch-not-yours = Solo los dos jugadores de esa partida pueden pedir la revancha.

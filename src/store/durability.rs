@@ -12,7 +12,11 @@
 //! which by default exits the process (code [`EXIT_STORAGE_FAULT`]) so that a supervisor
 //! restarts it on what is durable. No player is ever told "nothing changed" about such a
 //! write.
+//!
+//! On PostgreSQL a write is durable once committed, before the storage layer returns; the
+//! same fatal path covers a commit that got no answer ([`StoreError::OutcomeUnknown`]).
 
+use super::kv::Kv;
 use super::{Store, StoreError};
 use std::path::Path;
 use std::sync::Arc;
@@ -66,7 +70,7 @@ impl Syncer {
         })
     }
 
-    fn sync(&self) -> std::io::Result<()> {
+    pub(crate) fn sync(&self) -> std::io::Result<()> {
         match self {
             Syncer::Nothing => Ok(()),
             Syncer::LogFile(f) => f.sync_data(),
@@ -97,13 +101,16 @@ impl Store {
     /// for. A blocking `flush` on tokio's blocking threads leaves sled's pool free. The bot's
     /// searches run on a pool of their own, so flushes never queue behind them here.
     pub(crate) async fn durable(&self) -> Result<(), StoreError> {
-        let trees = Arc::clone(&self.trees);
+        if !matches!(*self.kv, Kv::Sled(_)) {
+            // Committed already: PostgreSQL answers a COMMIT once it is durable.
+            return Ok(());
+        }
+        let kv = Arc::clone(&self.kv);
         let work = move || -> Result<(), StoreError> {
-            trees.db.flush()?;
-            trees
-                .sync
-                .sync()
-                .map_err(|source| StoreError::Sync { source })
+            match &*kv {
+                Kv::Sled(s) => s.flush_and_sync(),
+                Kv::Postgres(_) => Ok(()),
+            }
         };
         let done = match tokio::runtime::Handle::try_current() {
             Ok(rt) => rt.spawn_blocking(work).await.unwrap_or_else(|e| {
@@ -130,7 +137,10 @@ mod tests {
 
     fn failing_store(dir: &Path) -> (Store, Arc<Mutex<Vec<String>>>) {
         let mut store = Store::open_with(dir.join("db"), Durability::Flush).unwrap();
-        Arc::get_mut(&mut store.trees).unwrap().sync = Syncer::Failing;
+        match Arc::get_mut(&mut store.kv).unwrap() {
+            Kv::Sled(s) => s.sync = Syncer::Failing,
+            Kv::Postgres(_) => unreachable!("opened as sled"),
+        }
         let calls = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&calls);
         let store = store.with_fatal_hook(Arc::new(move |e: &StoreError| {

@@ -184,10 +184,10 @@ async fn a_hundred_tasks_sending_one_move_apply_it_once(db) {
 }
 }
 
+on_both_backends! {
 /// Durable writes from many tasks at once all land. (With sled 0.34's `flush_async` this
 /// hangs — spacejam/sled#1308 — and blocks the runtime, so the timeout cannot fire; libtest
 /// then reports the test running for over 60 seconds.)
-on_both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_channels_writing_at_once_all_land(db) {
     let store = db.open();
@@ -1340,7 +1340,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         });
         store.finish_game(channel, 0, &g).await.unwrap();
     }
-    let mut bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, "hard");
+    let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, "hard");
     store.create_game(bot_game.clone()).await.unwrap();
     win_it(store, bot_game).await;
     // Cancelled: created, moved, cancelled; nothing of it stays but its id.

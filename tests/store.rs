@@ -1346,14 +1346,24 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
     // Cancelled: created, moved, cancelled; nothing of it stays but its id.
     let mut cancelled = people_game(store.new_game_id().unwrap(), 4, 1_000);
     store.create_game(cancelled.clone()).await.unwrap();
-    let mv = cancelled.to_game().unwrap().position().parse_move("11-15").unwrap();
+    let mv = cancelled
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
     push_move(&mut cancelled, mv, 2_000);
     store.update_game(4, 0, &cancelled).await.unwrap();
     assert!(store.cancel_game(4, 1).await.unwrap());
     // Running, with its board shown.
     let mut running = people_game(store.new_game_id().unwrap(), 5, 1_000);
     store.create_game(running.clone()).await.unwrap();
-    let mv = running.to_game().unwrap().position().parse_move("11-15").unwrap();
+    let mv = running
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
     push_move(&mut running, mv, 2_000);
     running.revision = store.update_game(5, 0, &running).await.unwrap();
     let post = BoardPost {
@@ -1363,8 +1373,14 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
     };
     store.record_board_post(5, post).await.unwrap();
     // Open challenges, one with its message.
-    store.put_challenge(6, &challenge(1, 3, 1_000)).await.unwrap();
-    store.put_challenge(7, &challenge(2, 3, 1_000)).await.unwrap();
+    store
+        .put_challenge(6, &challenge(1, 3, 1_000))
+        .await
+        .unwrap();
+    store
+        .put_challenge(7, &challenge(2, 3, 1_000))
+        .await
+        .unwrap();
     assert!(store.set_challenge_message(7, 1_000, 777).await.unwrap());
     running
 }
@@ -1373,16 +1389,27 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
 fn readings(store: &Store) -> String {
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
-        store.active_games().unwrap().into_iter().map(Result::unwrap).collect::<Vec<_>>(),
+        store
+            .active_games()
+            .unwrap()
+            .into_iter()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>(),
         store.board_post(5).unwrap(),
         store.open_challenges().unwrap(),
         store.games_of_player(1, 10).unwrap(),
         store.games_in_channel(2, 10).unwrap(),
         store.last_game_between(2, 1).unwrap(),
-        [store.player(1).unwrap(), store.player(2).unwrap(), store.player(7).unwrap()],
+        [
+            store.player(1).unwrap(),
+            store.player(2).unwrap(),
+            store.player(7).unwrap()
+        ],
         store.leaderboard(10, Variant::Spanish, None, 10).unwrap(),
         store.leaderboard(20, Variant::Spanish, None, 10).unwrap(),
-        store.leaderboard(10, Variant::English, Some("hard"), 10).unwrap(),
+        store
+            .leaderboard(10, Variant::English, Some("hard"), 10)
+            .unwrap(),
     )
 }
 
@@ -1417,7 +1444,12 @@ async fn a_copy_round_trips_between_sled_and_postgres() {
     for store in [&pg, &back] {
         assert!(store.new_game_id().unwrap() > last_id);
         let mut next = store.active_game(5).unwrap().unwrap();
-        let mv = next.to_game().unwrap().position().parse_move("22-18").unwrap();
+        let mv = next
+            .to_game()
+            .unwrap()
+            .position()
+            .parse_move("22-18")
+            .unwrap();
         push_move(&mut next, mv, 3_000);
         store.update_game(5, 1, &next).await.unwrap();
     }

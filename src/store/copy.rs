@@ -101,7 +101,9 @@ pub fn verify(from: &Store, to: &Store) -> Result<CopySummary, CopyError> {
                 check_decodes(tree, key, value).map_err(CopyError::Undecodable)?;
             }
             if source.len() != target.len() {
-                let key = source.get(target.len()).map_or_else(String::new, |e| key_text(&e.0));
+                let key = source
+                    .get(target.len())
+                    .map_or_else(String::new, |e| key_text(&e.0));
                 return Err(CopyError::Differs { tree, key });
             }
             seen += target.len() as u64;
@@ -123,7 +125,11 @@ pub fn verify(from: &Store, to: &Store) -> Result<CopySummary, CopyError> {
 }
 
 /// Decodes one entry as its tree's record type (games also replay).
-pub(crate) fn check_decodes(tree: &'static str, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+pub(crate) fn check_decodes(
+    tree: &'static str,
+    key: &[u8],
+    value: &[u8],
+) -> Result<(), StoreError> {
     let bad = |reason: &str| StoreError::Corrupt {
         tree,
         key: key_text(key),

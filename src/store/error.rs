@@ -35,7 +35,9 @@ pub enum StoreError {
     /// The connection broke while PostgreSQL was committing a write: it may or may not have
     /// landed. The store's fatal hook has run (by default it ends the process), as after a
     /// failed sync.
-    #[error("the database connection failed during a write, which may or may not have landed: {reason}")]
+    #[error(
+        "the database connection failed during a write, which may or may not have landed: {reason}"
+    )]
     OutcomeUnknown { reason: String },
 
     #[error("could not create the database folder {path}: {source}")]

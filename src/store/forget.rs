@@ -63,67 +63,70 @@ impl Store {
             TREE_CHALLENGES,
         ];
         let summary = self.transaction(&trees, |tx| {
-                    let mut summary = ForgetSummary::default();
-                    for &game_id in &game_ids {
-                        tx.remove(TREE_BY_PLAYER, &pair_key(user_id, game_id))?;
-                        let key = id_key(game_id);
-                        let Some(bytes) = tx.get(TREE_ARCHIVE, &key)? else {
-                            continue;
-                        };
-                        let mut rec: GameRecord = match decode(TREE_ARCHIVE, &key, &bytes) {
-                            Ok(rec) => rec,
-                            Err(e) => return abort(e),
-                        };
-                        let other = rec
-                            .players
-                            .iter()
-                            .filter_map(Seat::user_id)
-                            .find(|&u| u != user_id);
-                        if let Some(other) = other {
-                            tx.remove(TREE_PAIRS, &pair_key(user_id.min(other), user_id.max(other)))?;
-                        }
-                        for seat in &mut rec.players {
-                            if seat.user_id() == Some(user_id) {
-                                *seat = Seat::Deleted;
-                            }
-                        }
-                        match encode("game", &rec) {
-                            Ok(b) => tx.insert(TREE_ARCHIVE, &key, &b)?,
-                            Err(e) => return abort(e),
-                        };
-                        summary.games += 1;
+            let mut summary = ForgetSummary::default();
+            for &game_id in &game_ids {
+                tx.remove(TREE_BY_PLAYER, &pair_key(user_id, game_id))?;
+                let key = id_key(game_id);
+                let Some(bytes) = tx.get(TREE_ARCHIVE, &key)? else {
+                    continue;
+                };
+                let mut rec: GameRecord = match decode(TREE_ARCHIVE, &key, &bytes) {
+                    Ok(rec) => rec,
+                    Err(e) => return abort(e),
+                };
+                let other = rec
+                    .players
+                    .iter()
+                    .filter_map(Seat::user_id)
+                    .find(|&u| u != user_id);
+                if let Some(other) = other {
+                    tx.remove(
+                        TREE_PAIRS,
+                        &pair_key(user_id.min(other), user_id.max(other)),
+                    )?;
+                }
+                for seat in &mut rec.players {
+                    if seat.user_id() == Some(user_id) {
+                        *seat = Seat::Deleted;
                     }
-                    summary.player_record = tx.remove(TREE_PLAYERS, &id_key(user_id))?.is_some();
-                    for mkey in &member_keys {
-                        let Some(sort) = tx.remove(TREE_BOARD_MEMBERS, mkey)? else {
-                            continue;
-                        };
-                        let sort = match decode_u64(TREE_BOARD_MEMBERS, mkey, &sort) {
-                            Ok(s) => s,
-                            Err(e) => return abort(e),
-                        };
-                        if let Some(line) = line_key_of_member(mkey, sort) {
-                            tx.remove(TREE_BOARDS, &line)?;
-                        }
-                        summary.leaderboard_lines += 1;
+                }
+                match encode("game", &rec) {
+                    Ok(b) => tx.insert(TREE_ARCHIVE, &key, &b)?,
+                    Err(e) => return abort(e),
+                };
+                summary.games += 1;
+            }
+            summary.player_record = tx.remove(TREE_PLAYERS, &id_key(user_id))?.is_some();
+            for mkey in &member_keys {
+                let Some(sort) = tx.remove(TREE_BOARD_MEMBERS, mkey)? else {
+                    continue;
+                };
+                let sort = match decode_u64(TREE_BOARD_MEMBERS, mkey, &sort) {
+                    Ok(s) => s,
+                    Err(e) => return abort(e),
+                };
+                if let Some(line) = line_key_of_member(mkey, sort) {
+                    tx.remove(TREE_BOARDS, &line)?;
+                }
+                summary.leaderboard_lines += 1;
+            }
+            for key in &line_keys {
+                tx.remove(TREE_BOARDS, key)?;
+            }
+            for ckey in &challenge_keys {
+                let Some(bytes) = tx.get(TREE_CHALLENGES, ckey)? else {
+                    continue;
+                };
+                // Replaced since the scan by someone else's challenge: not theirs.
+                match decode::<Challenge>(TREE_CHALLENGES, ckey, &bytes) {
+                    Ok(c) if involves(&c, user_id) => {
+                        tx.remove(TREE_CHALLENGES, ckey)?;
+                        summary.challenges += 1;
                     }
-                    for key in &line_keys {
-                        tx.remove(TREE_BOARDS, key)?;
-                    }
-                    for ckey in &challenge_keys {
-                        let Some(bytes) = tx.get(TREE_CHALLENGES, ckey)? else {
-                            continue;
-                        };
-                        // Replaced since the scan by someone else's challenge: not theirs.
-                        match decode::<Challenge>(TREE_CHALLENGES, ckey, &bytes) {
-                            Ok(c) if involves(&c, user_id) => {
-                                tx.remove(TREE_CHALLENGES, ckey)?;
-                                summary.challenges += 1;
-                            }
-                            _ => {}
-                        }
-                    }
-                    Ok(summary)
+                    _ => {}
+                }
+            }
+            Ok(summary)
         })?;
         self.durable().await?;
         Ok(summary)

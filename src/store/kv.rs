@@ -91,9 +91,9 @@ impl TxError {
             TxError::Abort(e) | TxError::Backend(e) => e,
             TxError::Pg(e) => StoreError::Postgres(e),
             TxError::Sled(Sled::Storage(e)) => StoreError::Db(e),
-            TxError::Sled(Sled::Conflict) => StoreError::Pool(
-                "a sled conflict outside a sled transaction".to_string(),
-            ),
+            TxError::Sled(Sled::Conflict) => {
+                StoreError::Pool("a sled conflict outside a sled transaction".to_string())
+            }
         }
     }
 }

@@ -1,13 +1,11 @@
 //! Players' records and the guilds' leaderboards.
 
 use super::codec::{decode, decode_u64, encode, id_key, key_text, Record};
+use super::kv::{abort, Scan, Tx, TxResult};
 use super::records::{
     self, level_index, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary,
 };
-use super::kv::{abort, Scan, Tx, TxResult};
-use super::{
-    scoring, Invalid, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS,
-};
+use super::{scoring, Invalid, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
 use crate::engine::Variant;
 use serde::{Deserialize, Serialize};
 

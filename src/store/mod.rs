@@ -231,7 +231,11 @@ impl Store {
 
     // ---- the storage layer, for the record-level modules ----
 
-    pub(crate) fn read(&self, tree: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+    pub(crate) fn read(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>, StoreError> {
         self.kv.get(tree, key)
     }
 
@@ -246,7 +250,11 @@ impl Store {
         self.checked(self.kv.compare_and_swap(tree, key, old, new))
     }
 
-    pub(crate) fn scan(&self, tree: &'static str, scan: Scan<'_>) -> Result<Vec<Entry>, StoreError> {
+    pub(crate) fn scan(
+        &self,
+        tree: &'static str,
+        scan: Scan<'_>,
+    ) -> Result<Vec<Entry>, StoreError> {
         self.kv.scan(tree, scan)
     }
 

@@ -91,11 +91,11 @@ fn wait<T>(f: impl FnOnce() -> T) -> T {
 impl PgKv {
     /// Connects to `url`, applies missing migrations and checks every tree has its table.
     pub fn connect(url: &str) -> Result<PgKv, StoreError> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e: tokio_postgres::Error| {
-            StoreError::BadDatabaseUrl {
-                reason: e.to_string(),
-            }
-        })?;
+        let config: tokio_postgres::Config =
+            url.parse()
+                .map_err(|e: tokio_postgres::Error| StoreError::BadDatabaseUrl {
+                    reason: e.to_string(),
+                })?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(DRIVER_THREADS)
             .thread_name("damas-postgres")
@@ -282,8 +282,7 @@ impl PgKv {
             sql,
             move |c, s| {
                 Box::pin(async move {
-                    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
-                        vec![&prefix];
+                    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&prefix];
                     if let Some(a) = &after {
                         params.push(a);
                     }
@@ -326,7 +325,8 @@ impl PgKv {
     }
 
     pub fn ids_above(&self, id: u64) -> Result<(), StoreError> {
-        let id = i64::try_from(id).map_err(|_| StoreError::Pool(format!("game id {id} is past PostgreSQL's bigint")))?;
+        let id = i64::try_from(id)
+            .map_err(|_| StoreError::Pool(format!("game id {id} is past PostgreSQL's bigint")))?;
         self.one(
             "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))"
                 .to_string(),

@@ -143,13 +143,21 @@ fn start() -> Result<PgServer, String> {
                 .args(["--system", "--user-group", "--no-create-home"])
                 .args(["--shell", "/usr/sbin/nologin", SERVER_USER]))?;
         }
-        run(Command::new("chown").arg(format!("{SERVER_USER}:")).arg(&dir))?;
+        run(Command::new("chown")
+            .arg(format!("{SERVER_USER}:"))
+            .arg(&dir))?;
     }
     let data = dir.join("data");
-    run(server_cmd("initdb")
-        .arg("-D")
-        .arg(&data)
-        .args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]))?;
+    run(server_cmd("initdb").arg("-D").arg(&data).args([
+        "-U",
+        "postgres",
+        "-A",
+        "trust",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+    ]))?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map_err(|e| format!("no free port: {e}"))?

@@ -1488,3 +1488,45 @@ async fn a_copy_of_a_corrupt_record_fails_its_verification(db) {
     );
 }
 }
+
+/// `damas store copy` from the command line: copies and verifies, then refuses to copy into
+/// the now full target (exit code 2, nothing changed).
+#[tokio::test]
+async fn the_store_copy_command_copies_into_an_empty_database_only() {
+    let source_db = TestDb::new(Backend::Sled);
+    let source = source_db.open();
+    one_of_everything(&source).await;
+    let expected = all_bytes(&source);
+    // sled opens in one process at a time: the command's.
+    drop(source);
+    let target_db = TestDb::new(Backend::Postgres);
+    let copy = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(["store", "copy", "--from"])
+            .arg(&source_db.spec)
+            .arg("--to")
+            .arg(&target_db.spec)
+            .output()
+            .expect("damas runs")
+    };
+    let out = copy();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("copied and verified {} entries", expected.len())),
+        "{stdout}"
+    );
+    assert_eq!(all_bytes(&target_db.open()), expected);
+
+    let out = copy();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("copy into an empty database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(all_bytes(&target_db.open()), expected);
+}

@@ -3,7 +3,7 @@
 use crate::store::copy::{copy, CopyError};
 use crate::store::Store;
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -32,14 +32,14 @@ pub fn run(args: StoreArgs) -> ExitCode {
     }
 }
 
-fn copy_command(from: &PathBuf, to: &PathBuf) -> ExitCode {
+fn copy_command(from: &Path, to: &Path) -> ExitCode {
     if from == to {
         return super::fail("--from and --to name the same database");
     }
     if !crate::store::is_postgres_url(&from.to_string_lossy()) && !from.exists() {
         return super::fail(format!("no database at {}", from.display()));
     }
-    let open = |db: &PathBuf| Store::open(db).map_err(|e| format!("{}: {e}", redacted(db)));
+    let open = |db: &Path| Store::open(db).map_err(|e| format!("{}: {e}", redacted(db)));
     let (source, target) = match (open(from), open(to)) {
         (Ok(s), Ok(t)) => (s, t),
         (Err(e), _) | (_, Err(e)) => {
@@ -81,7 +81,7 @@ fn copy_command(from: &PathBuf, to: &PathBuf) -> ExitCode {
 }
 
 /// A database name to print: a URL without its password.
-fn redacted(db: &PathBuf) -> String {
+fn redacted(db: &Path) -> String {
     let text = db.to_string_lossy();
     match url::Url::parse(&text) {
         Ok(mut u) if crate::store::is_postgres_url(&text) => {

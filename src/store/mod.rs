@@ -124,6 +124,9 @@ pub fn default_path() -> PathBuf {
         .map_or_else(|| PathBuf::from(DEFAULT_DB_PATH), PathBuf::from)
 }
 
+/// A key and its value as stored.
+pub type RawEntry = (Vec<u8>, Vec<u8>);
+
 /// The bot's storage. Cheap to clone (two `Arc`s); share one across tasks.
 #[derive(Clone)]
 pub struct Store {
@@ -194,7 +197,7 @@ impl Store {
         tree: &'static str,
         after: Option<&[u8]>,
         limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    ) -> Result<Vec<RawEntry>, StoreError> {
         self.kv.scan(
             tree,
             Scan {
@@ -218,7 +221,7 @@ impl Store {
     pub async fn raw_put(
         &self,
         tree: &'static str,
-        entries: &[(Vec<u8>, Vec<u8>)],
+        entries: &[RawEntry],
     ) -> Result<(), StoreError> {
         self.transaction(&[tree], |tx| {
             for (k, v) in entries {

@@ -37,7 +37,10 @@ const POOL_SIZE: usize = 16;
 /// Threads of the driver's runtime: they only shuttle bytes.
 const DRIVER_THREADS: usize = 2;
 /// `pg_advisory_xact_lock` key for migrations ("damas" in ASCII).
-const MIGRATION_LOCK: i64 = 0x6461_6d61_73;
+const MIGRATION_LOCK: i64 = 0x0064_616d_6173;
+
+/// A statement's answer, being awaited on the driver's runtime.
+type Reply<T> = std::pin::Pin<Box<dyn Future<Output = Result<T, tokio_postgres::Error>> + Send>>;
 
 /// Whether a database setting names PostgreSQL rather than a sled folder.
 pub fn is_postgres_url(spec: &str) -> bool {
@@ -143,13 +146,7 @@ impl PgKv {
     fn one<T: Send + 'static>(
         &self,
         sql: String,
-        f: impl FnOnce(
-                Object,
-                tokio_postgres::Statement,
-            ) -> std::pin::Pin<
-                Box<dyn Future<Output = Result<T, tokio_postgres::Error>> + Send>,
-            > + Send
-            + 'static,
+        f: impl FnOnce(Object, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
         on_error: fn(tokio_postgres::Error) -> StoreError,
     ) -> Result<T, StoreError> {
         let pool = self.pool.clone();
@@ -422,13 +419,7 @@ impl PgTx<'_> {
     fn statement<T: Send + 'static>(
         &self,
         sql: String,
-        f: impl FnOnce(
-                Arc<Object>,
-                tokio_postgres::Statement,
-            ) -> std::pin::Pin<
-                Box<dyn Future<Output = Result<T, tokio_postgres::Error>> + Send>,
-            > + Send
-            + 'static,
+        f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
     ) -> TxResult<T> {
         let client = Arc::clone(&self.client);
         let outcome = self.kv.run(async move {

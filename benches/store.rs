@@ -1,9 +1,14 @@
-//! The store's figures: acknowledged moves per second and their latency with durability on
-//! (every move flushed before it counts), and the bytes a finished game takes.
+//! The store's figures, on sled and on PostgreSQL: acknowledged (durable) moves per second
+//! and their latency, one channel at a time and many at once, and the bytes a finished game
+//! takes.
 //!
 //! `cargo bench --bench store` prints the figures, then runs criterion's measurement of one
-//! acknowledged move. Targets: p99 under 10 ms per acknowledged move, under 1 KB for a
-//! finished game of 60 moves each (120 plies).
+//! acknowledged move on each backend. Targets: p99 under 10 ms per acknowledged move, under
+//! 1 KB for a finished game of 60 moves each (120 plies).
+//!
+//! PostgreSQL runs as a throwaway local server (the tests' fixture, `initdb` + `pg_ctl`,
+//! default settings: `fsync` and `synchronous_commit` on), reached over TCP on 127.0.0.1: a
+//! lower bound for a server across a network, where each move adds round trips.
 
 #[path = "../tests/store_common/mod.rs"]
 mod store_common;
@@ -85,9 +90,19 @@ fn report(label: &str, mut latencies: Vec<Duration>, wall: Duration) {
     );
 }
 
-fn sequential(rt: &tokio::runtime::Runtime, durability: Durability) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open_with(dir.path().join("db"), durability).expect("open");
+/// A fresh database of `backend`; `durability` applies to sled.
+fn open(backend: Backend, durability: Durability) -> (TestDb, Store, String) {
+    let db = TestDb::new(backend);
+    let store = db.open_with(durability);
+    let label = match backend {
+        Backend::Sled => format!("sled {durability:?}"),
+        Backend::Postgres => "postgres".to_string(),
+    };
+    (db, store, label)
+}
+
+fn sequential(rt: &tokio::runtime::Runtime, backend: Backend, durability: Durability) {
+    let (_db, store, label) = open(backend, durability);
     let mut rng = SmallRng::seed_from_u64(1);
     let mut latencies = Vec::with_capacity(MOVES);
     let started = Instant::now();
@@ -99,15 +114,14 @@ fn sequential(rt: &tokio::runtime::Runtime, durability: Durability) {
         }
     });
     report(
-        &format!("{durability:?}, one channel"),
+        &format!("{label}, one channel"),
         latencies,
         started.elapsed(),
     );
 }
 
-fn concurrent(rt: &tokio::runtime::Runtime, durability: Durability) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open_with(dir.path().join("db"), durability).expect("open");
+fn concurrent(rt: &tokio::runtime::Runtime, backend: Backend, durability: Durability) {
+    let (_db, store, label) = open(backend, durability);
     let started = Instant::now();
     let latencies = rt.block_on(async {
         let mut tasks = Vec::new();
@@ -131,7 +145,7 @@ fn concurrent(rt: &tokio::runtime::Runtime, durability: Durability) {
         all
     });
     report(
-        &format!("{durability:?}, {CHANNELS} channels at once"),
+        &format!("{label}, {CHANNELS} channels at once"),
         latencies,
         started.elapsed(),
     );
@@ -175,7 +189,7 @@ fn sixty_move_game() -> GameRecord {
     }
 }
 
-fn bytes_per_game(rt: &tokio::runtime::Runtime) {
+fn bytes_per_game(rt: &tokio::runtime::Runtime, backend: Backend) {
     let rec = sixty_move_game();
     let size = archived_size(&rec).expect("encode");
     let pdn = damas::engine::export_pdn(&rec.to_game().expect("replay"), &Default::default());
@@ -187,9 +201,8 @@ fn bytes_per_game(rt: &tokio::runtime::Runtime) {
         size.index,
         pdn.len()
     );
-    // What sled's files grow by, its own overhead included.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open_with(dir.path().join("db"), Durability::Flush).expect("open");
+    // What the database grows by, its own overhead included.
+    let (_db, store, label) = open(backend, Durability::Flush);
     let games = 200u64;
     rt.block_on(async {
         store.flush().await.expect("flush");
@@ -210,22 +223,26 @@ fn bytes_per_game(rt: &tokio::runtime::Runtime) {
         store.flush().await.expect("flush");
         let after = store.size_on_disk().expect("size");
         println!(
-            "sled size_on_disk grew {} bytes per finished game over {games} games \
-             (log-structured: includes superseded pages until sled reclaims them)",
+            "{label} size_on_disk grew {} bytes per finished game over {games} games \
+             (sled is log-structured: superseded pages count until it reclaims them; \
+             PostgreSQL counts whole 8 KB pages and dead row versions until vacuum)",
             after.saturating_sub(before) / games
         );
     });
 }
 
-fn criterion_ack(c: &mut Criterion, rt: &tokio::runtime::Runtime) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open(dir.path().join("db")).expect("open");
+fn criterion_ack(c: &mut Criterion, rt: &tokio::runtime::Runtime, backend: Backend) {
+    let (_db, store, _) = open(backend, Durability::Fsync);
     let mut rng = SmallRng::seed_from_u64(2);
     let mut group = c.benchmark_group("store");
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(5));
-    group.bench_function("acknowledged_move_fsync", |b| {
+    let name = match backend {
+        Backend::Sled => "acknowledged_move_fsync",
+        Backend::Postgres => "acknowledged_move_postgres",
+    };
+    group.bench_function(name, |b| {
         b.iter_custom(|iters| {
             rt.block_on(async {
                 let mut total = Duration::ZERO;
@@ -247,11 +264,15 @@ fn main() {
     let rt = runtime();
     println!("-- store figures --");
     for durability in [Durability::Fsync, Durability::Flush] {
-        sequential(&rt, durability);
-        concurrent(&rt, durability);
+        sequential(&rt, Backend::Sled, durability);
+        concurrent(&rt, Backend::Sled, durability);
     }
-    bytes_per_game(&rt);
+    sequential(&rt, Backend::Postgres, Durability::Fsync);
+    concurrent(&rt, Backend::Postgres, Durability::Fsync);
+    bytes_per_game(&rt, Backend::Sled);
+    bytes_per_game(&rt, Backend::Postgres);
     let mut c = Criterion::default().configure_from_args();
-    criterion_ack(&mut c, &rt);
+    criterion_ack(&mut c, &rt, Backend::Sled);
+    criterion_ack(&mut c, &rt, Backend::Postgres);
     c.final_summary();
 }

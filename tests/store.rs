@@ -1,6 +1,7 @@
 //! The store: durability across reopen, compare-and-swap under concurrency, corruption,
 //! players, scores, ratings, leaderboards, busy channels, losses on time, board posts,
-//! challenges, erasure and old formats.
+//! challenges, erasure and old formats — each on sled and on PostgreSQL (a server of this
+//! test binary's own: see `store_common/postgres.rs`).
 
 mod store_common;
 
@@ -14,15 +15,13 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use store_common::*;
 
-fn temp_store() -> (tempfile::TempDir, Store) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open(dir.path().join("db")).expect("open");
-    (dir, store)
+fn reopen(db: &TestDb, store: Store) -> Store {
+    drop(store);
+    db.open()
 }
 
-fn reopen(dir: &tempfile::TempDir, store: Store) -> Store {
-    drop(store);
-    Store::open(dir.path().join("db")).expect("reopen")
+fn key(id: u64) -> Vec<u8> {
+    id.to_be_bytes().to_vec()
 }
 
 /// Black (first in English) takes White's last man with 18x25: a win in one move with two
@@ -60,9 +59,10 @@ async fn win_it(store: &Store, mut rec: damas::store::GameRecord) -> damas::stor
         .expect("finish")
 }
 
+on_both_backends! {
 #[tokio::test]
-async fn reopening_keeps_every_game_exactly() {
-    let (dir, store) = temp_store();
+async fn reopening_keeps_every_game_exactly(db) {
+    let store = db.open();
     let mut rng = SmallRng::seed_from_u64(7);
     let mut active = Vec::new();
     let setups = [
@@ -113,7 +113,7 @@ async fn reopening_keeps_every_game_exactly() {
         .await
         .unwrap();
 
-    let store = reopen(&dir, store);
+    let store = reopen(&db, store);
     for rec in &active {
         let back = store
             .active_game(rec.channel_id)
@@ -137,10 +137,12 @@ async fn reopening_keeps_every_game_exactly() {
     assert_eq!(archived.players, done.players);
     assert_eq!(archived.start_fen, done.start_fen);
 }
+}
 
+on_both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_hundred_tasks_sending_one_move_apply_it_once() {
-    let (_dir, store) = temp_store();
+async fn a_hundred_tasks_sending_one_move_apply_it_once(db) {
+    let store = db.open();
     let rec = new_game(1, Some(1), 42, Variant::Spanish, [human(1), human(2)]);
     store.create_game(rec).await.unwrap();
     // Every task reads first and only then writes, so all hundred race with the same read.
@@ -180,13 +182,15 @@ async fn a_hundred_tasks_sending_one_move_apply_it_once() {
     assert_eq!(rec.revision, 1);
     assert_eq!(rec.to_game().unwrap().notations(), vec!["11-15"]);
 }
+}
 
+on_both_backends! {
 /// Durable writes from many tasks at once all land. (With sled 0.34's `flush_async` this
 /// hangs — spacejam/sled#1308 — and blocks the runtime, so the timeout cannot fire; libtest
 /// then reports the test running for over 60 seconds.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn many_channels_writing_at_once_all_land() {
-    let (_dir, store) = temp_store();
+async fn many_channels_writing_at_once_all_land(db) {
+    let store = db.open();
     let mut tasks = Vec::new();
     for channel in 0..32u64 {
         let store = store.clone();
@@ -223,12 +227,14 @@ async fn many_channels_writing_at_once_all_land() {
         assert_eq!(store.active_game(rec.channel_id).unwrap(), Some(rec));
     }
 }
+}
 
 #[test]
 fn the_store_and_its_futures_can_be_shared_across_tasks() {
     fn shared<T: Send + Sync + Clone + 'static>(_: &T) {}
     fn sendable<F: std::future::Future + Send>(_: F) {}
-    let (_dir, store) = temp_store();
+    let db = TestDb::new(Backend::Sled);
+    let store = db.open();
     shared(&store);
     let rec = new_game(1, None, 1, Variant::Spanish, [human(1), human(2)]);
     sendable(store.create_game(rec.clone()));
@@ -239,9 +245,10 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
     sendable(store.flush());
 }
 
+on_both_backends! {
 #[tokio::test]
-async fn a_write_built_on_an_outdated_read_is_refused() {
-    let (_dir, store) = temp_store();
+async fn a_write_built_on_an_outdated_read_is_refused(db) {
+    let store = db.open();
     let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot("easy")]);
     store.create_game(rec.clone()).await.unwrap();
     // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
@@ -299,38 +306,28 @@ async fn a_write_built_on_an_outdated_read_is_refused() {
     ));
     assert_eq!(store.active_game(7).unwrap().unwrap(), now);
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn corrupt_values_are_reported_and_never_overwritten() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db");
-    let store = Store::open(&path).unwrap();
+async fn corrupt_values_are_reported_and_never_overwritten(db) {
+    let store = db.open();
     let rec = new_game(1, Some(3), 10, Variant::Spanish, [human(1), human(2)]);
     store.create_game(rec.clone()).await.unwrap();
-    drop(store);
 
     let garbage: &[u8] = &[
         1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x42,
     ];
     let newer_format: &[u8] = &[200, 1, 2, 3];
-    {
-        let db = sled::open(&path).unwrap();
-        db.open_tree(TREE_GAMES)
-            .unwrap()
-            .insert(10u64.to_be_bytes(), garbage)
-            .unwrap();
-        db.open_tree(TREE_CHALLENGES)
-            .unwrap()
-            .insert(10u64.to_be_bytes(), newer_format)
-            .unwrap();
-        db.open_tree(TREE_PLAYERS)
-            .unwrap()
-            .insert(2u64.to_be_bytes(), garbage)
-            .unwrap();
-        db.flush().unwrap();
+    for (tree, k, v) in [
+        (TREE_GAMES, 10, garbage),
+        (TREE_CHALLENGES, 10, newer_format),
+        (TREE_PLAYERS, 2, garbage),
+    ] {
+        store.raw_put(tree, &[(key(k), v.to_vec())]).await.unwrap();
     }
 
-    let store = Store::open(&path).unwrap();
+    let store = reopen(&db, store);
     let is_corrupt_game = |e: &StoreError| matches!(e, StoreError::Corrupt { tree, key, .. } if *tree == TREE_GAMES && key == "10");
     let err = store.active_game(10).unwrap_err();
     assert!(is_corrupt_game(&err), "{err}");
@@ -385,18 +382,18 @@ async fn corrupt_values_are_reported_and_never_overwritten() {
     ));
     assert!(summary.seats[0].is_some() && summary.seats[1].is_none());
     assert!(matches!(store.player(2), Err(StoreError::Corrupt { .. })));
-    drop(store);
-
-    let db = sled::open(&path).unwrap();
-    let raw = |tree: &str, key: u64| db.open_tree(tree).unwrap().get(key.to_be_bytes()).unwrap();
+    let store = reopen(&db, store);
+    let raw = |tree: &'static str, k: u64| store.raw_get(tree, &key(k)).unwrap();
     assert_eq!(raw(TREE_GAMES, 10).as_deref(), Some(garbage));
     assert_eq!(raw(TREE_CHALLENGES, 10).as_deref(), Some(newer_format));
     assert_eq!(raw(TREE_PLAYERS, 2).as_deref(), Some(garbage));
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn wins_against_the_computer_score_and_rank_per_seed_002() {
-    let (_dir, store) = temp_store();
+async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
+    let store = db.open();
     let guild = 77;
     // A ranked win.
     let rec = one_move_win_game(1, guild, 10, 500, "hard");
@@ -494,10 +491,12 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002() {
         vec![4, 3, 1]
     );
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn glicko2_ratings_follow_results_on_every_guilds_board() {
-    let (_dir, store) = temp_store();
+async fn glicko2_ratings_follow_results_on_every_guilds_board(db) {
+    let store = db.open();
     let (alice, bob, carol) = (1, 2, 3);
     let resign = |loser: Color| Outcome::Win {
         winner: loser.opposite(),
@@ -586,10 +585,12 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board() {
         vec![3, 2]
     );
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn a_busy_channel_is_refused_however_old_its_game() {
-    let (_dir, store) = temp_store();
+async fn a_busy_channel_is_refused_however_old_its_game(db) {
+    let store = db.open();
     let t0 = 50 * DAY_MS;
     let mut g = people_game(1, 30, t0);
     store.create_game(g.clone()).await.unwrap();
@@ -607,10 +608,12 @@ async fn a_busy_channel_is_refused_however_old_its_game() {
     assert!(store.archived_game(1).unwrap().is_none(), "nothing ended");
     assert!(store.player(2).unwrap().is_none(), "nobody was scored");
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
-    let (_dir, store) = temp_store();
+async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
+    let store = db.open();
     let t0 = 50 * DAY_MS;
     // Between people: White moves, then Black's time runs out.
     let mut g = people_game(1, 30, t0);
@@ -686,6 +689,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss() {
         1
     );
 }
+}
 
 /// A Spanish game between users 1 (White) and 2, started at `now_ms`.
 fn people_game(id: u64, channel: u64, now_ms: u64) -> damas::store::GameRecord {
@@ -717,9 +721,10 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
     }
 }
 
+on_both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn one_challenge_per_channel_taken_once() {
-    let (_dir, store) = temp_store();
+async fn one_challenge_per_channel_taken_once(db) {
+    let store = db.open();
     let first = challenge(1, 2, 1_000);
     store.put_challenge(5, &first).await.unwrap();
     // Someone else cannot replace an open challenge...
@@ -760,10 +765,12 @@ async fn one_challenge_per_channel_taken_once() {
     assert_eq!(taken, vec![later]);
     assert_eq!(store.challenge(5).unwrap(), None);
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn records_the_store_will_not_write() {
-    let (_dir, store) = temp_store();
+async fn records_the_store_will_not_write(db) {
+    let store = db.open();
     let odd = new_game(1, None, 1, Variant::Spanish, [human(1), bot("grandmaster")]);
     assert!(matches!(
         store.create_game(odd).await,
@@ -813,10 +820,12 @@ async fn records_the_store_will_not_write() {
     ));
     assert!(store.active_game(1).unwrap().is_some());
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands() {
-    let (_dir, store) = temp_store();
+async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
+    let store = db.open();
     let post = |game_id, message_id, ply| BoardPost {
         game_id,
         message_id,
@@ -913,10 +922,12 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands() {
         "an older game's board never replaces a newer game's"
     );
 }
+}
 
+on_both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn racing_board_posts_leave_the_newest_board_recorded() {
-    let (_dir, store) = temp_store();
+async fn racing_board_posts_leave_the_newest_board_recorded(db) {
+    let store = db.open();
     let mut rng = SmallRng::seed_from_u64(3);
     let mut g = people_game(1, 30, 1_000);
     store.create_game(g.clone()).await.unwrap();
@@ -962,10 +973,12 @@ async fn racing_board_posts_leave_the_newest_board_recorded() {
         g = next;
     }
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn cancelling_the_games_of_channels_that_are_gone() {
-    let (_dir, store) = temp_store();
+async fn cancelling_the_games_of_channels_that_are_gone(db) {
+    let store = db.open();
     for channel in [40, 41, 42] {
         store
             .create_game(people_game(channel, channel, 1_000))
@@ -992,10 +1005,12 @@ async fn cancelling_the_games_of_channels_that_are_gone() {
     assert!(store.archived_game(41).unwrap().is_none(), "not archived");
     assert!(store.player(1).unwrap().is_none(), "counted for no one");
 }
+}
 
+on_both_backends! {
 #[tokio::test]
-async fn a_challenge_remembers_its_message() {
-    let (_dir, store) = temp_store();
+async fn a_challenge_remembers_its_message(db) {
+    let store = db.open();
     let mut c = challenge(1, 2, 1_000);
     c.message_id = None;
     store.put_challenge(5, &c).await.unwrap();
@@ -1013,15 +1028,14 @@ async fn a_challenge_remembers_its_message() {
     assert!(!store.set_challenge_message(6, 1_000, 78).await.unwrap());
     assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
 }
+}
 
-/// Every key and value in every tree of the database at `path` (the store closed).
-fn all_bytes(path: &std::path::Path) -> Vec<(String, Vec<u8>, Vec<u8>)> {
-    let db = sled::open(path).unwrap();
+/// Every key and value in every tree of the database.
+fn all_bytes(store: &Store) -> Vec<(String, Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
     for tree in TREES {
-        for item in db.open_tree(tree).unwrap().iter() {
-            let (k, v) = item.unwrap();
-            out.push((tree.to_string(), k.to_vec(), v.to_vec()));
+        for (k, v) in store.raw_page(tree, None, usize::MAX).unwrap() {
+            out.push((tree.to_string(), k, v));
         }
     }
     out
@@ -1031,11 +1045,10 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
+on_both_backends! {
 #[tokio::test]
-async fn forgetting_a_user_leaves_no_trace_of_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db");
-    let store = Store::open(&path).unwrap();
+async fn forgetting_a_user_leaves_no_trace_of_them(db) {
+    let store = db.open();
     // Ids of Discord's size, unlike any other number in the data.
     let (gone, other) = (0x0123_4567_89AB_CDEF_u64, 0x0FED_CBA9_8765_4321_u64);
     let name = "Zoraida Quintanilla";
@@ -1129,13 +1142,12 @@ async fn forgetting_a_user_leaves_no_trace_of_them() {
         store.challenge(10).unwrap().is_some(),
         "others' challenges stay"
     );
-    drop(store);
-
     let id_forms = [
         gone.to_be_bytes().to_vec(),
         postcard::to_allocvec(&gone).unwrap(),
     ];
-    for (tree, k, v) in all_bytes(&path) {
+    let store = reopen(&db, store);
+    for (tree, k, v) in all_bytes(&store) {
         for form in &id_forms {
             assert!(
                 !contains(&k, form) && !contains(&v, form),
@@ -1147,6 +1159,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them() {
             "{tree} still holds the name: {k:?}"
         );
     }
+}
 }
 
 /// A challenge as format version 1 laid it out, field for field.
@@ -1161,10 +1174,9 @@ struct ChallengeV1 {
     message_id: Option<u64>,
 }
 
+on_both_backends! {
 #[tokio::test]
-async fn version_1_challenges_still_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db");
+async fn version_1_challenges_still_read(db) {
     let v1 = ChallengeV1 {
         challenger: UserRef {
             user_id: 1,
@@ -1184,15 +1196,12 @@ async fn version_1_challenges_still_read() {
     };
     let mut bytes = vec![1u8];
     bytes.extend(postcard::to_allocvec(&v1).unwrap());
-    {
-        let db = sled::open(&path).unwrap();
-        db.open_tree(damas::store::TREE_CHALLENGES)
-            .unwrap()
-            .insert(12u64.to_be_bytes(), bytes)
-            .unwrap();
-        db.flush().unwrap();
-    }
-    let store = Store::open(&path).unwrap();
+    let store = db.open();
+    store
+        .raw_put(TREE_CHALLENGES, &[(key(12), bytes)])
+        .await
+        .unwrap();
+    let store = reopen(&db, store);
     let c = store.challenge(12).unwrap().expect("version 1 decodes");
     assert_eq!(
         (c.challenger.name.as_str(), c.challenged.user_id),
@@ -1204,6 +1213,7 @@ async fn version_1_challenges_still_read() {
     );
     assert_eq!((c.expires_at_ms, c.message_id), (900_005, Some(31)));
     assert_eq!((c.lang.as_str(), c.move_time_ms), ("en", None));
+}
 }
 
 /// A game record as format version 1 laid it out, field for field.
@@ -1226,10 +1236,9 @@ struct GameRecordV1 {
     revision: u64,
 }
 
+on_both_backends! {
 #[tokio::test]
-async fn version_1_game_records_still_read_and_play_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db");
+async fn version_1_game_records_still_read_and_play_on(db) {
     let mut game = damas::engine::Game::new(Variant::Spanish);
     let mv = game.play_text("11-15").unwrap();
     let v1 = GameRecordV1 {
@@ -1251,15 +1260,13 @@ async fn version_1_game_records_still_read_and_play_on() {
     };
     let mut bytes = vec![1u8];
     bytes.extend(postcard::to_allocvec(&v1).unwrap());
-    {
-        let db = sled::open(&path).unwrap();
-        db.open_tree(TREE_GAMES)
-            .unwrap()
-            .insert(10u64.to_be_bytes(), bytes.clone())
-            .unwrap();
-        db.open_tree(TREE_ARCHIVE)
-            .unwrap()
-            .insert(78u64.to_be_bytes(), {
+    let store = db.open();
+    store
+        .raw_put(TREE_GAMES, &[(key(10), bytes.clone())])
+        .await
+        .unwrap();
+    store
+        .raw_put(TREE_ARCHIVE, &[(key(78), {
                 let mut done = bytes.clone();
                 // The same layout finished by agreement: outcome is the third-last field.
                 let mut rec = v1;
@@ -1270,11 +1277,10 @@ async fn version_1_game_records_still_read_and_play_on() {
                 done.truncate(1);
                 done.extend(postcard::to_allocvec(&rec).unwrap());
                 done
-            })
-            .unwrap();
-        db.flush().unwrap();
-    }
-    let store = Store::open(&path).unwrap();
+            })])
+        .await
+        .unwrap();
+    let store = reopen(&db, store);
     let rec = store.active_game(10).unwrap().expect("version 1 decodes");
     assert_eq!(rec.id, 77);
     assert_eq!(rec.players, [human(1), bot("hard")]);
@@ -1308,13 +1314,219 @@ async fn version_1_game_records_still_read_and_play_on() {
         .unwrap();
     push_move(&mut next, reply, 3_000);
     store.update_game(10, 1, &next).await.unwrap();
-    drop(store);
-    let raw = sled::open(&path)
-        .unwrap()
-        .open_tree(TREE_GAMES)
-        .unwrap()
-        .get(10u64.to_be_bytes())
-        .unwrap()
-        .unwrap();
+    let store = reopen(&db, store);
+    let raw = store.raw_get(TREE_GAMES, &key(10)).unwrap().unwrap();
     assert_eq!(raw[0], FORMAT_VERSION);
+}
+}
+
+/// Fills `store` with one of everything: finished games between people (ratings and their
+/// leaderboard) and against the computer (a score on its board), a running game with its
+/// board post, a cancelled game, open challenges. Returns the running game.
+async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
+    // Finished: a win on time between people in two guilds, a ranked win against the computer.
+    for (channel, guild) in [(1, 10), (2, 20)] {
+        let mut g = new_game(
+            store.new_game_id().unwrap(),
+            Some(guild),
+            channel,
+            Variant::Spanish,
+            [human(1), human(2)],
+        );
+        store.create_game(g.clone()).await.unwrap();
+        g.outcome = Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Time,
+        });
+        store.finish_game(channel, 0, &g).await.unwrap();
+    }
+    let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, "hard");
+    store.create_game(bot_game.clone()).await.unwrap();
+    win_it(store, bot_game).await;
+    // Cancelled: created, moved, cancelled; nothing of it stays but its id.
+    let mut cancelled = people_game(store.new_game_id().unwrap(), 4, 1_000);
+    store.create_game(cancelled.clone()).await.unwrap();
+    let mv = cancelled
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut cancelled, mv, 2_000);
+    store.update_game(4, 0, &cancelled).await.unwrap();
+    assert!(store.cancel_game(4, 1).await.unwrap());
+    // Running, with its board shown.
+    let mut running = people_game(store.new_game_id().unwrap(), 5, 1_000);
+    store.create_game(running.clone()).await.unwrap();
+    let mv = running
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut running, mv, 2_000);
+    running.revision = store.update_game(5, 0, &running).await.unwrap();
+    let post = BoardPost {
+        game_id: running.id,
+        message_id: 555,
+        ply: 1,
+    };
+    store.record_board_post(5, post).await.unwrap();
+    // Open challenges, one with its message.
+    store
+        .put_challenge(6, &challenge(1, 3, 1_000))
+        .await
+        .unwrap();
+    store
+        .put_challenge(7, &challenge(2, 3, 1_000))
+        .await
+        .unwrap();
+    assert!(store.set_challenge_message(7, 1_000, 777).await.unwrap());
+    running
+}
+
+/// What the bot reads of [`one_of_everything`]'s data, record by record.
+fn readings(store: &Store) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        store
+            .active_games()
+            .unwrap()
+            .into_iter()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>(),
+        store.board_post(5).unwrap(),
+        store.open_challenges().unwrap(),
+        store.games_of_player(1, 10).unwrap(),
+        store.games_in_channel(2, 10).unwrap(),
+        store.last_game_between(2, 1).unwrap(),
+        [
+            store.player(1).unwrap(),
+            store.player(2).unwrap(),
+            store.player(7).unwrap()
+        ],
+        store.leaderboard(10, Variant::Spanish, None, 10).unwrap(),
+        store.leaderboard(20, Variant::Spanish, None, 10).unwrap(),
+        store
+            .leaderboard(10, Variant::English, Some("hard"), 10)
+            .unwrap(),
+    )
+}
+
+/// `damas store copy`'s work, both ways: sled to PostgreSQL and back, every byte and every
+/// record the same, ids going on past the copied ones, and the copy usable.
+#[tokio::test]
+async fn a_copy_round_trips_between_sled_and_postgres() {
+    let sled_db = TestDb::new(Backend::Sled);
+    let source = sled_db.open();
+    let running = one_of_everything(&source).await;
+    let expected_bytes = all_bytes(&source);
+    let expected = readings(&source);
+    for tree in TREES {
+        assert!(source.raw_count(tree).unwrap() > 0, "the test fills {tree}");
+    }
+
+    let pg_db = TestDb::new(Backend::Postgres);
+    let pg = pg_db.open();
+    let summary = damas::store::copy::copy(&source, &pg).await.unwrap();
+    assert_eq!(summary.total(), expected_bytes.len() as u64);
+    assert_eq!(all_bytes(&pg), expected_bytes);
+    assert_eq!(readings(&pg), expected);
+
+    let back_db = TestDb::new(Backend::Sled);
+    let back = back_db.open();
+    damas::store::copy::copy(&pg, &back).await.unwrap();
+    assert_eq!(all_bytes(&back), expected_bytes);
+    assert_eq!(readings(&back), expected);
+
+    // New ids go past every copied one, and the copied running game plays on.
+    let last_id = running.id;
+    for store in [&pg, &back] {
+        assert!(store.new_game_id().unwrap() > last_id);
+        let mut next = store.active_game(5).unwrap().unwrap();
+        let mv = next
+            .to_game()
+            .unwrap()
+            .position()
+            .parse_move("22-18")
+            .unwrap();
+        push_move(&mut next, mv, 3_000);
+        store.update_game(5, 1, &next).await.unwrap();
+    }
+
+    // A copy never merges: a target with records is refused and left as it was.
+    let before = all_bytes(&back);
+    assert!(matches!(
+        damas::store::copy::copy(&source, &back).await,
+        Err(damas::store::copy::CopyError::TargetNotEmpty { .. })
+    ));
+    assert_eq!(all_bytes(&back), before);
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn a_copy_of_a_corrupt_record_fails_its_verification(db) {
+    let source = db.open();
+    one_of_everything(&source).await;
+    source
+        .raw_put(TREE_ARCHIVE, &[(key(999), vec![FORMAT_VERSION, 0xff, 0xff])])
+        .await
+        .unwrap();
+    let target_db = TestDb::new(match db.backend {
+        Backend::Sled => Backend::Postgres,
+        Backend::Postgres => Backend::Sled,
+    });
+    let target = target_db.open();
+    let err = damas::store::copy::copy(&source, &target).await.unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            damas::store::copy::CopyError::Undecodable(StoreError::Corrupt { tree, key, .. })
+                if *tree == TREE_ARCHIVE && key == "999"
+        ),
+        "{err}"
+    );
+}
+}
+
+/// `damas store copy` from the command line: copies and verifies, then refuses to copy into
+/// the now full target (exit code 2, nothing changed).
+#[tokio::test]
+async fn the_store_copy_command_copies_into_an_empty_database_only() {
+    let source_db = TestDb::new(Backend::Sled);
+    let source = source_db.open();
+    one_of_everything(&source).await;
+    let expected = all_bytes(&source);
+    // sled opens in one process at a time: the command's.
+    drop(source);
+    let target_db = TestDb::new(Backend::Postgres);
+    let copy = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(["store", "copy", "--from"])
+            .arg(&source_db.spec)
+            .arg("--to")
+            .arg(&target_db.spec)
+            .output()
+            .expect("damas runs")
+    };
+    let out = copy();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("copied and verified {} entries", expected.len())),
+        "{stdout}"
+    );
+    assert_eq!(all_bytes(&target_db.open()), expected);
+
+    let out = copy();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("copy into an empty database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(all_bytes(&target_db.open()), expected);
 }

@@ -4,7 +4,9 @@
 //!
 //! A test binary without libtest (`harness = false` in Cargo.toml): run with `writer <path>
 //! <seed>` it is the child; run any other way it is the test, and starts itself as the child.
-//! Seed the rounds with `STORE_CRASH_SEED` to replay a failure.
+//! Seed the rounds with `STORE_CRASH_SEED` to replay a failure. Runs on sled, then on
+//! PostgreSQL (a server of this binary's own, which the kills do not touch: what is
+//! checked there is that nothing is acknowledged before it is committed).
 
 mod store_common;
 
@@ -35,7 +37,8 @@ const CHANNELS: [u64; 3] = [1, 2, 3];
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "--list") {
-        println!("crash_recovery: test");
+        println!("crash_recovery::sled: test");
+        println!("crash_recovery::postgres: test");
         return ExitCode::SUCCESS;
     }
     if args.get(1).map(String::as_str) == Some("writer") {
@@ -52,16 +55,22 @@ fn main() -> ExitCode {
             }
         };
     }
-    match crash_recovery() {
-        Ok(report) => {
-            println!("crash_recovery ... ok ({report})");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            println!("crash_recovery ... FAILED\n{e}");
-            ExitCode::FAILURE
+    let mut code = ExitCode::SUCCESS;
+    for (name, backend) in [("sled", Backend::Sled), ("postgres", Backend::Postgres)] {
+        // A missing PostgreSQL fails here with how to install it, never passes.
+        match std::panic::catch_unwind(|| crash_recovery(backend)) {
+            Ok(Ok(report)) => println!("crash_recovery::{name} ... ok ({report})"),
+            Ok(Err(e)) => {
+                println!("crash_recovery::{name} ... FAILED\n{e}");
+                code = ExitCode::FAILURE;
+            }
+            Err(_) => {
+                println!("crash_recovery::{name} ... FAILED (panicked, see above)");
+                code = ExitCode::FAILURE;
+            }
         }
     }
+    code
 }
 
 // ---- the child ----
@@ -174,7 +183,7 @@ impl Acknowledged {
     }
 }
 
-fn crash_recovery() -> Result<String, String> {
+fn crash_recovery(backend: Backend) -> Result<String, String> {
     let started = Instant::now();
     let seed = std::env::var("STORE_CRASH_SEED")
         .ok()
@@ -185,8 +194,8 @@ fn crash_recovery() -> Result<String, String> {
                 .map_or(1, |d| d.as_nanos() as u64)
         });
     let mut rng = SmallRng::seed_from_u64(seed);
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let path = dir.path().join("db");
+    let db = TestDb::new(backend);
+    let path = db.spec.clone();
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut acked = Acknowledged::default();
     let fail = |round: usize, e: String| format!("round {round} (STORE_CRASH_SEED={seed}): {e}");

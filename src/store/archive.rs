@@ -1,10 +1,11 @@
 //! Finished games: read by id, by player, by channel, and the last one between two people.
 
 use super::codec::{decode, decode_u64, encode, id_key, key_text, pair_key, second_id};
+use super::kv::Scan;
 use super::records::{GameRecord, Seat};
 use super::{Store, StoreError, TREE_ARCHIVE, TREE_BY_CHANNEL, TREE_BY_PLAYER, TREE_PAIRS};
 
-/// Bytes a finished game takes in the store (sled's own per-entry overhead aside).
+/// Bytes a finished game takes in the store (the backend's own per-entry overhead aside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArchivedSize {
     /// The archived record: format byte and postcard.
@@ -35,9 +36,7 @@ pub fn archived_size(rec: &GameRecord) -> Result<ArchivedSize, StoreError> {
 impl Store {
     pub fn archived_game(&self, game_id: u64) -> Result<Option<GameRecord>, StoreError> {
         let key = id_key(game_id);
-        self.trees
-            .archive
-            .get(key)?
+        self.read(TREE_ARCHIVE, &key)?
             .map(|v| decode(TREE_ARCHIVE, &key, &v))
             .transpose()
     }
@@ -48,7 +47,7 @@ impl Store {
         user_id: u64,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        self.indexed_games(&self.trees.by_player, TREE_BY_PLAYER, user_id, limit)
+        self.indexed_games(TREE_BY_PLAYER, user_id, limit)
     }
 
     /// A channel's finished games, newest first.
@@ -57,20 +56,19 @@ impl Store {
         channel_id: u64,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        self.indexed_games(&self.trees.by_channel, TREE_BY_CHANNEL, channel_id, limit)
+        self.indexed_games(TREE_BY_CHANNEL, channel_id, limit)
     }
 
     /// The ids of an owner's finished games, newest first, from an index keyed owner ++ game.
     pub(crate) fn indexed_ids(
         &self,
-        index: &sled::Tree,
         index_name: &'static str,
         owner: u64,
         limit: usize,
     ) -> Result<Vec<u64>, StoreError> {
         let mut out = Vec::new();
-        for item in index.scan_prefix(id_key(owner)).rev().take(limit) {
-            let (k, _) = item?;
+        let owner = id_key(owner);
+        for (k, _) in self.scan(index_name, Scan::prefix(&owner).reversed().limit(limit))? {
             out.push(second_id(&k).ok_or_else(|| StoreError::Corrupt {
                 tree: index_name,
                 key: key_text(&k),
@@ -82,13 +80,12 @@ impl Store {
 
     fn indexed_games(
         &self,
-        index: &sled::Tree,
         index_name: &'static str,
         owner: u64,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError> {
         let mut out = Vec::new();
-        for game_id in self.indexed_ids(index, index_name, owner, limit)? {
+        for game_id in self.indexed_ids(index_name, owner, limit)? {
             if let Some(rec) = self.archived_game(game_id)? {
                 out.push(rec);
             }
@@ -99,7 +96,7 @@ impl Store {
     /// The last finished game between two people (for a rematch's colours).
     pub fn last_game_between(&self, a: u64, b: u64) -> Result<Option<GameRecord>, StoreError> {
         let key = pair_key(a.min(b), a.max(b));
-        match self.trees.pairs.get(key)? {
+        match self.read(TREE_PAIRS, &key)? {
             None => Ok(None),
             Some(v) => self.archived_game(decode_u64(TREE_PAIRS, &key, &v)?),
         }

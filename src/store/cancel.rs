@@ -1,6 +1,7 @@
 //! Cancelling a game without a result: a moderator's decision, or a channel that is gone.
 
 use super::codec::{decode, id_key};
+use super::kv::Scan;
 use super::records::GameRecord;
 use super::{Store, StoreError, TREE_GAMES};
 
@@ -21,18 +22,14 @@ impl Store {
             expected_ply,
             found_ply,
         };
-        let Some(bytes) = self.trees.games.get(key)? else {
+        let Some(bytes) = self.read(TREE_GAMES, &key)? else {
             return Ok(false);
         };
         let current: GameRecord = decode(TREE_GAMES, &key, &bytes)?;
         if current.ply() != expected_ply {
             return Err(conflict(Some(current.ply())));
         }
-        let swapped = self
-            .trees
-            .games
-            .compare_and_swap(key, Some(bytes), None::<&[u8]>)?;
-        if swapped.is_err() {
+        if !self.swap(TREE_GAMES, &key, Some(&bytes), None)? {
             return Err(conflict(self.active_game(channel_id)?.map(|g| g.ply())));
         }
         self.durable().await?;
@@ -47,8 +44,7 @@ impl Store {
         gone: impl Fn(u64) -> bool,
     ) -> Result<Vec<GameRecord>, StoreError> {
         let mut cancelled = Vec::new();
-        for item in self.trees.games.iter() {
-            let (key, bytes) = item?;
+        for (key, bytes) in self.scan(TREE_GAMES, Scan::all())? {
             let Ok(rec) = decode::<GameRecord>(TREE_GAMES, &key, &bytes) else {
                 continue;
             };

@@ -1,6 +1,7 @@
 //! Open challenges: one per channel, taken at most once.
 
 use super::codec::{decode, decode_u64, encode, id_key};
+use super::kv::Scan;
 use super::records::Challenge;
 use super::{Store, StoreError, TREE_CHALLENGES};
 
@@ -68,9 +69,7 @@ impl Store {
 
     pub fn challenge(&self, channel_id: u64) -> Result<Option<Challenge>, StoreError> {
         let key = id_key(channel_id);
-        self.trees
-            .challenges
-            .get(key)?
+        self.read(TREE_CHALLENGES, &key)?
             .map(|v| decode(TREE_CHALLENGES, &key, &v))
             .transpose()
     }
@@ -78,8 +77,7 @@ impl Store {
     /// Every open challenge with its channel (the sweeper expires the old ones).
     pub fn open_challenges(&self) -> Result<Vec<(u64, Challenge)>, StoreError> {
         let mut out = Vec::new();
-        for item in self.trees.challenges.iter() {
-            let (k, v) = item?;
+        for (k, v) in self.scan(TREE_CHALLENGES, Scan::all())? {
             let channel = decode_u64(TREE_CHALLENGES, &k, &k)?;
             out.push((channel, decode(TREE_CHALLENGES, &k, &v)?));
         }
@@ -97,7 +95,7 @@ impl Store {
     ) -> Result<Option<Option<Challenge>>, StoreError> {
         let key = id_key(channel_id);
         let replaced = loop {
-            let old = self.trees.challenges.get(key)?;
+            let old = self.read(TREE_CHALLENGES, &key)?;
             let existing: Option<Challenge> = old
                 .as_ref()
                 .map(|b| decode(TREE_CHALLENGES, &key, b))
@@ -105,12 +103,7 @@ impl Store {
             let Some(new) = change(existing.as_ref())? else {
                 return Ok(None);
             };
-            if self
-                .trees
-                .challenges
-                .compare_and_swap(key, old, new)?
-                .is_ok()
-            {
+            if self.swap(TREE_CHALLENGES, &key, old.as_deref(), new.as_deref())? {
                 break existing;
             }
         };

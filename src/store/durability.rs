@@ -12,7 +12,11 @@
 //! which by default exits the process (code [`EXIT_STORAGE_FAULT`]) so that a supervisor
 //! restarts it on what is durable. No player is ever told "nothing changed" about such a
 //! write.
+//!
+//! On PostgreSQL a write is durable once committed, before the storage layer returns; the
+//! same fatal path covers a commit that got no answer ([`StoreError::OutcomeUnknown`]).
 
+use super::kv::Kv;
 use super::{Store, StoreError};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -97,7 +101,7 @@ impl Syncer {
         Syncer::with(SyncMethod::Failing)
     }
 
-    fn sync(&self) -> std::io::Result<()> {
+    pub(crate) fn sync(&self) -> std::io::Result<()> {
         match &self.method {
             SyncMethod::Nothing => Ok(()),
             SyncMethod::LogFile(f) => f.sync_data(),
@@ -133,7 +137,11 @@ impl Store {
     /// The caller's write is already made; a flush that starts after this point covers it,
     /// and so does any flush started after a later write was counted ([`Syncer`]).
     pub(crate) async fn durable(&self) -> Result<(), StoreError> {
-        let sync = &self.trees.sync;
+        let Kv::Sled(sled) = &*self.kv else {
+            // Committed already: PostgreSQL answers a COMMIT once it is durable.
+            return Ok(());
+        };
+        let sync = &sled.sync;
         let mine = sync.written.fetch_add(1, Ordering::SeqCst) + 1;
         let _turn = sync.turn.lock().await;
         if sync.synced.load(Ordering::SeqCst) >= mine {
@@ -142,13 +150,12 @@ impl Store {
         }
         // Every write counted by now was made before this flush starts.
         let covered = sync.written.load(Ordering::SeqCst);
-        let trees = Arc::clone(&self.trees);
+        let kv = Arc::clone(&self.kv);
         let work = move || -> Result<(), StoreError> {
-            trees.db.flush()?;
-            trees
-                .sync
-                .sync()
-                .map_err(|source| StoreError::Sync { source })
+            match &*kv {
+                Kv::Sled(s) => s.flush_and_sync(),
+                Kv::Postgres(_) => Ok(()),
+            }
         };
         let done = match tokio::runtime::Handle::try_current() {
             Ok(rt) => rt.spawn_blocking(work).await.unwrap_or_else(|e| {
@@ -180,7 +187,10 @@ mod tests {
 
     fn failing_store(dir: &Path) -> (Store, Arc<Mutex<Vec<String>>>) {
         let mut store = Store::open_with(dir.join("db"), Durability::Flush).unwrap();
-        Arc::get_mut(&mut store.trees).unwrap().sync = Syncer::failing();
+        match Arc::get_mut(&mut store.kv).unwrap() {
+            Kv::Sled(s) => s.sync = Syncer::failing(),
+            Kv::Postgres(_) => unreachable!("opened as sled"),
+        }
         let calls = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&calls);
         let store = store.with_fatal_hook(Arc::new(move |e: &StoreError| {
@@ -247,8 +257,10 @@ mod tests {
                 Ok(())
             }
         };
-        Arc::get_mut(&mut store.trees).unwrap().sync =
-            Syncer::with(SyncMethod::Probe(Box::new(probe)));
+        match Arc::get_mut(&mut store.kv).unwrap() {
+            Kv::Sled(s) => s.sync = Syncer::with(SyncMethod::Probe(Box::new(probe))),
+            Kv::Postgres(_) => unreachable!("opened as sled"),
+        }
         // A write, then its acknowledgement: true if a flush covered it by then.
         let write = |i: u32| {
             made.lock().unwrap().insert(i);
@@ -275,7 +287,11 @@ mod tests {
         assert_eq!(flush_started(), HashSet::from([0]));
         // Two writes land while the first flush runs.
         let (second, third) = (write(1), write(2));
-        while store.trees.sync.written.load(Ordering::SeqCst) < 3 {
+        let written = || match &*store.kv {
+            Kv::Sled(s) => s.sync.written.load(Ordering::SeqCst),
+            Kv::Postgres(_) => unreachable!("opened as sled"),
+        };
+        while written() < 3 {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         release.send(()).unwrap();

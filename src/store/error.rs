@@ -8,6 +8,38 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Db(#[from] sled::Error),
 
+    #[error("PostgreSQL error: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+
+    /// No connection to PostgreSQL could be had (or the driver stopped): nothing was written.
+    #[error("could not reach PostgreSQL: {0}")]
+    Pool(String),
+
+    #[error("DAMAS_DB is not a usable PostgreSQL URL (postgres://user:password@host:port/database): {reason}")]
+    BadDatabaseUrl { reason: String },
+
+    #[error("could not start the database driver's threads: {source}")]
+    Runtime { source: std::io::Error },
+
+    #[error("the database has schema version {applied}, newer than this bot's {known}: run a newer damas")]
+    SchemaTooNew { applied: i32, known: i32 },
+
+    /// A tree named in the code has no table: its migration is missing.
+    #[error("the database has no table for tree {0}: add a migration that creates it")]
+    MissingTable(&'static str),
+
+    /// A transaction touched a tree it did not name (a bug in the store).
+    #[error("tree {0} is not part of this transaction")]
+    TreeNotInTransaction(&'static str),
+
+    /// The connection broke while PostgreSQL was committing a write: it may or may not have
+    /// landed. The store's fatal hook has run (by default it ends the process), as after a
+    /// failed sync.
+    #[error(
+        "the database connection failed during a write, which may or may not have landed: {reason}"
+    )]
+    OutcomeUnknown { reason: String },
+
     #[error("could not create the database folder {path}: {source}")]
     CreateDir {
         path: std::path::PathBuf,

@@ -1,13 +1,13 @@
 //! Erasing a user (`/forget-me`): their name and id leave every record but their active game.
 
 use super::codec::{decode, decode_u64, encode, id_key, pair_key};
+use super::kv::{abort, Scan};
 use super::leaderboards::{line_key_of_member, MEMBER_KEY_LEN};
 use super::records::{Challenge, GameRecord, Seat};
 use super::{
-    abort, tx_error, Store, StoreError, TREE_ARCHIVE, TREE_BOARD_MEMBERS, TREE_BY_PLAYER,
-    TREE_CHALLENGES,
+    Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_BY_PLAYER,
+    TREE_CHALLENGES, TREE_PAIRS, TREE_PLAYERS,
 };
-use sled::Transactional;
 
 /// What [`Store::forget_user`] erased.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,106 +32,102 @@ impl Store {
     /// A game they are playing now is left alone: the app refuses `/forget-me` while they
     /// play, so that no running game loses a player.
     pub async fn forget_user(&self, user_id: u64) -> Result<ForgetSummary, StoreError> {
-        let t = &self.trees;
-        let game_ids = self.indexed_ids(&t.by_player, TREE_BY_PLAYER, user_id, usize::MAX)?;
+        let game_ids = self.indexed_ids(TREE_BY_PLAYER, user_id, usize::MAX)?;
         let mut member_keys = Vec::new();
-        for item in t.board_members.iter().keys() {
-            let key = item?;
+        for (key, _) in self.scan(TREE_BOARD_MEMBERS, Scan::all())? {
             if key.len() == MEMBER_KEY_LEN && key[MEMBER_KEY_LEN - 8..] == id_key(user_id) {
                 member_keys.push(key);
             }
         }
         // Lines whose member entry was lost go too.
         let mut line_keys = Vec::new();
-        for item in t.boards.iter().keys() {
-            let key = item?;
+        for (key, _) in self.scan(TREE_BOARDS, Scan::all())? {
             if key.len() == MEMBER_KEY_LEN + 8 && key[MEMBER_KEY_LEN..] == id_key(user_id) {
                 line_keys.push(key);
             }
         }
         let mut challenge_keys = Vec::new();
-        for item in t.challenges.iter() {
-            let (key, bytes) = item?;
+        for (key, bytes) in self.scan(TREE_CHALLENGES, Scan::all())? {
             let c: Challenge = decode(TREE_CHALLENGES, &key, &bytes)?;
             if involves(&c, user_id) {
                 challenge_keys.push(key);
             }
         }
-        let summary = (
-            &t.archive,
-            &t.by_player,
-            &t.pairs,
-            &t.players,
-            &t.boards,
-            &t.board_members,
-            &t.challenges,
-        )
-            .transaction(
-                |(archive, by_player, pairs, players, boards, members, challenges)| {
-                    let mut summary = ForgetSummary::default();
-                    for &game_id in &game_ids {
-                        by_player.remove(&pair_key(user_id, game_id)[..])?;
-                        let key = id_key(game_id);
-                        let Some(bytes) = archive.get(key)? else {
-                            continue;
-                        };
-                        let mut rec: GameRecord = match decode(TREE_ARCHIVE, &key, &bytes) {
-                            Ok(rec) => rec,
-                            Err(e) => return abort(e),
-                        };
-                        let other = rec
-                            .players
-                            .iter()
-                            .filter_map(Seat::user_id)
-                            .find(|&u| u != user_id);
-                        if let Some(other) = other {
-                            pairs.remove(&pair_key(user_id.min(other), user_id.max(other))[..])?;
-                        }
-                        for seat in &mut rec.players {
-                            if seat.user_id() == Some(user_id) {
-                                *seat = Seat::Deleted;
-                            }
-                        }
-                        match encode("game", &rec) {
-                            Ok(b) => archive.insert(&key[..], b)?,
-                            Err(e) => return abort(e),
-                        };
-                        summary.games += 1;
+        let trees = [
+            TREE_ARCHIVE,
+            TREE_BY_PLAYER,
+            TREE_PAIRS,
+            TREE_PLAYERS,
+            TREE_BOARDS,
+            TREE_BOARD_MEMBERS,
+            TREE_CHALLENGES,
+        ];
+        let summary = self.transaction(&trees, |tx| {
+            let mut summary = ForgetSummary::default();
+            for &game_id in &game_ids {
+                tx.remove(TREE_BY_PLAYER, &pair_key(user_id, game_id))?;
+                let key = id_key(game_id);
+                let Some(bytes) = tx.get(TREE_ARCHIVE, &key)? else {
+                    continue;
+                };
+                let mut rec: GameRecord = match decode(TREE_ARCHIVE, &key, &bytes) {
+                    Ok(rec) => rec,
+                    Err(e) => return abort(e),
+                };
+                let other = rec
+                    .players
+                    .iter()
+                    .filter_map(Seat::user_id)
+                    .find(|&u| u != user_id);
+                if let Some(other) = other {
+                    tx.remove(
+                        TREE_PAIRS,
+                        &pair_key(user_id.min(other), user_id.max(other)),
+                    )?;
+                }
+                for seat in &mut rec.players {
+                    if seat.user_id() == Some(user_id) {
+                        *seat = Seat::Deleted;
                     }
-                    summary.player_record = players.remove(&id_key(user_id)[..])?.is_some();
-                    for mkey in &member_keys {
-                        let Some(sort) = members.remove(mkey)? else {
-                            continue;
-                        };
-                        let sort = match decode_u64(TREE_BOARD_MEMBERS, mkey, &sort) {
-                            Ok(s) => s,
-                            Err(e) => return abort(e),
-                        };
-                        if let Some(line) = line_key_of_member(mkey, sort) {
-                            boards.remove(line)?;
-                        }
-                        summary.leaderboard_lines += 1;
+                }
+                match encode("game", &rec) {
+                    Ok(b) => tx.insert(TREE_ARCHIVE, &key, &b)?,
+                    Err(e) => return abort(e),
+                };
+                summary.games += 1;
+            }
+            summary.player_record = tx.remove(TREE_PLAYERS, &id_key(user_id))?.is_some();
+            for mkey in &member_keys {
+                let Some(sort) = tx.remove(TREE_BOARD_MEMBERS, mkey)? else {
+                    continue;
+                };
+                let sort = match decode_u64(TREE_BOARD_MEMBERS, mkey, &sort) {
+                    Ok(s) => s,
+                    Err(e) => return abort(e),
+                };
+                if let Some(line) = line_key_of_member(mkey, sort) {
+                    tx.remove(TREE_BOARDS, &line)?;
+                }
+                summary.leaderboard_lines += 1;
+            }
+            for key in &line_keys {
+                tx.remove(TREE_BOARDS, key)?;
+            }
+            for ckey in &challenge_keys {
+                let Some(bytes) = tx.get(TREE_CHALLENGES, ckey)? else {
+                    continue;
+                };
+                // Replaced since the scan by someone else's challenge: not theirs.
+                match decode::<Challenge>(TREE_CHALLENGES, ckey, &bytes) {
+                    Ok(c) if involves(&c, user_id) => {
+                        tx.remove(TREE_CHALLENGES, ckey)?;
+                        summary.challenges += 1;
                     }
-                    for key in &line_keys {
-                        boards.remove(key)?;
-                    }
-                    for ckey in &challenge_keys {
-                        let Some(bytes) = challenges.get(ckey)? else {
-                            continue;
-                        };
-                        // Replaced since the scan by someone else's challenge: not theirs.
-                        match decode::<Challenge>(TREE_CHALLENGES, ckey, &bytes) {
-                            Ok(c) if involves(&c, user_id) => {
-                                challenges.remove(ckey)?;
-                                summary.challenges += 1;
-                            }
-                            _ => {}
-                        }
-                    }
-                    Ok(summary)
-                },
-            )
-            .map_err(tx_error)?;
+                    _ => {}
+                }
+            }
+            Ok(summary)
+        })?;
         self.durable().await?;
         Ok(summary)
     }

@@ -2,26 +2,26 @@
 //! archives the game and settles the players' records and leaderboards.
 
 use super::codec::{decode, encode, id_key, pair_key};
+use super::kv::{abort, Scan, Tx, TxResult};
 use super::leaderboards::refresh_boards;
 use super::records::{level_index, FinishSummary, GameRecord, PlayerRecord, Seat};
 use super::{
-    abort, scoring, tx_error, Invalid, Store, StoreError, TxResult, TREE_GAMES, TREE_PLAYERS,
+    scoring, Invalid, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
+    TREE_BY_CHANNEL, TREE_BY_PLAYER, TREE_GAMES, TREE_PAIRS, TREE_PLAYERS,
 };
 use crate::engine::Game;
-use sled::transaction::TransactionalTree;
-use sled::Transactional;
 
-/// The transactional views used to end a game, in the order of [`Store::finishing_trees`].
-pub(crate) type FinishViews = (
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-    TransactionalTree,
-);
+/// The trees a game's end writes.
+const FINISHING_TREES: [&str; 8] = [
+    TREE_GAMES,
+    TREE_ARCHIVE,
+    TREE_BY_PLAYER,
+    TREE_BY_CHANNEL,
+    TREE_PAIRS,
+    TREE_PLAYERS,
+    TREE_BOARDS,
+    TREE_BOARD_MEMBERS,
+];
 
 /// Refuses records the store will not write: unknown computer levels, seats of deleted
 /// players, and moves that do not replay (so that nothing stored is ever unreadable by the
@@ -93,9 +93,7 @@ impl Expected<'_> {
 impl Store {
     pub fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
         let key = id_key(channel_id);
-        self.trees
-            .games
-            .get(key)?
+        self.read(TREE_GAMES, &key)?
             .map(|v| decode(TREE_GAMES, &key, &v))
             .transpose()
     }
@@ -104,12 +102,11 @@ impl Store {
     /// sweeper's reminders and time limits: a scan reads a few hundred bytes per game). A
     /// record that does not decode is listed as its error.
     pub fn active_games(&self) -> Result<Vec<Result<GameRecord, StoreError>>, StoreError> {
-        let mut out = Vec::new();
-        for item in self.trees.games.iter() {
-            let (k, v) = item?;
-            out.push(decode(TREE_GAMES, &k, &v));
-        }
-        Ok(out)
+        Ok(self
+            .scan(TREE_GAMES, Scan::all())?
+            .into_iter()
+            .map(|(k, v)| decode(TREE_GAMES, &k, &v))
+            .collect())
     }
 
     /// Starts `rec` in its channel. Refused with [`StoreError::ChannelBusy`] while the channel
@@ -123,23 +120,21 @@ impl Store {
         let rec = GameRecord { revision: 0, ..rec };
         let new_bytes = encode("game", &rec)?;
         let key = id_key(rec.channel_id);
-        (&self.trees.games, &self.trees.archive)
-            .transaction(|(games, archive)| {
-                if archive.get(id_key(rec.id))?.is_some() {
-                    return abort(Invalid::DuplicateId(rec.id).into());
-                }
-                if let Some(bytes) = games.get(key)? {
-                    return abort(match decode(TREE_GAMES, &key, &bytes) {
-                        Ok(old) => StoreError::ChannelBusy {
-                            game: Box::new(old),
-                        },
-                        Err(e) => e,
-                    });
-                }
-                games.insert(&key[..], new_bytes.clone())?;
-                Ok(())
-            })
-            .map_err(tx_error)?;
+        self.transaction(&[TREE_GAMES, TREE_ARCHIVE], |tx| {
+            if tx.get(TREE_ARCHIVE, &id_key(rec.id))?.is_some() {
+                return abort(Invalid::DuplicateId(rec.id).into());
+            }
+            if let Some(bytes) = tx.get(TREE_GAMES, &key)? {
+                return abort(match decode(TREE_GAMES, &key, &bytes) {
+                    Ok(old) => StoreError::ChannelBusy {
+                        game: Box::new(old),
+                    },
+                    Err(e) => e,
+                });
+            }
+            tx.insert(TREE_GAMES, &key, &new_bytes)?;
+            Ok(())
+        })?;
         self.durable().await
     }
 
@@ -165,7 +160,7 @@ impl Store {
         expected.check_record(false)?;
         let key = id_key(channel_id);
         let revision = loop {
-            let old_bytes = self.trees.games.get(key)?;
+            let old_bytes = self.read(TREE_GAMES, &key)?;
             let old = expected.check_stored(old_bytes.as_deref())?;
             let reminded_ply = new
                 .reminded_ply
@@ -177,12 +172,7 @@ impl Store {
                 ..new.clone()
             };
             let new_bytes = encode("game", &to_write)?;
-            if self
-                .trees
-                .games
-                .compare_and_swap(key, old_bytes, Some(new_bytes))?
-                .is_ok()
-            {
+            if self.swap(TREE_GAMES, &key, old_bytes.as_deref(), Some(&new_bytes))? {
                 break to_write.revision;
             }
             // Something wrote meanwhile: read again (a reminder mark passes, a move does not).
@@ -203,7 +193,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let key = id_key(channel_id);
         loop {
-            let Some(bytes) = self.trees.games.get(key)? else {
+            let Some(bytes) = self.read(TREE_GAMES, &key)? else {
                 return Ok(false);
             };
             let mut rec: GameRecord = decode(TREE_GAMES, &key, &bytes)?;
@@ -212,12 +202,7 @@ impl Store {
             }
             rec.reminded_ply = Some(ply);
             let new_bytes = encode("game", &rec)?;
-            if self
-                .trees
-                .games
-                .compare_and_swap(key, Some(bytes), Some(new_bytes))?
-                .is_ok()
-            {
+            if self.swap(TREE_GAMES, &key, Some(&bytes), Some(&new_bytes))? {
                 break;
             }
         }
@@ -227,7 +212,7 @@ impl Store {
 
     /// Ends a channel's game: removes the active record (compare-and-swap as in
     /// [`Store::update_game`]: same game, `expected_ply` and revision), archives `finished`,
-    /// and updates both players' records, ratings and leaderboards — all in one sled
+    /// and updates both players' records, ratings and leaderboards — all in one
     /// transaction, durable before it returns.
     ///
     /// `finished.outcome` must be set; moves may extend the stored ones (the move that ended
@@ -248,77 +233,47 @@ impl Store {
         };
         let game = expected.check_record(true)?;
         let key = id_key(channel_id);
-        let summary = self
-            .finishing_trees()
-            .transaction(|views: &FinishViews| {
-                let old = match expected.check_stored(views.0.get(key)?.as_deref()) {
-                    Ok(old) => old,
-                    Err(e) => return abort(e),
-                };
-                let rec = GameRecord {
-                    revision: old.revision + 1,
-                    ..finished.clone()
-                };
-                finish_in(views, &rec, &game)
-            })
-            .map_err(tx_error)?;
+        let summary = self.transaction(&FINISHING_TREES, |tx| {
+            let old = match expected.check_stored(tx.get(TREE_GAMES, &key)?.as_deref()) {
+                Ok(old) => old,
+                Err(e) => return abort(e),
+            };
+            let rec = GameRecord {
+                revision: old.revision + 1,
+                ..finished.clone()
+            };
+            finish_in(tx, &rec, &game)
+        })?;
         self.durable().await?;
         Ok(summary)
-    }
-
-    /// The trees a game's end writes, in the order of [`FinishViews`].
-    fn finishing_trees(
-        &self,
-    ) -> (
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-        &sled::Tree,
-    ) {
-        let t = &self.trees;
-        (
-            &t.games,
-            &t.archive,
-            &t.by_player,
-            &t.by_channel,
-            &t.pairs,
-            &t.players,
-            &t.boards,
-            &t.board_members,
-        )
     }
 }
 
 /// Inside a transaction: removes the active record, archives `rec`, writes the indexes and
 /// settles the players and leaderboards.
-fn finish_in(views: &FinishViews, rec: &GameRecord, game: &Game) -> TxResult<FinishSummary> {
-    let (games, archive, by_player, by_channel, pairs, players, boards, members) = views;
+fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSummary> {
     let Some(outcome) = rec.outcome else {
         return abort(Invalid::NotFinished.into());
     };
     let game_key = id_key(rec.id);
-    if archive.get(game_key)?.is_some() {
+    if tx.get(TREE_ARCHIVE, &game_key)?.is_some() {
         return abort(Invalid::DuplicateId(rec.id).into());
     }
     let archived = match encode("game", rec) {
         Ok(b) => b,
         Err(e) => return abort(e),
     };
-    games.remove(&id_key(rec.channel_id)[..])?;
-    archive.insert(&game_key[..], archived)?;
-    by_channel.insert(&pair_key(rec.channel_id, rec.id)[..], &[][..])?;
+    tx.remove(TREE_GAMES, &id_key(rec.channel_id))?;
+    tx.insert(TREE_ARCHIVE, &game_key, &archived)?;
+    tx.insert(TREE_BY_CHANNEL, &pair_key(rec.channel_id, rec.id), &[])?;
 
     let humans: Vec<u64> = rec.players.iter().filter_map(Seat::user_id).collect();
     for user in &humans {
-        by_player.insert(&pair_key(*user, rec.id)[..], &[][..])?;
+        tx.insert(TREE_BY_PLAYER, &pair_key(*user, rec.id), &[])?;
     }
     if let [a, b] = humans[..] {
         if a != b {
-            pairs.insert(&pair_key(a.min(b), a.max(b))[..], &id_key(rec.id)[..])?;
+            tx.insert(TREE_PAIRS, &pair_key(a.min(b), a.max(b)), &id_key(rec.id))?;
         }
     }
 
@@ -327,7 +282,7 @@ fn finish_in(views: &FinishViews, rec: &GameRecord, game: &Game) -> TxResult<Fin
     for (i, seat) in rec.players.iter().enumerate() {
         if let Seat::Human { user_id, name } = seat {
             let key = id_key(*user_id);
-            records[i] = match players.get(key)? {
+            records[i] = match tx.get(TREE_PLAYERS, &key)? {
                 None => Some(PlayerRecord::new(*user_id, name.clone())),
                 Some(bytes) => match decode(TREE_PLAYERS, &key, &bytes) {
                     Ok(p) => Some(p),
@@ -347,13 +302,13 @@ fn finish_in(views: &FinishViews, rec: &GameRecord, game: &Game) -> TxResult<Fin
     for (record, seat) in records.iter_mut().zip(&seats) {
         let Some(p) = record else { continue };
         if let Some(seat) = seat {
-            refresh_boards(boards, members, p, rec, seat, &mut skipped)?;
+            refresh_boards(tx, p, rec, seat, &mut skipped)?;
         }
         let bytes = match encode("player", &*p) {
             Ok(b) => b,
             Err(e) => return abort(e),
         };
-        players.insert(&id_key(p.user_id)[..], bytes)?;
+        tx.insert(TREE_PLAYERS, &id_key(p.user_id), &bytes)?;
     }
     Ok(FinishSummary {
         game_id: rec.id,

@@ -1,16 +1,13 @@
 //! Players' records and the guilds' leaderboards.
 
 use super::codec::{decode, decode_u64, encode, id_key, key_text, Record};
+use super::kv::{abort, Scan, Tx, TxResult};
 use super::records::{
     self, level_index, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary,
 };
-use super::{
-    abort, scoring, Invalid, Store, StoreError, TxResult, TREE_BOARDS, TREE_BOARD_MEMBERS,
-    TREE_PLAYERS,
-};
+use super::{scoring, Invalid, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
 use crate::engine::Variant;
 use serde::{Deserialize, Serialize};
-use sled::transaction::TransactionalTree;
 
 /// The board a leaderboard line belongs to: 0 for games between people, 1 + level index
 /// for games against the computer.
@@ -58,7 +55,7 @@ pub(crate) const MEMBER_KEY_LEN: usize = 8 + 1 + 1 + 8;
 
 /// The data of a leaderboard line as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct BoardLine {
+pub(crate) struct BoardLine {
     name: String,
     score: u32,
     games: u32,
@@ -74,9 +71,7 @@ fn rating_sort(r: &Rating) -> u64 {
 impl Store {
     pub fn player(&self, user_id: u64) -> Result<Option<PlayerRecord>, StoreError> {
         let key = id_key(user_id);
-        self.trees
-            .players
-            .get(key)?
+        self.read(TREE_PLAYERS, &key)?
             .map(|v| decode(TREE_PLAYERS, &key, &v))
             .transpose()
     }
@@ -97,8 +92,7 @@ impl Store {
         };
         let prefix = board_prefix(guild_id, variant, board_kind(level));
         let mut out = Vec::new();
-        for item in self.trees.boards.scan_prefix(&prefix).take(limit) {
-            let (k, v) = item?;
+        for (k, v) in self.scan(TREE_BOARDS, Scan::prefix(&prefix).limit(limit))? {
             let line: BoardLine = decode(TREE_BOARDS, &k, &v)?;
             let user_id = k
                 .get(prefix.len() + 8..)
@@ -124,8 +118,7 @@ impl Store {
 /// or their line for the computer's level, in every guild where they have one, and adds
 /// them to this guild's board when the game earns a place.
 pub(crate) fn refresh_boards(
-    boards: &TransactionalTree,
-    members: &TransactionalTree,
+    tx: &Tx<'_>,
     p: &mut PlayerRecord,
     rec: &GameRecord,
     seat: &SeatSummary,
@@ -165,12 +158,12 @@ pub(crate) fn refresh_boards(
     }
     for g in guilds {
         let mkey = member_key(g, variant, kind, p.user_id);
-        let current = match members.get(&mkey)? {
+        let current = match tx.get(TREE_BOARD_MEMBERS, &mkey)? {
             None => None,
             Some(v) => match decode_u64(TREE_BOARD_MEMBERS, &mkey, &v) {
                 Ok(sort) => {
                     let bkey = board_key(g, variant, kind, sort, p.user_id);
-                    match boards.get(&bkey)? {
+                    match tx.get(TREE_BOARDS, &bkey)? {
                         Some(lv) => match decode::<BoardLine>(TREE_BOARDS, &bkey, &lv) {
                             Ok(line) => Some((sort, bkey, line)),
                             Err(e) => {
@@ -218,7 +211,7 @@ pub(crate) fn refresh_boards(
             (None, None) => continue,
         };
         if let Some((_, old_key, _)) = &current {
-            boards.remove(&old_key[..])?;
+            tx.remove(TREE_BOARDS, old_key)?;
         }
         let line = BoardLine {
             name: p.name.clone(),
@@ -229,8 +222,12 @@ pub(crate) fn refresh_boards(
             Ok(b) => b,
             Err(e) => return abort(e),
         };
-        boards.insert(board_key(g, variant, kind, sort, p.user_id), bytes)?;
-        members.insert(mkey, &sort.to_be_bytes()[..])?;
+        tx.insert(
+            TREE_BOARDS,
+            &board_key(g, variant, kind, sort, p.user_id),
+            &bytes,
+        )?;
+        tx.insert(TREE_BOARD_MEMBERS, &mkey, &sort.to_be_bytes())?;
         if !p.guilds.contains(&g) {
             p.guilds.push(g);
         }

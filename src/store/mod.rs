@@ -1,7 +1,15 @@
 //! Games that survive restarts: every game, challenge, board post and player record lives in
-//! sled 0.34, behind this repository API. Nothing outside this module touches sled.
+//! sled 0.34 (one machine, the default) or PostgreSQL (`DAMAS_DB=postgres://…`, shared by
+//! many processes), behind this repository API. Nothing outside this module touches either.
 //!
-//! Trees (keys are big-endian ids, so sled's byte order is the ids' order):
+//! Layers: the record-level code (games, challenges, archive, leaderboards, erasure) is
+//! written once against a small storage layer ([`kv`]: named trees of byte keys → byte
+//! values with get, compare-and-swap, ordered scans and multi-tree transactions), which has
+//! two backends: sled ([`sled_kv`]) and PostgreSQL ([`pg`], one table per tree). A method
+//! added above [`kv`] works on both; a new tree needs its name in [`TREES`] and, for
+//! PostgreSQL, a migration that creates its table (`src/store/migrations/`).
+//!
+//! Trees (keys are big-endian ids, so the byte order of keys is the ids' order):
 //! - `games`: channel id → [`GameRecord`], the channel's active game.
 //! - `posts`: channel id → [`BoardPost`], the message showing that channel's board now.
 //! - `challenges`: channel id → [`Challenge`], at most one open challenge per channel.
@@ -19,13 +27,16 @@
 //! [`StoreError::UnknownVersion`]) and never written over.
 //!
 //! Every write but a board post is durable before its `async fn` returns: only then may the
-//! caller acknowledge it. A write that may have landed but could not be made durable stops the
+//! caller acknowledge it (sled: flushed and synced; PostgreSQL: committed). A write that may
+//! have landed but could not be made durable, or whose commit got no answer, stops the
 //! process ([`durability`]).
 //!
-//! The public API is one repository interface, grouped by concern (a PostgreSQL
-//! implementation is to offer the same):
+//! The public API is one repository interface, grouped by concern, the same on both backends:
 //! - opening and durability: [`Store::open`], [`Store::open_with`], [`Store::with_fatal_hook`],
-//!   [`Store::flush`], [`Store::size_on_disk`], [`Store::new_game_id`];
+//!   [`Store::flush`], [`Store::size_on_disk`], [`Store::new_game_id`], [`Store::backend`];
+//! - raw trees, for tools and tests: [`Store::raw_page`], [`Store::raw_get`],
+//!   [`Store::raw_count`], [`Store::raw_put`], [`Store::reserve_ids_through`]; copying a whole
+//!   database between backends ([`copy`]);
 //! - active games ([`games`]): [`Store::active_game`], [`Store::active_games`],
 //!   [`Store::create_game`], [`Store::update_game`], [`Store::mark_reminded`],
 //!   [`Store::finish_game`], [`Store::cancel_game`], [`Store::cancel_games_in`];
@@ -41,14 +52,18 @@ pub mod archive;
 mod cancel;
 pub mod challenges;
 mod codec;
+pub mod copy;
 pub mod durability;
 mod error;
 pub mod forget;
 pub mod games;
+mod kv;
 pub mod leaderboards;
+mod pg;
 pub mod posts;
 pub mod records;
 pub mod scoring;
+mod sled_kv;
 pub mod threads;
 
 pub use archive::{archived_size, ArchivedSize};
@@ -65,9 +80,9 @@ pub use records::{
 pub use scoring::{rate, score};
 pub use threads::GameThread;
 
-use sled::transaction::{
-    ConflictableTransactionError, ConflictableTransactionResult, TransactionError,
-};
+use kv::{Entry, Kv, Scan, Tx, TxResult};
+use pg::PgKv;
+use sled_kv::SledKv;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -98,112 +113,174 @@ pub const TREES: [&str; 11] = [
     TREE_THREADS,
 ];
 
-/// The environment variable naming the database folder.
+/// The environment variable naming the database: a folder (sled), or a PostgreSQL URL
+/// (`postgres://user:password@host:port/database`).
 pub const DB_ENV: &str = "DAMAS_DB";
 /// Used when [`DB_ENV`] is not set.
 pub const DEFAULT_DB_PATH: &str = "./data/damas.db";
 
-/// sled's page cache ceiling; the bot's working set is a few records per active channel.
-const CACHE_BYTES: u64 = 64 * 1024 * 1024;
+pub use pg::{is_postgres_url, MIGRATIONS};
 
-/// Where the database lives: `$DAMAS_DB`, or `./data/damas.db`.
+/// Where the database lives: `$DAMAS_DB`, or `./data/damas.db`. A PostgreSQL URL passes
+/// through as it is: [`Store::open`] tells them apart.
 pub fn default_path() -> PathBuf {
     std::env::var_os(DB_ENV)
         .filter(|v| !v.is_empty())
         .map_or_else(|| PathBuf::from(DEFAULT_DB_PATH), PathBuf::from)
 }
 
-struct Trees {
-    db: sled::Db,
-    sync: durability::Syncer,
-    games: sled::Tree,
-    posts: sled::Tree,
-    challenges: sled::Tree,
-    archive: sled::Tree,
-    by_player: sled::Tree,
-    by_channel: sled::Tree,
-    pairs: sled::Tree,
-    players: sled::Tree,
-    boards: sled::Tree,
-    board_members: sled::Tree,
-    threads: sled::Tree,
-}
+/// A key and its value as stored.
+pub type RawEntry = (Vec<u8>, Vec<u8>);
 
 /// The bot's storage. Cheap to clone (two `Arc`s); share one across tasks.
 #[derive(Clone)]
 pub struct Store {
-    trees: Arc<Trees>,
+    kv: Arc<Kv>,
     fatal: FatalHook,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").finish_non_exhaustive()
-    }
-}
-
-type TxResult<T> = ConflictableTransactionResult<T, StoreError>;
-
-fn abort<T>(e: StoreError) -> TxResult<T> {
-    Err(ConflictableTransactionError::Abort(e))
-}
-
-fn tx_error(e: TransactionError<StoreError>) -> StoreError {
-    match e {
-        TransactionError::Abort(e) => e,
-        TransactionError::Storage(e) => StoreError::Db(e),
+        f.debug_struct("Store")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
     }
 }
 
 impl Store {
-    /// Opens (or creates) the database at `path`, creating missing parent folders, with
-    /// [`Durability::Fsync`].
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
-        Store::open_with(path, Durability::default())
+    /// Opens the database `db` names: a PostgreSQL URL (`postgres://…` or `postgresql://…`),
+    /// connecting and applying missing migrations; anything else is a sled folder, opened
+    /// (or created, with missing parent folders) with [`Durability::Fsync`].
+    pub fn open(db: impl AsRef<Path>) -> Result<Store, StoreError> {
+        Store::open_with(db, Durability::default())
     }
 
-    pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Store, StoreError> {
-        let path = path.as_ref();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateDir {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-        }
-        let db = sled::Config::new()
-            .path(path)
-            .cache_capacity(CACHE_BYTES)
-            .open()?;
-        let tree = |name: &str| db.open_tree(name);
-        let trees = Trees {
-            games: tree(TREE_GAMES)?,
-            posts: tree(TREE_POSTS)?,
-            challenges: tree(TREE_CHALLENGES)?,
-            archive: tree(TREE_ARCHIVE)?,
-            by_player: tree(TREE_BY_PLAYER)?,
-            by_channel: tree(TREE_BY_CHANNEL)?,
-            pairs: tree(TREE_PAIRS)?,
-            players: tree(TREE_PLAYERS)?,
-            boards: tree(TREE_BOARDS)?,
-            board_members: tree(TREE_BOARD_MEMBERS)?,
-            threads: tree(TREE_THREADS)?,
-            sync: durability::Syncer::open(path, durability)?,
-            db,
+    /// As [`Store::open`]; `durability` applies to sled (PostgreSQL commits are durable as
+    /// the server is configured: `synchronous_commit`, on by default).
+    pub fn open_with(db: impl AsRef<Path>, durability: Durability) -> Result<Store, StoreError> {
+        let db = db.as_ref();
+        let kv = match db.to_str().filter(|s| is_postgres_url(s)) {
+            Some(url) => Kv::Postgres(PgKv::connect(url)?),
+            None => Kv::Sled(SledKv::open(db, durability)?),
         };
         Ok(Store {
-            trees: Arc::new(trees),
+            kv: Arc::new(kv),
             fatal: durability::exit_hook(),
         })
     }
 
-    /// A fresh game id, unique and larger than every id handed out before (also across
-    /// restarts), so that game ids sort by creation.
-    pub fn new_game_id(&self) -> Result<u64, StoreError> {
-        Ok(self.trees.db.generate_id()?)
+    /// "sled" or "postgres".
+    pub fn backend(&self) -> &'static str {
+        match *self.kv {
+            Kv::Sled(_) => "sled",
+            Kv::Postgres(_) => "postgres",
+        }
     }
 
-    /// Bytes sled's files take on disk.
+    /// A fresh game id, unique and larger than every id handed out before (also across
+    /// restarts, and across processes sharing PostgreSQL), so that game ids sort by creation.
+    pub fn new_game_id(&self) -> Result<u64, StoreError> {
+        self.kv.generate_id()
+    }
+
+    /// Makes every later [`Store::new_game_id`] larger than `id` (after a copy).
+    pub fn reserve_ids_through(&self, id: u64) -> Result<(), StoreError> {
+        self.checked(self.kv.ids_above(id))
+    }
+
+    /// Bytes the database takes on disk: sled's files, or PostgreSQL's database.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
-        Ok(self.trees.db.size_on_disk()?)
+        self.kv.size_on_disk()
+    }
+
+    // ---- raw access, for tools (`damas store copy`) and tests ----
+
+    /// Up to `limit` entries of `tree` in key order, after key `after` (a page of a copy).
+    /// Values are as stored: format byte and postcard.
+    pub fn raw_page(
+        &self,
+        tree: &'static str,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<RawEntry>, StoreError> {
+        self.kv.scan(
+            tree,
+            Scan {
+                after,
+                ..Scan::all().limit(limit)
+            },
+        )
+    }
+
+    pub fn raw_get(&self, tree: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.kv.get(tree, key)
+    }
+
+    /// Entries in `tree`.
+    pub fn raw_count(&self, tree: &'static str) -> Result<u64, StoreError> {
+        self.kv.count(tree)
+    }
+
+    /// Writes `entries` into `tree` as they are, whatever was there, in one transaction,
+    /// durable before it returns. Nothing checks that they decode: tools and tests only.
+    pub async fn raw_put(
+        &self,
+        tree: &'static str,
+        entries: &[RawEntry],
+    ) -> Result<(), StoreError> {
+        self.transaction(&[tree], |tx| {
+            for (k, v) in entries {
+                tx.insert(tree, k, v)?;
+            }
+            Ok(())
+        })?;
+        self.durable().await
+    }
+
+    // ---- the storage layer, for the record-level modules ----
+
+    pub(crate) fn read(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        self.kv.get(tree, key)
+    }
+
+    /// See [`Kv::compare_and_swap`]. Not durable until [`Store::durable`].
+    pub(crate) fn swap(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+        old: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, StoreError> {
+        self.checked(self.kv.compare_and_swap(tree, key, old, new))
+    }
+
+    pub(crate) fn scan(
+        &self,
+        tree: &'static str,
+        scan: Scan<'_>,
+    ) -> Result<Vec<Entry>, StoreError> {
+        self.kv.scan(tree, scan)
+    }
+
+    /// See [`Kv::transaction`]. Not durable until [`Store::durable`].
+    pub(crate) fn transaction<T>(
+        &self,
+        trees: &[&'static str],
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        self.checked(self.kv.transaction(trees, f))
+    }
+
+    /// A write that may or may not have landed stops the process, as a failed sync does.
+    fn checked<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        if let Err(e @ StoreError::OutcomeUnknown { .. }) = &result {
+            tracing::error!("a write could not be confirmed: {e}");
+            (self.fatal)(e);
+        }
+        result
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! Writes here are not flushed on their own: losing one in a crash only leaves an old board's
 //! buttons in place, and those answer "outdated" anyway. sled's own periodic flush, or the
-//! next durable write of any tree, carries them to disk.
+//! next durable write of any tree, carries them to disk (PostgreSQL commits them at once).
 
 use super::codec::{decode, encode, id_key, Record};
 use super::records::GameRecord;
@@ -44,9 +44,7 @@ impl Store {
     /// a game leaves it: the next game's first board replaces it.
     pub fn board_post(&self, channel_id: u64) -> Result<Option<BoardPost>, StoreError> {
         let key = id_key(channel_id);
-        self.trees
-            .posts
-            .get(key)?
+        self.read(TREE_POSTS, &key)?
             .map(|v| decode(TREE_POSTS, &key, &v))
             .transpose()
     }
@@ -69,7 +67,7 @@ impl Store {
         let key = id_key(channel_id);
         let new_bytes = encode("board post", &post)?;
         loop {
-            let old_bytes = self.trees.posts.get(key)?;
+            let old_bytes = self.read(TREE_POSTS, &key)?;
             let old: Option<BoardPost> = old_bytes
                 .as_ref()
                 .map(|b| decode(TREE_POSTS, &key, b))
@@ -80,12 +78,7 @@ impl Store {
             if !self.shows_game_as_it_stands(channel_id, &post)? {
                 return Ok(PostRecorded::Outdated);
             }
-            if self
-                .trees
-                .posts
-                .compare_and_swap(key, old_bytes, Some(new_bytes.clone()))?
-                .is_ok()
-            {
+            if self.swap(TREE_POSTS, &key, old_bytes.as_deref(), Some(&new_bytes))? {
                 let replaced = old.map(|o| o.message_id).filter(|&m| m != post.message_id);
                 return Ok(PostRecorded::Current { replaced });
             }

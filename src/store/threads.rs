@@ -30,18 +30,15 @@ impl Store {
     /// Records that `thread_id` holds game `t.game_id` (a new thread, or a rematch in an old
     /// one). Durable before it returns.
     pub async fn put_game_thread(&self, thread_id: u64, t: &GameThread) -> Result<(), StoreError> {
-        self.trees
-            .threads
-            .insert(id_key(thread_id), encode("game thread", t)?)?;
+        let (key, value) = (id_key(thread_id), encode("game thread", t)?);
+        self.transaction(&[TREE_THREADS], |tx| tx.insert(TREE_THREADS, &key, &value))?;
         self.durable().await
     }
 
     /// The game thread `thread_id`, if the bot opened it for a game.
     pub fn game_thread(&self, thread_id: u64) -> Result<Option<GameThread>, StoreError> {
         let key = id_key(thread_id);
-        self.trees
-            .threads
-            .get(key)?
+        self.read(TREE_THREADS, &key)?
             .map(|v| decode(TREE_THREADS, &key, &v))
             .transpose()
     }
@@ -57,7 +54,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let key = id_key(thread_id);
         loop {
-            let old = self.trees.threads.get(key)?;
+            let old = self.read(TREE_THREADS, &key)?;
             let Some(current) = old
                 .as_ref()
                 .map(|b| decode::<GameThread>(TREE_THREADS, &key, b))
@@ -71,12 +68,7 @@ impl Store {
                 ..current
             };
             let bytes = encode("game thread", &new)?;
-            if self
-                .trees
-                .threads
-                .compare_and_swap(key, old, Some(bytes))?
-                .is_ok()
-            {
+            if self.swap(TREE_THREADS, &key, old.as_deref(), Some(&bytes))? {
                 return Ok(true);
             }
         }

@@ -1,10 +1,83 @@
 //! Helpers shared by the store's integration tests.
 #![allow(dead_code)]
 
+pub mod postgres;
+
 use damas::engine::{Color, Game, Move, Variant};
-use damas::store::{GameRecord, Seat, StoredMove};
+use damas::store::{Durability, GameRecord, Seat, Store, StoredMove};
 use rand::rngs::SmallRng;
 use rand::Rng;
+use std::path::PathBuf;
+
+/// The store's two implementations; every store test runs on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sled,
+    Postgres,
+}
+
+/// A database of one test: a sled folder in a temporary directory, or a fresh database on
+/// this test binary's PostgreSQL server ([`postgres::server`]).
+pub struct TestDb {
+    pub backend: Backend,
+    /// What [`Store::open`] takes: the folder or the URL.
+    pub spec: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestDb {
+    pub fn new(backend: Backend) -> TestDb {
+        match backend {
+            Backend::Sled => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                TestDb {
+                    backend,
+                    spec: dir.path().join("db"),
+                    _dir: Some(dir),
+                }
+            }
+            Backend::Postgres => TestDb {
+                backend,
+                spec: PathBuf::from(postgres::server().fresh_database()),
+                _dir: None,
+            },
+        }
+    }
+
+    pub fn open(&self) -> Store {
+        Store::open(&self.spec).unwrap_or_else(|e| panic!("open {:?}: {e}", self.backend))
+    }
+
+    pub fn open_with(&self, durability: Durability) -> Store {
+        Store::open_with(&self.spec, durability)
+            .unwrap_or_else(|e| panic!("open {:?}: {e}", self.backend))
+    }
+}
+
+/// Runs an async test body once per backend: `on_both_backends! { async fn name(db) { … } }`
+/// makes `name::sled` and `name::postgres`, each with `db` a fresh [`TestDb`]. Attributes
+/// (a multi-threaded flavour, say) go before `async fn`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($(#[$attr:meta])* async fn $name:ident($db:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            $(#[$attr])*
+            async fn sled() {
+                let $db = TestDb::new(Backend::Sled);
+                $body
+            }
+
+            $(#[$attr])*
+            async fn postgres() {
+                let $db = TestDb::new(Backend::Postgres);
+                $body
+            }
+        }
+    };
+}
 
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 

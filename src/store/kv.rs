@@ -1,0 +1,254 @@
+//! The storage layer under the record-level code: named trees of byte keys → byte values, with
+//! get, compare-and-swap, ordered scans and multi-tree transactions, on sled or PostgreSQL.
+//!
+//! Everything above this module (games, challenges, archive, leaderboards, erasure) is written
+//! once against these operations, so a store method added there works on both backends. Keys
+//! sort bytewise on both: sled orders keys so, and PostgreSQL's `bytea` compares bytewise.
+//!
+//! Each operation is synchronous, as sled's are. The PostgreSQL backend runs its async driver
+//! on a runtime of its own and waits for it (see [`super::pg`]), so the record-level code and
+//! its callers do not change with the backend.
+
+use super::pg::{PgKv, PgTx};
+use super::sled_kv::SledKv;
+use super::StoreError;
+
+/// An ordered read of one tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scan<'a> {
+    /// Only keys starting with these bytes.
+    pub prefix: &'a [u8],
+    /// Only keys after this one (forward scans only: pages through a tree).
+    pub after: Option<&'a [u8]>,
+    /// Largest key first.
+    pub reverse: bool,
+    /// At most this many entries.
+    pub limit: usize,
+}
+
+impl<'a> Scan<'a> {
+    /// Every key starting with `prefix`, smallest first.
+    pub fn prefix(prefix: &'a [u8]) -> Scan<'a> {
+        Scan {
+            prefix,
+            after: None,
+            reverse: false,
+            limit: usize::MAX,
+        }
+    }
+
+    pub fn all() -> Scan<'static> {
+        Scan::prefix(&[])
+    }
+
+    pub fn reversed(self) -> Scan<'a> {
+        Scan {
+            reverse: true,
+            ..self
+        }
+    }
+
+    pub fn limit(self, limit: usize) -> Scan<'a> {
+        Scan { limit, ..self }
+    }
+}
+
+/// The smallest key larger than every key starting with `prefix`; `None` when there is none
+/// (an empty prefix, or one of 0xff bytes only).
+pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+pub(crate) type Entry = (Vec<u8>, Vec<u8>);
+
+/// Why a transaction's closure stopped.
+#[derive(Debug)]
+pub(crate) enum TxError {
+    /// The closure refused: the transaction is rolled back and this is its result.
+    Abort(StoreError),
+    /// sled saw a conflict or failed: sled retries or reports it.
+    Sled(sled::transaction::UnabortableTransactionError),
+    /// PostgreSQL failed; a serialization failure retries the closure.
+    Pg(tokio_postgres::Error),
+    /// The PostgreSQL backend could not run the statement (pool or runtime).
+    Backend(StoreError),
+}
+
+pub(crate) type TxResult<T> = Result<T, TxError>;
+
+impl TxError {
+    /// The store's error for a transaction that ended with this.
+    pub fn into_store(self) -> StoreError {
+        use sled::transaction::UnabortableTransactionError as Sled;
+        match self {
+            TxError::Abort(e) | TxError::Backend(e) => e,
+            TxError::Pg(e) => StoreError::Postgres(e),
+            TxError::Sled(Sled::Storage(e)) => StoreError::Db(e),
+            TxError::Sled(Sled::Conflict) => {
+                StoreError::Pool("a sled conflict outside a sled transaction".to_string())
+            }
+        }
+    }
+}
+
+/// Ends a transaction with `e` as its result.
+pub(crate) fn abort<T>(e: StoreError) -> TxResult<T> {
+    Err(TxError::Abort(e))
+}
+
+impl From<sled::transaction::UnabortableTransactionError> for TxError {
+    fn from(e: sled::transaction::UnabortableTransactionError) -> TxError {
+        TxError::Sled(e)
+    }
+}
+
+/// The reads and writes of one transaction. Reads see the transaction's own writes.
+pub(crate) enum Tx<'a> {
+    Sled {
+        trees: &'a [&'static str],
+        views: &'a [sled::transaction::TransactionalTree],
+    },
+    Pg(&'a PgTx<'a>),
+}
+
+impl Tx<'_> {
+    fn sled_view<'v>(
+        trees: &[&'static str],
+        views: &'v [sled::transaction::TransactionalTree],
+        tree: &'static str,
+    ) -> TxResult<&'v sled::transaction::TransactionalTree> {
+        trees
+            .iter()
+            .position(|&t| t == tree)
+            .map(|i| &views[i])
+            .ok_or(TxError::Abort(StoreError::TreeNotInTransaction(tree)))
+    }
+
+    pub fn get(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+        match self {
+            Tx::Sled { trees, views } => Ok(Self::sled_view(trees, views, tree)?
+                .get(key)?
+                .map(|v| v.to_vec())),
+            Tx::Pg(tx) => tx.get(tree, key),
+        }
+    }
+
+    pub fn insert(&self, tree: &'static str, key: &[u8], value: &[u8]) -> TxResult<()> {
+        match self {
+            Tx::Sled { trees, views } => {
+                Self::sled_view(trees, views, tree)?.insert(key, value)?;
+                Ok(())
+            }
+            Tx::Pg(tx) => tx.insert(tree, key, value),
+        }
+    }
+
+    /// Removes the key; returns the value it had.
+    pub fn remove(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+        match self {
+            Tx::Sled { trees, views } => Ok(Self::sled_view(trees, views, tree)?
+                .remove(key)?
+                .map(|v| v.to_vec())),
+            Tx::Pg(tx) => tx.remove(tree, key),
+        }
+    }
+}
+
+/// Where the store keeps its trees.
+pub(crate) enum Kv {
+    Sled(SledKv),
+    Postgres(PgKv),
+}
+
+impl Kv {
+    pub fn get(&self, tree: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        match self {
+            Kv::Sled(s) => s.get(tree, key),
+            Kv::Postgres(p) => p.get(tree, key),
+        }
+    }
+
+    /// Writes `new` (or removes the key for `None`) if the key holds `old` (`None`: absent)
+    /// now. `false`, and nothing written, when it holds something else.
+    pub fn compare_and_swap(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+        old: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, StoreError> {
+        match self {
+            Kv::Sled(s) => s.compare_and_swap(tree, key, old, new),
+            Kv::Postgres(p) => p.compare_and_swap(tree, key, old, new),
+        }
+    }
+
+    pub fn scan(&self, tree: &'static str, scan: Scan<'_>) -> Result<Vec<Entry>, StoreError> {
+        match self {
+            Kv::Sled(s) => s.scan(tree, scan),
+            Kv::Postgres(p) => p.scan(tree, scan),
+        }
+    }
+
+    pub fn count(&self, tree: &'static str) -> Result<u64, StoreError> {
+        match self {
+            Kv::Sled(s) => s.count(tree),
+            Kv::Postgres(p) => p.count(tree),
+        }
+    }
+
+    /// Runs `f` in one transaction over `trees`: all its writes land or none do. `f` may run
+    /// more than once (after a conflict), so it must not have effects of its own.
+    pub fn transaction<T>(
+        &self,
+        trees: &[&'static str],
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        match self {
+            Kv::Sled(s) => s.transaction(trees, f),
+            Kv::Postgres(p) => p.transaction(f),
+        }
+    }
+
+    pub fn generate_id(&self) -> Result<u64, StoreError> {
+        match self {
+            Kv::Sled(s) => s.generate_id(),
+            Kv::Postgres(p) => p.generate_id(),
+        }
+    }
+
+    /// Makes later [`Kv::generate_id`]s larger than `id`.
+    pub fn ids_above(&self, id: u64) -> Result<(), StoreError> {
+        match self {
+            Kv::Sled(s) => s.ids_above(id),
+            Kv::Postgres(p) => p.ids_above(id),
+        }
+    }
+
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        match self {
+            Kv::Sled(s) => s.size_on_disk(),
+            Kv::Postgres(p) => p.size_on_disk(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_ends_after_its_last_key() {
+        assert_eq!(prefix_end(&[1, 2]), Some(vec![1, 3]));
+        assert_eq!(prefix_end(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(prefix_end(&[0xff, 0xff]), None);
+        assert_eq!(prefix_end(&[]), None);
+    }
+}

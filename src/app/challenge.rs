@@ -7,8 +7,35 @@ use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
+use super::ballot::{self, Opening, OpeningChoice};
 use crate::store::{Challenge, GameRecord, Seat, StoreError};
-use rand::Rng;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// What a challenge asks for besides the opponent; `None` leaves the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChallengeTerms {
+    pub variant: Option<Variant>,
+    /// The challenger's colour.
+    pub colour: Option<Color>,
+    /// Days per move (1 to 14).
+    pub days: Option<u32>,
+    pub opening: Option<OpeningChoice>,
+}
+
+/// The ballot deck could not be read (a broken build; logged where it happens).
+struct BallotUnavailable;
+
+impl BallotUnavailable {
+    fn into_reply(self, lang: Lang) -> Reply {
+        Reply::private(t(lang, "err-ballot-deck"))
+    }
+}
+
+/// "Three-move ballot: 9-13 22-18 11-15"
+pub fn ballot_line(lang: Lang, opening: &Opening) -> String {
+    tr(lang, "ballot-drawn", &[("moves", s(opening))])
+}
 
 impl App {
     /// `/challenge opponent [variant] [colour]`, with the bot's time per move.
@@ -34,7 +61,45 @@ impl App {
         colour: Option<Color>,
         days: Option<u32>,
     ) -> Answer {
+        let terms = ChallengeTerms {
+            variant,
+            colour,
+            days,
+            opening: None,
+        };
+        self.challenge_with(actor, place, opponent, terms).await
+    }
+
+    /// `/challenge opponent [variant] [colour] [days] [opening]`. A ballot opening is drawn
+    /// now, so the challenge names it; it needs English draughts (the variant it implies when
+    /// none is named) and is refused in the others.
+    pub async fn challenge_with(
+        &self,
+        actor: &Actor,
+        place: Place,
+        opponent: &UserRef,
+        terms: ChallengeTerms,
+    ) -> Answer {
+        let ChallengeTerms {
+            variant,
+            colour,
+            days,
+            opening,
+        } = terms;
         let lang = actor.lang();
+        let ballot = opening == Some(OpeningChoice::Ballot);
+        let variant = match variant {
+            None if ballot => Some(ballot::VARIANT),
+            Some(v) if ballot && v != ballot::VARIANT => {
+                return Reply::private(tr(
+                    lang,
+                    "err-ballot-variant",
+                    &[("variant", s(i18n::variant_name(lang, v)))],
+                ))
+                .into()
+            }
+            v => v,
+        };
         if opponent.user_id == actor.user_id {
             return Reply::private(t(lang, "err-challenge-self")).into();
         }
@@ -53,6 +118,14 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let variant = variant.unwrap_or_default();
+        let drawn = if ballot {
+            match self.draw_ballot() {
+                Ok(o) => Some(o),
+                Err(r) => return r.into_reply(lang).into(),
+            }
+        } else {
+            None
+        };
         let challenge = Challenge {
             challenger: UserRef {
                 user_id: actor.user_id,
@@ -67,6 +140,7 @@ impl App {
             message_id: None,
             lang: lang.code().to_string(),
             move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
+            opening: drawn.as_ref().map(|o| o.to_string()),
         };
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();
@@ -82,6 +156,10 @@ impl App {
                 ("minutes", i18n::n(minutes as f64)),
             ],
         );
+        let text = match &drawn {
+            Some(o) => format!("{text}\n{}", ballot_line(lang, o)),
+            None => text,
+        };
         let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
         // The embed names them; only the content's mention notifies, and only them.
         reply.mention = Some(opponent.user_id);
@@ -145,8 +223,41 @@ impl App {
             Color::White => [challenger, challenged],
             Color::Black => [challenged, challenger],
         };
-        self.start_game(lang, place, c.variant, players, None, c.move_time_ms)
-            .await
+        let opening = match c.opening.as_deref().map(Opening::parse) {
+            None => None,
+            Some(Ok(o)) => Some(o),
+            Some(Err(e)) => {
+                tracing::error!(
+                    "challenge in {}: stored opening {:?} unreadable: {e}",
+                    place.channel_id,
+                    c.opening
+                );
+                return Reply::private(t(lang, "err-storage")).into();
+            }
+        };
+        self.start_game(
+            lang,
+            place,
+            c.variant,
+            players,
+            None,
+            c.move_time_ms,
+            opening.as_ref(),
+        )
+        .await
+    }
+
+    /// A ballot opening from the deck: seeded by the bot's seed when one is configured (tests,
+    /// `console --seed`), random otherwise.
+    fn draw_ballot(&self) -> Result<Opening, BallotUnavailable> {
+        let deck = ballot::deck().map_err(|e| {
+            tracing::error!("ballot deck unreadable: {e}");
+            BallotUnavailable
+        })?;
+        Ok(match self.config.bot_seed {
+            Some(seed) => deck.draw(&mut SmallRng::seed_from_u64(seed)).clone(),
+            None => deck.draw(&mut rand::thread_rng()).clone(),
+        })
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.
@@ -261,6 +372,7 @@ impl App {
             players,
             Some(level),
             None,
+            None,
         )
         .await
     }
@@ -282,6 +394,7 @@ impl App {
         players: [Seat; 2],
         bot: Option<Level>,
         move_time_ms: Option<u64>,
+        opening: Option<&Opening>,
     ) -> Answer {
         let now = self.now_ms();
         let id = match self.store.new_game_id() {
@@ -291,6 +404,10 @@ impl App {
         let mut rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
         rec.move_time_ms = move_time_ms.unwrap_or(self.config.move_time.as_millis() as u64);
         rec.lang = lang.code().to_string();
+        if let Some(o) = opening {
+            rec.moves = o.stored_moves();
+            rec.opening = Some(o.to_string());
+        }
         match self.store.create_game(rec.clone()).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
@@ -298,8 +415,14 @@ impl App {
             }
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        let game = Game::new(variant);
-        let headline = t(lang, "game-started");
+        let game = match opening {
+            Some(o) => o.game(),
+            None => Game::new(variant),
+        };
+        let headline = match opening {
+            Some(o) => format!("{}\n{}", t(lang, "game-started"), ballot_line(lang, o)),
+            None => t(lang, "game-started"),
+        };
         let mut reply = board_reply(lang, &rec, &game, Some(headline));
         notify_side_to_move(&mut reply, &rec, &game);
         let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });

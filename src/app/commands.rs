@@ -2,8 +2,10 @@
 //! registration, Discord's dispatch and the console's parser all read this table, so a command
 //! added here exists everywhere. Words a person reads (localized names, descriptions, choice
 //! labels) live in the Fluent files under ids derived from the names here; choice values come
-//! from [`Variant`], [`Level`] and [`Color`], never from copies.
+//! from [`Variant`], [`Level`], [`Color`] and [`OpeningChoice`], never from copies.
 
+use super::ballot::OpeningChoice;
+use super::challenge::ChallengeTerms;
 use super::i18n::{t, Lang};
 use super::reply::Reply;
 use super::{Actor, Answer, App, Place, UserRef};
@@ -65,6 +67,7 @@ pub enum Choices {
     Level,
     Colour,
     DrawAnswer,
+    Opening,
 }
 
 impl Choices {
@@ -75,6 +78,7 @@ impl Choices {
             Choices::Level => "level",
             Choices::Colour => "colour",
             Choices::DrawAnswer => "answer",
+            Choices::Opening => "opening",
         }
     }
 
@@ -85,6 +89,7 @@ impl Choices {
             Choices::Level => Level::ALL.iter().map(|l| l.id()).collect(),
             Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
             Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
+            Choices::Opening => OpeningChoice::ALL.iter().map(|o| o.id()).collect(),
         }
     }
 
@@ -106,7 +111,7 @@ impl Choices {
                 "b" => Some("black"),
                 _ => None,
             },
-            Choices::DrawAnswer => None,
+            Choices::DrawAnswer | Choices::Opening => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -240,6 +245,12 @@ pub static COMMANDS: &[CommandSpec] = &[
                 kind: OptionKind::Integer { min: 1, max: 14 },
                 required: false,
                 description: "opt-days-desc",
+            },
+            OptionSpec {
+                name: "opening",
+                kind: OptionKind::Choice(Choices::Opening),
+                required: false,
+                description: "opt-opening-desc",
             },
         ],
     },
@@ -435,6 +446,11 @@ impl Invocation {
         let id = self.choice("answer", Choices::DrawAnswer)?;
         DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
     }
+
+    pub fn opening(&self) -> Option<OpeningChoice> {
+        let id = self.choice("opening", Choices::Opening)?;
+        OpeningChoice::ALL.into_iter().find(|o| o.id() == id)
+    }
 }
 
 impl App {
@@ -445,15 +461,13 @@ impl App {
             CommandId::Challenge => match inv.user("opponent") {
                 Some(opponent) => {
                     let days = inv.integer("days").map(|d| d.clamp(1, 14) as u32);
-                    self.challenge_for_days(
-                        actor,
-                        place,
-                        opponent,
-                        inv.variant(),
-                        inv.colour(),
+                    let terms = ChallengeTerms {
+                        variant: inv.variant(),
+                        colour: inv.colour(),
                         days,
-                    )
-                    .await
+                        opening: inv.opening(),
+                    };
+                    self.challenge_with(actor, place, opponent, terms).await
                 }
                 None => Reply::private(inv.command.usage(lang)).into(),
             },

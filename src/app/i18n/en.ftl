@@ -287,3 +287,12 @@ cmd-forget-me = forget-me
 cmd-forget-me-desc = Erase your name, records and leaderboard places from the bot
 opt-days = days
 opt-days-desc = Days each player has for a move (1 to 14; 3 if left out)
+
+## ballot (three-move openings for English draughts)
+opt-opening = opening
+opt-opening-desc = English draughts only: free, or three moves drawn from the tournament ballot
+choice-opening-free = Free
+choice-opening-ballot = Three-move ballot
+ballot-drawn = Three-move ballot: { $moves }
+err-ballot-variant = The three-move ballot is played only in English draughts, not in { $variant }. Choose variant English, or leave out the opening.
+err-ballot-deck = The ballot's openings cannot be read right now; challenge with a free opening instead.

@@ -290,3 +290,12 @@ cmd-forget-me = olvidarme
 cmd-forget-me-desc = Borra tu nombre, tu historial y tus puestos en las clasificaciones
 opt-days = días
 opt-days-desc = Días que tiene cada jugador para mover (de 1 a 14; 3 si no se indica)
+
+## ballot (three-move openings for English draughts)
+opt-opening = apertura
+opt-opening-desc = Solo damas inglesas: libre, o tres jugadas sorteadas como en los torneos
+choice-opening-free = Libre
+choice-opening-ballot = Sorteo de tres jugadas
+ballot-drawn = Sorteo de tres jugadas: { $moves }
+err-ballot-variant = El sorteo de tres jugadas solo se juega en damas inglesas, no en { $variant }. Elige la variante inglesa, o no indiques apertura.
+err-ballot-deck = Ahora no se pueden leer las aperturas del sorteo; desafía con apertura libre.

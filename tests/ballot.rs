@@ -174,7 +174,10 @@ fn challenge_command(bob: &damas::app::Actor, variant: Option<&str>, opening: &s
 async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     let w = world();
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
-    let expected = deck().draw(&mut SmallRng::seed_from_u64(SEED)).clone();
+    let expected = deck()
+        .draw(&mut SmallRng::seed_from_u64(SEED))
+        .expect("a kept opening")
+        .clone();
 
     let a = w
         .app
@@ -195,12 +198,19 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     let a = w.app.component(&bob, PLACE, &accept, &[]).await;
     let board = only(&a);
     assert!(
-        board.text.contains(&format!("Three-move ballot: {expected}")),
+        board
+            .text
+            .contains(&format!("Three-move ballot: {expected}")),
         "{}",
         board.text
     );
 
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.variant, Variant::English);
     assert_eq!(rec.opening.as_deref(), Some(expected.to_string().as_str()));
     assert_eq!(rec.moves, expected.stored_moves());
@@ -215,7 +225,11 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     )
     .unwrap();
     assert_eq!(game.position(), played.position());
-    assert_eq!(game.side_to_move(), Color::White, "White answers the ballot");
+    assert_eq!(
+        game.side_to_move(),
+        Color::White,
+        "White answers the ballot"
+    );
     assert_eq!(
         ballot::opening_of(&rec),
         Some(expected.clone()),
@@ -223,8 +237,10 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     );
 
     // The players go on from there: White's move is the fourth ply.
-    let white = if matches!(rec.seat(Color::White), damas::store::Seat::Human { user_id: 1, .. })
-    {
+    let white = if matches!(
+        rec.seat(Color::White),
+        damas::store::Seat::Human { user_id: 1, .. }
+    ) {
         &alice
     } else {
         &bob
@@ -233,7 +249,12 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     let text = game.position().move_notation(&mv);
     let a = w.app.play_move(white, PLACE, &text).await;
     assert!(!a.replies.is_empty() && !a.replies[0].is_private(), "{a:?}");
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.ply(), 4);
 
     // The PDN names the opening and records its moves from move 1.
@@ -262,9 +283,17 @@ async fn the_same_seed_draws_the_same_opening_and_a_free_start_has_none() {
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, PLACE, &accept, &[]).await;
-    let rec = w.app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(rec.variant, Variant::English);
-    let expected = deck().draw(&mut SmallRng::seed_from_u64(SEED)).to_string();
+    let expected = deck()
+        .draw(&mut SmallRng::seed_from_u64(SEED))
+        .expect("a kept opening")
+        .to_string();
     assert_eq!(rec.opening.as_deref(), Some(expected.as_str()));
 
     // A free English game elsewhere starts from the start, with no opening recorded.
@@ -274,11 +303,20 @@ async fn the_same_seed_draws_the_same_opening_and_a_free_start_has_none() {
     };
     let a = w
         .app
-        .run_command(&alice, other, &challenge_command(&bob, Some("english"), "free"))
+        .run_command(
+            &alice,
+            other,
+            &challenge_command(&bob, Some("english"), "free"),
+        )
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, other, &accept, &[]).await;
-    let rec = w.app.store().active_game(other.channel_id).unwrap().unwrap();
+    let rec = w
+        .app
+        .store()
+        .active_game(other.channel_id)
+        .unwrap()
+        .unwrap();
     assert_eq!((rec.opening.as_deref(), rec.ply()), (None, 0));
     let a = w.app.pdn(&alice, other).await;
     let pdn = String::from_utf8(only(&a).files[0].bytes.clone()).unwrap();
@@ -292,13 +330,17 @@ async fn a_ballot_in_spanish_or_portuguese_is_refused_and_changes_nothing() {
     for variant in ["spanish", "portuguese"] {
         let a = w
             .app
-            .run_command(&alice, PLACE, &challenge_command(&bob, Some(variant), "ballot"))
+            .run_command(
+                &alice,
+                PLACE,
+                &challenge_command(&bob, Some(variant), "ballot"),
+            )
             .await;
         let r = only(&a);
         assert!(r.is_private(), "{}", r.text);
         assert!(
-            r.text.contains("only in English draughts") && r.text.contains("Portuguese")
-                == (variant == "portuguese"),
+            r.text.contains("only in English draughts")
+                && r.text.contains("Portuguese") == (variant == "portuguese"),
             "{}",
             r.text
         );
@@ -315,14 +357,22 @@ async fn a_ballot_in_spanish_or_portuguese_is_refused_and_changes_nothing() {
     let a = w.app.challenge_with(&ana, PLACE, &user(&bob), terms).await;
     let r = only(&a);
     assert!(r.is_private());
-    assert!(r.text.contains("solo se juega en damas inglesas"), "{}", r.text);
+    assert!(
+        r.text.contains("solo se juega en damas inglesas"),
+        "{}",
+        r.text
+    );
     assert!(w.app.store().challenge(PLACE.channel_id).unwrap().is_none());
 }
 
 #[test]
 fn openings_read_strictly_and_name_the_bad_move() {
     let o = Opening::parse("9x13  22:18 11-15").unwrap();
-    assert_eq!(o.to_string(), "9-13 22-18 11-15", "canonical whatever the separators");
+    assert_eq!(
+        o.to_string(),
+        "9-13 22-18 11-15",
+        "canonical whatever the separators"
+    );
     assert_eq!(o.position().side_to_move(), Color::White);
     assert_eq!(
         Opening::parse("9-13 22-18"),
@@ -357,22 +407,162 @@ fn openings_read_strictly_and_name_the_bad_move() {
 fn a_deck_file_with_a_fault_is_refused_with_its_line() {
     let good = "# c\ndepth 4\nthreshold 100\n9-13 22-18 11-15\t+20\tkept\n";
     let deck = Deck::parse(good).unwrap();
-    assert_eq!((deck.depth, deck.threshold, deck.kept().count()), (4, 100, 1));
+    assert_eq!(
+        (deck.depth, deck.threshold, deck.kept().count()),
+        (4, 100, 1)
+    );
     let cases: [(&str, &str); 7] = [
         ("depth 4\nthreshold 100\n9-13 22-18\t+20\tkept\n", "line 3"),
-        ("depth 4\nthreshold 100\n9-13 22-18 11-15\t+120\tkept\n", "means dropped"),
-        ("depth 4\nthreshold 100\n9-13 22-18 11-15\tx\tkept\n", "score “x”"),
-        ("depth 4\nthreshold 100\n9-13 22-18 11-15 +20 kept\n", "tab-separated"),
+        (
+            "depth 4\nthreshold 100\n9-13 22-18 11-15\t+120\tkept\n",
+            "means dropped",
+        ),
+        (
+            "depth 4\nthreshold 100\n9-13 22-18 11-15\tx\tkept\n",
+            "score “x”",
+        ),
+        (
+            "depth 4\nthreshold 100\n9-13 22-18 11-15 +20 kept\n",
+            "tab-separated",
+        ),
         ("threshold 100\n9-13 22-18 11-15\t+20\tkept\n", "“depth N”"),
         (
             "depth 4\nthreshold 100\n9-13 22-18 11-15\t+20\tkept\n9-13 22-18 11-15\t+20\tkept\n",
             "same position as line 3",
         ),
-        ("depth 4\nthreshold 100\n9-13 22-18 11-15\t+200\tdropped\n", "keeps no opening"),
+        (
+            "depth 4\nthreshold 100\n9-13 22-18 11-15\t+200\tdropped\n",
+            "keeps no opening",
+        ),
     ];
     for (text, wanted) in cases {
         let e = Deck::parse(text).expect_err(text).to_string();
         assert!(e.contains(wanted), "{e} (wanted {wanted})");
         assert!(e.contains(ballot::DECK_PATH), "{e}");
     }
+}
+
+// --- the records that carry the opening (format version 3) ------------------------------
+
+/// A challenge as format version 2 laid it out, field for field.
+#[derive(serde::Serialize)]
+struct ChallengeV2 {
+    challenger: damas::store::UserRef,
+    challenged: damas::store::UserRef,
+    variant: Variant,
+    challenger_color: Option<Color>,
+    created_at_ms: u64,
+    expires_at_ms: u64,
+    message_id: Option<u64>,
+    lang: String,
+    move_time_ms: Option<u64>,
+}
+
+/// A game record as format version 2 laid it out, field for field.
+#[derive(serde::Serialize)]
+struct GameRecordV2 {
+    id: u64,
+    guild_id: Option<u64>,
+    channel_id: u64,
+    variant: Variant,
+    start_fen: Option<String>,
+    players: [damas::store::Seat; 2],
+    moves: Vec<damas::store::StoredMove>,
+    draw_offer: Option<Color>,
+    undo_used: bool,
+    created_at_ms: u64,
+    last_move_at_ms: u64,
+    move_time_ms: u64,
+    reminded_ply: Option<usize>,
+    lang: String,
+    outcome: Option<damas::engine::Outcome>,
+    revision: u64,
+}
+
+#[tokio::test]
+async fn version_2_records_still_read_as_free_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let person = |id: u64, name: &str| damas::store::UserRef {
+        user_id: id,
+        name: name.into(),
+        is_bot: false,
+    };
+    let challenge = ChallengeV2 {
+        challenger: person(1, "ana"),
+        challenged: person(2, "beto"),
+        variant: Variant::English,
+        challenger_color: Some(Color::White),
+        created_at_ms: 5,
+        expires_at_ms: 900_005,
+        message_id: Some(31),
+        lang: "es".into(),
+        move_time_ms: Some(86_400_000),
+    };
+    let mut game = Game::new(Variant::English);
+    let mv = game.play_text("11-15").unwrap();
+    let seat = |id: u64, name: &str| damas::store::Seat::Human {
+        user_id: id,
+        name: name.into(),
+    };
+    let rec = GameRecordV2 {
+        id: 9,
+        guild_id: Some(3),
+        channel_id: 13,
+        variant: Variant::English,
+        start_fen: None,
+        players: [seat(1, "ana"), seat(2, "beto")],
+        moves: vec![damas::store::StoredMove::from_move(&mv)],
+        draw_offer: None,
+        undo_used: false,
+        created_at_ms: 1_000,
+        last_move_at_ms: 2_000,
+        move_time_ms: 7_000,
+        reminded_ply: Some(1),
+        lang: "es".into(),
+        outcome: None,
+        revision: 2,
+    };
+    let v2 = |bytes: Vec<u8>| [vec![2u8], bytes].concat();
+    {
+        let db = sled::open(&path).unwrap();
+        db.open_tree(damas::store::TREE_CHALLENGES)
+            .unwrap()
+            .insert(
+                12u64.to_be_bytes(),
+                v2(postcard::to_allocvec(&challenge).unwrap()),
+            )
+            .unwrap();
+        db.open_tree(damas::store::TREE_GAMES)
+            .unwrap()
+            .insert(
+                13u64.to_be_bytes(),
+                v2(postcard::to_allocvec(&rec).unwrap()),
+            )
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let c = store
+        .challenge(12)
+        .unwrap()
+        .expect("a version 2 challenge decodes");
+    assert_eq!(
+        (c.challenger.name.as_str(), c.challenged.user_id),
+        ("ana", 2)
+    );
+    assert_eq!((c.lang.as_str(), c.move_time_ms), ("es", Some(86_400_000)));
+    assert_eq!(c.opening, None);
+    let g = store
+        .active_game(13)
+        .unwrap()
+        .expect("a version 2 game decodes");
+    assert_eq!(
+        (g.id, g.move_time_ms, g.reminded_ply, g.revision),
+        (9, 7_000, Some(1), 2)
+    );
+    assert_eq!(g.lang, "es");
+    assert_eq!(g.opening, None);
+    assert_eq!(ballot::opening_of(&g), None);
+    assert_eq!(g.to_game().unwrap().position(), game.position());
 }

@@ -46,7 +46,10 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
     assert_eq!(opening["name_localizations"]["es-ES"], "apertura");
 
     let deck = ballot::deck().expect("the deck reads");
-    let expected = deck.draw(&mut SmallRng::seed_from_u64(BOT_SEED)).clone();
+    let expected = deck
+        .draw(&mut SmallRng::seed_from_u64(BOT_SEED))
+        .expect("a kept opening")
+        .clone();
     let alice = TestUser::random("alice");
     let bob = TestUser::random("bob");
     let place = Place::guild(GUILD, snowflake());

@@ -336,11 +336,11 @@ impl Deck {
         self.verdicts.iter().filter(|v| v.kept).map(|v| &v.opening)
     }
 
-    /// One kept opening, drawn uniformly.
-    pub fn draw(&self, rng: &mut impl Rng) -> &Opening {
+    /// One kept opening, drawn uniformly; `None` when the deck keeps none (which
+    /// [`Deck::parse`] refuses).
+    pub fn draw(&self, rng: &mut impl Rng) -> Option<&Opening> {
         let kept: Vec<&Opening> = self.kept().collect();
-        // `parse` refuses a deck that keeps nothing.
-        kept.choose(rng).copied().unwrap_or(&self.verdicts[0].opening)
+        kept.choose(rng).copied()
     }
 
     /// The file's text: a header saying what it is and the command that made it, the

@@ -1,5 +1,6 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
+use super::ballot::{self, Opening, OpeningChoice};
 use super::board::{board_reply, notify_side_to_move};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
@@ -7,7 +8,6 @@ use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
-use super::ballot::{self, Opening, OpeningChoice};
 use crate::store::{Challenge, GameRecord, Seat, StoreError};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -254,10 +254,11 @@ impl App {
             tracing::error!("ballot deck unreadable: {e}");
             BallotUnavailable
         })?;
-        Ok(match self.config.bot_seed {
-            Some(seed) => deck.draw(&mut SmallRng::seed_from_u64(seed)).clone(),
-            None => deck.draw(&mut rand::thread_rng()).clone(),
-        })
+        let drawn = match self.config.bot_seed {
+            Some(seed) => deck.draw(&mut SmallRng::seed_from_u64(seed)),
+            None => deck.draw(&mut rand::thread_rng()),
+        };
+        drawn.cloned().ok_or(BallotUnavailable)
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.

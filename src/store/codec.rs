@@ -93,12 +93,10 @@ impl Record for GameRecord {
     fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
         match version {
             1 => Some(
-                postcard::take_from_bytes::<GameRecordV1>(body)
-                    .map(|(v1, rest)| (v1.into(), rest)),
+                postcard::take_from_bytes::<GameRecordV1>(body).map(|(v1, rest)| (v1.into(), rest)),
             ),
             2 => Some(
-                postcard::take_from_bytes::<GameRecordV2>(body)
-                    .map(|(v2, rest)| (v2.into(), rest)),
+                postcard::take_from_bytes::<GameRecordV2>(body).map(|(v2, rest)| (v2.into(), rest)),
             ),
             _ => None,
         }

@@ -23,6 +23,14 @@ pub struct ChallengeTerms {
     pub opening: Option<OpeningChoice>,
 }
 
+/// Where a new game starts: its variant's start position, or a ballot opening's three plies
+/// (the rematch of a ballot game passes the same opening).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameStart<'a> {
+    pub variant: Variant,
+    pub opening: Option<&'a Opening>,
+}
+
 /// The ballot deck could not be read (a broken build; logged where it happens).
 struct BallotUnavailable;
 
@@ -235,16 +243,12 @@ impl App {
                 return Reply::private(t(lang, "err-storage")).into();
             }
         };
-        self.start_game(
-            lang,
-            place,
-            c.variant,
-            players,
-            None,
-            c.move_time_ms,
-            opening.as_ref(),
-        )
-        .await
+        let start = GameStart {
+            variant: c.variant,
+            opening: opening.as_ref(),
+        };
+        self.start_game(lang, place, start, players, None, c.move_time_ms)
+            .await
     }
 
     /// A ballot opening from the deck: seeded by the bot's seed when one is configured (tests,
@@ -366,16 +370,12 @@ impl App {
             Color::White => [me, bot],
             Color::Black => [bot, me],
         };
-        self.start_game(
-            lang,
-            place,
-            variant.unwrap_or_default(),
-            players,
-            Some(level),
-            None,
-            None,
-        )
-        .await
+        let start = GameStart {
+            variant: variant.unwrap_or_default(),
+            opening: None,
+        };
+        self.start_game(lang, place, start, players, Some(level), None)
+            .await
     }
 
     /// Refuses when the channel already has a game that still blocks it.
@@ -391,12 +391,12 @@ impl App {
         &self,
         lang: Lang,
         place: Place,
-        variant: Variant,
+        start: GameStart<'_>,
         players: [Seat; 2],
         bot: Option<Level>,
         move_time_ms: Option<u64>,
-        opening: Option<&Opening>,
     ) -> Answer {
+        let GameStart { variant, opening } = start;
         let now = self.now_ms();
         let id = match self.store.new_game_id() {
             Ok(id) => id,

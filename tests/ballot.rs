@@ -566,3 +566,36 @@ async fn version_2_records_still_read_as_free_starts() {
     assert_eq!(ballot::opening_of(&g), None);
     assert_eq!(g.to_game().unwrap().position(), game.position());
 }
+
+/// The generator's command: refuses a bad depth clearly, and writes a deck that reads back
+/// with the command that made it in its header.
+#[test]
+fn the_generate_command_writes_a_deck_that_reads_back() {
+    let damas = env!("CARGO_BIN_EXE_damas");
+    let bad = std::process::Command::new(damas)
+        .args(["openings", "generate", "--depth", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--depth must be"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("deck.txt");
+    let ok = std::process::Command::new(damas)
+        .args(["openings", "generate", "--depth", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("openings generate --depth 2 --threshold 100 --out"),
+        "{text}"
+    );
+    let deck = Deck::parse(&text).unwrap();
+    assert_eq!(deck.depth, 2);
+    assert_eq!(deck.verdicts.len(), ballot::all_openings().len());
+}

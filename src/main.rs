@@ -1,7 +1,7 @@
 //! The `damas` command line.
 
 use clap::{Parser, Subcommand};
-use damas::cli::{ai_cmds, engine_cmds, render_cmds, store_cmds};
+use damas::cli::{ai_cmds, engine_cmds, openings_cmds, render_cmds, store_cmds};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -37,6 +37,8 @@ enum Command {
     Match(ai_cmds::MatchArgs),
     /// Database tools: `damas store copy --from DB --to DB`.
     Store(store_cmds::StoreArgs),
+    /// The three-move ballot deck of English draughts (offline generation).
+    Openings(openings_cmds::OpeningsArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
         Some(Command::Match(a)) => ai_cmds::play_match(a),
         Some(Command::Store(a)) => store_cmds::run(a),
+        Some(Command::Openings(a)) => openings_cmds::openings(a),
     }
 }
 

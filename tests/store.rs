@@ -718,6 +718,7 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
         message_id: Some(1),
         lang: "es".into(),
         move_time_ms: Some(86_400_000),
+        opening: None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
+use super::ballot::{self, Opening, OpeningChoice};
 use super::board::{board_reply, notify_side_to_move};
 use super::commands::Threading;
 use super::i18n::{self, s, t, tr, Lang};
@@ -9,7 +10,22 @@ use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
 use crate::store::{Challenge, GameRecord, Seat, StoreError};
-use rand::Rng;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The ballot deck could not be read (a broken build; logged where it happens).
+struct BallotUnavailable;
+
+impl BallotUnavailable {
+    fn into_reply(self, lang: Lang) -> Reply {
+        Reply::private(t(lang, "err-ballot-deck"))
+    }
+}
+
+/// "Three-move ballot: 9-13 22-18 11-15"
+pub fn ballot_line(lang: Lang, opening: &Opening) -> String {
+    tr(lang, "ballot-drawn", &[("moves", s(opening))])
+}
 
 impl App {
     /// `/challenge opponent [variant] [colour]`, with the bot's time per move.
@@ -40,12 +56,16 @@ impl App {
             colour,
             move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
             threading: Threading::InChannel,
+            opening: None,
+            same_opening: None,
         };
         self.challenge_on(actor, place, opponent, terms).await
     }
 
     /// `/challenge` with all its terms: posts the challenge with Accept and Decline buttons.
-    /// A game to be played in a thread does not need the channel free.
+    /// A game to be played in a thread does not need the channel free. A ballot opening is
+    /// drawn now, so the challenge names it; it needs English draughts (the variant it
+    /// implies when none is named) and is refused in the others.
     pub async fn challenge_on(
         &self,
         actor: &Actor,
@@ -53,7 +73,22 @@ impl App {
         opponent: &UserRef,
         terms: Terms,
     ) -> Answer {
+        let opening = terms.opening;
+        let variant = terms.variant;
         let lang = actor.lang();
+        let ballot = opening == Some(OpeningChoice::Ballot);
+        let variant = match variant {
+            None if ballot => Some(ballot::VARIANT),
+            Some(v) if ballot && v != ballot::VARIANT => {
+                return Reply::private(tr(
+                    lang,
+                    "err-ballot-variant",
+                    &[("variant", s(i18n::variant_name(lang, v)))],
+                ))
+                .into()
+            }
+            v => v,
+        };
         if opponent.user_id == actor.user_id {
             return Reply::private(t(lang, "err-challenge-self")).into();
         }
@@ -74,7 +109,17 @@ impl App {
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        let variant = terms.variant.unwrap_or_default();
+        let variant = variant.unwrap_or_default();
+        let drawn = if let Some(same) = terms.same_opening.clone() {
+            Some(same)
+        } else if ballot {
+            match self.draw_ballot() {
+                Ok(o) => Some(o),
+                Err(r) => return r.into_reply(lang).into(),
+            }
+        } else {
+            None
+        };
         let challenge = Challenge {
             challenger: UserRef {
                 user_id: actor.user_id,
@@ -89,6 +134,7 @@ impl App {
             message_id: None,
             lang: lang.code().to_string(),
             move_time_ms: terms.move_time_ms,
+            opening: drawn.as_ref().map(|o| o.to_string()),
         };
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();
@@ -107,6 +153,10 @@ impl App {
         if terms.threading == Threading::Unavailable {
             text.push('\n');
             text.push_str(&t(lang, "thread-unavailable"));
+        }
+        if let Some(o) = &drawn {
+            text.push('\n');
+            text.push_str(&ballot_line(lang, o));
         }
         let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
         // The embed names them; only the content's mention notifies, and only them.
@@ -178,9 +228,22 @@ impl App {
             Color::White => [challenger, challenged],
             Color::Black => [challenged, challenger],
         };
+        let opening = match c.opening.as_deref().map(Opening::parse) {
+            None => None,
+            Some(Ok(o)) => Some(o),
+            Some(Err(e)) => {
+                tracing::error!(
+                    "challenge in {}: stored opening {:?} unreadable: {e}",
+                    place.channel_id,
+                    c.opening
+                );
+                return Reply::private(t(lang, "err-storage")).into();
+            }
+        };
         let start = GameStart {
             lang,
             variant: c.variant,
+            opening,
             players,
             bot: None,
             move_time_ms: c.move_time_ms,
@@ -191,6 +254,20 @@ impl App {
             return self.thread_request(place, start);
         }
         self.start_game(place, start).await
+    }
+
+    /// A ballot opening from the deck: seeded by the bot's seed when one is configured (tests,
+    /// `console --seed`), random otherwise.
+    fn draw_ballot(&self) -> Result<Opening, BallotUnavailable> {
+        let deck = ballot::deck().map_err(|e| {
+            tracing::error!("ballot deck unreadable: {e}");
+            BallotUnavailable
+        })?;
+        let drawn = match self.config.bot_seed {
+            Some(seed) => deck.draw(&mut SmallRng::seed_from_u64(seed)),
+            None => deck.draw(&mut rand::thread_rng()),
+        };
+        drawn.cloned().ok_or(BallotUnavailable)
     }
 
     /// The Decline button: the challenged declines, or the challenger withdraws.
@@ -319,6 +396,7 @@ impl App {
         let start = GameStart {
             lang,
             variant: variant.unwrap_or_default(),
+            opening: None,
             players,
             bot: Some(level),
             move_time_ms: None,
@@ -340,18 +418,21 @@ impl App {
         }
     }
 
-    /// Starts a game in `place`. In a thread the bot opened for games (or is opening now),
-    /// the channel it was opened in gets a line announcing the game.
+    /// Starts a game in `place`, from the variant's start or a ballot opening's three plies.
+    /// In a thread the bot opened for games (or is opening now), the channel it was opened
+    /// in gets a line announcing the game.
     pub(crate) async fn start_game(&self, place: Place, start: GameStart) -> Answer {
         let GameStart {
             lang,
             variant,
+            opening,
             players,
             bot,
             move_time_ms,
             note,
             thread_parent,
         } = start;
+        let opening = opening.as_ref();
         let now = self.now_ms();
         let id = match self.store.new_game_id() {
             Ok(id) => id,
@@ -360,6 +441,10 @@ impl App {
         let mut rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
         rec.move_time_ms = move_time_ms.unwrap_or(self.config.move_time.as_millis() as u64);
         rec.lang = lang.code().to_string();
+        if let Some(o) = opening {
+            rec.moves = o.stored_moves();
+            rec.opening = Some(o.to_string());
+        }
         match self.store.create_game(rec.clone()).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
@@ -367,8 +452,15 @@ impl App {
             }
             Err(e) => return storage_failed(lang, &e).into(),
         }
-        let game = Game::new(variant);
+        let game = match opening {
+            Some(o) => o.game(),
+            None => Game::new(variant),
+        };
         let mut headline = t(lang, "game-started");
+        if let Some(o) = opening {
+            headline.push('\n');
+            headline.push_str(&ballot_line(lang, o));
+        }
         if let Some(note) = note {
             headline.push('\n');
             headline.push_str(&note);
@@ -396,7 +488,7 @@ impl App {
 pub(crate) const IN_THREAD: &str = "thread";
 
 /// What a challenge asks for, besides the opponent.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Terms {
     pub variant: Option<Variant>,
     /// The challenger's colour; `None` draws it (or alternates, between the same players).
@@ -404,6 +496,10 @@ pub struct Terms {
     /// A person's time for each move; `None` for the bot's default.
     pub move_time_ms: Option<u64>,
     pub threading: Threading,
+    /// `ballot` draws a three-move opening (English only).
+    pub opening: Option<OpeningChoice>,
+    /// This very opening, not a drawn one: a rematch of a ballot game keeps its opening.
+    pub same_opening: Option<Opening>,
 }
 
 /// Everything needed to start a game, once it is known where.
@@ -411,6 +507,8 @@ pub struct Terms {
 pub struct GameStart {
     pub(crate) lang: Lang,
     pub(crate) variant: Variant,
+    /// A ballot opening whose three plies the game starts with.
+    pub(crate) opening: Option<Opening>,
     pub(crate) players: [Seat; 2],
     pub(crate) bot: Option<Level>,
     pub(crate) move_time_ms: Option<u64>,

@@ -2,8 +2,9 @@
 //! registration, Discord's dispatch and the console's parser all read this table, so a command
 //! added here exists everywhere. Words a person reads (localized names, descriptions, choice
 //! labels) live in the Fluent files under ids derived from the names here; choice values come
-//! from [`Variant`], [`Level`] and [`Color`], never from copies.
+//! from [`Variant`], [`Level`], [`Color`] and [`OpeningChoice`], never from copies.
 
+use super::ballot::OpeningChoice;
 use super::i18n::{t, Lang};
 use super::reply::Reply;
 use super::{Actor, Answer, App, Place, UserRef};
@@ -65,6 +66,7 @@ pub enum Choices {
     Level,
     Colour,
     DrawAnswer,
+    Opening,
     /// Whether a new game gets a thread of its own: [`THREAD_YES`] or [`THREAD_NO`].
     Thread,
 }
@@ -94,6 +96,7 @@ impl Choices {
             Choices::Colour => "colour",
             Choices::DrawAnswer => "answer",
             Choices::Thread => "thread",
+            Choices::Opening => "opening",
         }
     }
 
@@ -105,6 +108,7 @@ impl Choices {
             Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
             Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
             Choices::Thread => vec![THREAD_YES, THREAD_NO],
+            Choices::Opening => OpeningChoice::ALL.iter().map(|o| o.id()).collect(),
         }
     }
 
@@ -126,7 +130,7 @@ impl Choices {
                 "b" => Some("black"),
                 _ => None,
             },
-            Choices::DrawAnswer | Choices::Thread => None,
+            Choices::DrawAnswer | Choices::Thread | Choices::Opening => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -268,6 +272,12 @@ pub static COMMANDS: &[CommandSpec] = &[
                 description: "opt-days-desc",
             },
             THREAD,
+            OptionSpec {
+                name: "opening",
+                kind: OptionKind::Choice(Choices::Opening),
+                required: false,
+                description: "opt-opening-desc",
+            },
         ],
     },
     CommandSpec {
@@ -479,6 +489,11 @@ impl Invocation {
         let id = self.choice("answer", Choices::DrawAnswer)?;
         DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
     }
+
+    pub fn opening(&self) -> Option<OpeningChoice> {
+        let id = self.choice("opening", Choices::Opening)?;
+        OpeningChoice::ALL.into_iter().find(|o| o.id() == id)
+    }
 }
 
 impl App {
@@ -494,6 +509,8 @@ impl App {
                         colour: inv.colour(),
                         move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
                         threading: inv.threading(),
+                        opening: inv.opening(),
+                        same_opening: None,
                     };
                     self.challenge_on(actor, place, opponent, terms).await
                 }

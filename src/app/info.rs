@@ -177,6 +177,10 @@ impl App {
             date: Some(pdn_date(rec.created_at_ms)),
             white: Some(seat_name(lang, rec.seat(crate::engine::Color::White))),
             black: Some(seat_name(lang, rec.seat(crate::engine::Color::Black))),
+            opening: rec
+                .opening
+                .as_ref()
+                .map(|o| super::ballot::pdn_opening_tag(o)),
         };
         let text = export_pdn(&game, &tags);
         let mut reply = Reply::public(t(lang, "pdn-attached"));

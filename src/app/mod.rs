@@ -7,6 +7,7 @@
 // size of a `Reply` on the error path is irrelevant next to rendering and storage.
 #![allow(clippy::result_large_err)]
 
+pub mod ballot;
 pub mod board;
 pub mod bot;
 pub mod challenge;

@@ -94,6 +94,7 @@ impl App {
         let start = GameStart {
             lang,
             variant: rec.variant,
+            opening: None,
             players,
             bot: Some(level),
             move_time_ms: None,
@@ -140,6 +141,8 @@ impl App {
             variant: Some(rec.variant),
             colour: None,
             move_time_ms: Some(rec.move_time_ms),
+            // As in tournament play, the rematch of a ballot game keeps its opening.
+            same_opening: super::ballot::opening_of(&rec),
             ..Terms::default()
         };
         self.challenge_on(actor, place, &opponent, terms).await

@@ -12,6 +12,9 @@ pub struct PdnTags {
     pub date: Option<String>,
     pub white: Option<String>,
     pub black: Option<String>,
+    /// The opening the game was made to start from (a three-move ballot), written as the
+    /// `Opening` tag; its moves are in the record like any others.
+    pub opening: Option<String>,
 }
 
 /// The PDN result string, first player's score first.
@@ -54,6 +57,9 @@ pub fn export_pdn(game: &Game, tags: &PdnTags) -> String {
     tag(&mut s, "Black", tags.black.as_deref().unwrap_or("?"));
     tag(&mut s, "Result", result);
     tag(&mut s, "GameType", &variant.pdn_game_type().to_string());
+    if let Some(opening) = &tags.opening {
+        tag(&mut s, "Opening", opening);
+    }
     let start = game.start_position();
     if *start != crate::engine::Position::start(variant) {
         tag(&mut s, "SetUp", "1");

@@ -1,7 +1,9 @@
 //! How values and keys are laid out in sled: a format version byte, then postcard.
 
 use super::error::StoreError;
-use super::records::{Challenge, ChallengeV1, GameRecord, GameRecordV1, PlayerRecord};
+use super::records::{
+    Challenge, ChallengeV1, ChallengeV2, GameRecord, GameRecordV1, GameRecordV2, PlayerRecord,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -11,15 +13,16 @@ use serde::Serialize;
 ///
 /// Version 2: game records lost the board's message id (now the posts tree) and the unused
 /// rematch link, and gained the time per move and the reminded ply; seats can be deleted.
-pub const FORMAT_VERSION: u8 = 2;
+/// Version 3: game records and challenges gained their ballot opening (last field).
+pub const FORMAT_VERSION: u8 = 3;
 
 /// A type stored as a value.
 pub(crate) trait Record: DeserializeOwned {
     /// Decodes the postcard body of an older format `version`, returning the value and the
-    /// bytes left; `None` for a version this type was never written in. Version 1 laid out
-    /// every type but games and challenges as version 2 does.
+    /// bytes left; `None` for a version this type was never written in. Versions 1 and 2
+    /// laid out every type but games and challenges as version 3 does.
     fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
-        (version == 1).then(|| postcard::take_from_bytes(body))
+        (version == 1 || version == 2).then(|| postcard::take_from_bytes(body))
     }
 }
 
@@ -73,18 +76,30 @@ pub(crate) fn decode<T: Record>(
 
 impl Record for Challenge {
     fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
-        (version == 1).then(|| {
-            postcard::take_from_bytes::<ChallengeV1>(body).map(|(v1, rest)| (v1.into(), rest))
-        })
+        match version {
+            1 => Some(
+                postcard::take_from_bytes::<ChallengeV1>(body).map(|(v1, rest)| (v1.into(), rest)),
+            ),
+            2 => Some(
+                postcard::take_from_bytes::<ChallengeV2>(body).map(|(v2, rest)| (v2.into(), rest)),
+            ),
+            _ => None,
+        }
     }
 }
 impl Record for PlayerRecord {}
 
 impl Record for GameRecord {
     fn decode_old(version: u8, body: &[u8]) -> Option<postcard::Result<(Self, &[u8])>> {
-        (version == 1).then(|| {
-            postcard::take_from_bytes::<GameRecordV1>(body).map(|(v1, rest)| (v1.into(), rest))
-        })
+        match version {
+            1 => Some(
+                postcard::take_from_bytes::<GameRecordV1>(body).map(|(v1, rest)| (v1.into(), rest)),
+            ),
+            2 => Some(
+                postcard::take_from_bytes::<GameRecordV2>(body).map(|(v2, rest)| (v2.into(), rest)),
+            ),
+            _ => None,
+        }
     }
 }
 
@@ -150,13 +165,15 @@ mod tests {
         assert_eq!(bytes[0], FORMAT_VERSION);
         let back: Pair = decode("t", b"k", &bytes).unwrap();
         assert_eq!(back, Pair(7, "x".to_string()));
-        let mut older = bytes.clone();
-        older[0] = 1;
-        assert_eq!(
-            decode::<Pair>("t", b"k", &older).unwrap(),
-            back,
-            "version 1 had the same layout"
-        );
+        for old in [1, 2] {
+            let mut older = bytes.clone();
+            older[0] = old;
+            assert_eq!(
+                decode::<Pair>("t", b"k", &older).unwrap(),
+                back,
+                "version {old} had the same layout"
+            );
+        }
 
         let mut newer = bytes.clone();
         newer[0] = FORMAT_VERSION + 1;

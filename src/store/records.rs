@@ -152,6 +152,9 @@ pub struct GameRecord {
     /// and increases it, so that a change built on an outdated read is refused even when the
     /// ply happens to match (after an undo, say). Leave it as read.
     pub revision: u64,
+    /// The three-move ballot opening the game was drawn (English only), in notation
+    /// (`9-13 22-18 11-15`); its plies are the first three of `moves`. `None`: a free start.
+    pub opening: Option<String>,
 }
 
 impl GameRecord {
@@ -181,6 +184,7 @@ impl GameRecord {
             lang: DEFAULT_LANG.to_string(),
             outcome: None,
             revision: 0,
+            opening: None,
         }
     }
 
@@ -306,6 +310,53 @@ impl From<GameRecordV1> for GameRecord {
             lang: DEFAULT_LANG.to_string(),
             outcome: v1.outcome,
             revision: v1.revision,
+            opening: None,
+        }
+    }
+}
+
+/// A game record as format version 2 laid it out (before games carried their ballot
+/// opening). Read only, converted on decode.
+#[derive(Deserialize)]
+pub(crate) struct GameRecordV2 {
+    id: u64,
+    guild_id: Option<u64>,
+    channel_id: u64,
+    variant: Variant,
+    start_fen: Option<String>,
+    players: [Seat; 2],
+    moves: Vec<StoredMove>,
+    draw_offer: Option<Color>,
+    undo_used: bool,
+    created_at_ms: u64,
+    last_move_at_ms: u64,
+    move_time_ms: u64,
+    reminded_ply: Option<usize>,
+    lang: String,
+    outcome: Option<Outcome>,
+    revision: u64,
+}
+
+impl From<GameRecordV2> for GameRecord {
+    fn from(v2: GameRecordV2) -> GameRecord {
+        GameRecord {
+            id: v2.id,
+            guild_id: v2.guild_id,
+            channel_id: v2.channel_id,
+            variant: v2.variant,
+            start_fen: v2.start_fen,
+            players: v2.players,
+            moves: v2.moves,
+            draw_offer: v2.draw_offer,
+            undo_used: v2.undo_used,
+            created_at_ms: v2.created_at_ms,
+            last_move_at_ms: v2.last_move_at_ms,
+            move_time_ms: v2.move_time_ms,
+            reminded_ply: v2.reminded_ply,
+            lang: v2.lang,
+            outcome: v2.outcome,
+            revision: v2.revision,
+            opening: None,
         }
     }
 }
@@ -345,6 +396,9 @@ pub struct Challenge {
     pub lang: String,
     /// The time per move of the game it starts; `None` is the bot's default.
     pub move_time_ms: Option<u64>,
+    /// The three-move ballot opening the game will start from (English only), in notation;
+    /// drawn when the challenge is made, so both players see it. `None`: a free start.
+    pub opening: Option<String>,
 }
 
 /// A challenge as format version 1 laid it out (before it carried a language and a time per
@@ -372,6 +426,39 @@ impl From<ChallengeV1> for Challenge {
             message_id: v1.message_id,
             lang: DEFAULT_LANG.to_string(),
             move_time_ms: None,
+            opening: None,
+        }
+    }
+}
+
+/// A challenge as format version 2 laid it out (before it carried a ballot opening). Read
+/// only, converted on decode.
+#[derive(Deserialize)]
+pub(crate) struct ChallengeV2 {
+    challenger: UserRef,
+    challenged: UserRef,
+    variant: Variant,
+    challenger_color: Option<Color>,
+    created_at_ms: u64,
+    expires_at_ms: u64,
+    message_id: Option<u64>,
+    lang: String,
+    move_time_ms: Option<u64>,
+}
+
+impl From<ChallengeV2> for Challenge {
+    fn from(v2: ChallengeV2) -> Challenge {
+        Challenge {
+            challenger: v2.challenger,
+            challenged: v2.challenged,
+            variant: v2.variant,
+            challenger_color: v2.challenger_color,
+            created_at_ms: v2.created_at_ms,
+            expires_at_ms: v2.expires_at_ms,
+            message_id: v2.message_id,
+            lang: v2.lang,
+            move_time_ms: v2.move_time_ms,
+            opening: None,
         }
     }
 }

@@ -301,3 +301,12 @@ thread-failed = Discord would not let me open a thread here, so the game is play
 button-rematch = Rematch
 err-rematch-stale = That rematch button is outdated: another game has started since, or the players have played again.
 err-rematch-not-yours = Only the two players of that game can ask for a rematch.
+
+## ballot (three-move openings for English draughts)
+opt-opening = opening
+opt-opening-desc = English draughts only: free, or three moves drawn from the tournament ballot
+choice-opening-free = Free
+choice-opening-ballot = Three-move ballot
+ballot-drawn = Three-move ballot: { $moves }
+err-ballot-variant = The three-move ballot is played only in English draughts, not in { $variant }. Choose variant English, or leave out the opening.
+err-ballot-deck = The ballot's openings cannot be read right now; challenge with a free opening instead.

@@ -304,3 +304,12 @@ thread-failed = Discord no me dejó abrir un hilo aquí, así que la partida se 
 button-rematch = Revancha
 err-rematch-stale = Ese botón de revancha está desactualizado: ya empezó otra partida o los jugadores ya volvieron a jugar.
 err-rematch-not-yours = Solo los dos jugadores de esa partida pueden pedir la revancha.
+
+## ballot (three-move openings for English draughts)
+opt-opening = apertura
+opt-opening-desc = Solo damas inglesas: libre, o tres jugadas sorteadas como en los torneos
+choice-opening-free = Libre
+choice-opening-ballot = Sorteo de tres jugadas
+ballot-drawn = Sorteo de tres jugadas: { $moves }
+err-ballot-variant = El sorteo de tres jugadas solo se juega en damas inglesas, no en { $variant }. Elige la variante inglesa, o no indiques apertura.
+err-ballot-deck = Ahora no se pueden leer las aperturas del sorteo; desafía con apertura libre.

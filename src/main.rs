@@ -1,7 +1,7 @@
 //! The `damas` command line.
 
 use clap::{Parser, Subcommand};
-use damas::cli::{ai_cmds, engine_cmds, render_cmds};
+use damas::cli::{ai_cmds, engine_cmds, puzzle_cmds, render_cmds};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -35,6 +35,8 @@ enum Command {
     Bestmove(ai_cmds::BestMoveArgs),
     /// Play two levels against each other.
     Match(ai_cmds::MatchArgs),
+    /// Puzzle sets: generate one from the computer's games.
+    Puzzles(puzzle_cmds::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => render_cmds::render(a),
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
         Some(Command::Match(a)) => ai_cmds::play_match(a),
+        Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
     }
 }
 

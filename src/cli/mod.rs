@@ -2,6 +2,7 @@
 
 pub mod ai_cmds;
 pub mod engine_cmds;
+pub mod puzzle_cmds;
 pub mod render_cmds;
 
 use std::process::ExitCode;

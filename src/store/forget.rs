@@ -132,6 +132,7 @@ impl Store {
                 },
             )
             .map_err(tx_error)?;
+        self.forget_puzzle_player(user_id)?;
         self.durable().await?;
         Ok(summary)
     }

@@ -12,6 +12,7 @@
 //! - `boards`: guild ++ variant ++ board ++ !sort key ++ user → leaderboard line (name, score,
 //!   games), so a prefix scan reads a leaderboard best first; `board_members`: guild ++
 //!   variant ++ board ++ user → that user's current sort key, to find and move their line.
+//! - `puzzle_players`, `puzzle_members`: puzzle solvers ([`puzzles`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -46,6 +47,7 @@ pub mod forget;
 pub mod games;
 pub mod leaderboards;
 pub mod posts;
+pub mod puzzles;
 pub mod records;
 pub mod scoring;
 
@@ -55,6 +57,7 @@ pub use durability::{Durability, FatalHook};
 pub use error::{Invalid, StoreError};
 pub use forget::ForgetSummary;
 pub use posts::{BoardPost, PostRecorded};
+pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{
     level_index, BotRecord, Challenge, FinishSummary, GameRecord, GameResult, LeaderboardEntry,
     PlayerRecord, Rating, Seat, SeatSummary, StoredMove, Tally, UserRef, VariantRecord, BOT_LEVELS,
@@ -80,7 +83,7 @@ pub const TREE_BOARDS: &str = "boards";
 pub const TREE_BOARD_MEMBERS: &str = "board_members";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 10] = [
+pub const TREES: [&str; 12] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -91,6 +94,8 @@ pub const TREES: [&str; 10] = [
     TREE_PLAYERS,
     TREE_BOARDS,
     TREE_BOARD_MEMBERS,
+    TREE_PUZZLE_PLAYERS,
+    TREE_PUZZLE_MEMBERS,
 ];
 
 /// The environment variable naming the database folder.
@@ -121,6 +126,8 @@ struct Trees {
     players: sled::Tree,
     boards: sled::Tree,
     board_members: sled::Tree,
+    puzzle_players: sled::Tree,
+    puzzle_members: sled::Tree,
 }
 
 /// The bot's storage. Cheap to clone (two `Arc`s); share one across tasks.
@@ -180,6 +187,8 @@ impl Store {
             players: tree(TREE_PLAYERS)?,
             boards: tree(TREE_BOARDS)?,
             board_members: tree(TREE_BOARD_MEMBERS)?,
+            puzzle_players: tree(TREE_PUZZLE_PLAYERS)?,
+            puzzle_members: tree(TREE_PUZZLE_MEMBERS)?,
             sync: durability::Syncer::open(path, durability)?,
             db,
         };

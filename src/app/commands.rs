@@ -5,6 +5,7 @@
 //! from [`Variant`], [`Level`] and [`Color`], never from copies.
 
 use super::i18n::{t, Lang};
+use super::puzzle::PuzzlePick;
 use super::reply::Reply;
 use super::{Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
@@ -28,6 +29,7 @@ pub enum CommandId {
     Help,
     Cancel,
     ForgetMe,
+    Puzzle,
 }
 
 /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
@@ -65,7 +67,14 @@ pub enum Choices {
     Level,
     Colour,
     DrawAnswer,
+    /// `/puzzle`'s: the puzzle of the day or a random one.
+    PuzzlePick,
+    /// `/leaderboard`'s: games or puzzles.
+    Board,
 }
+
+/// The values of [`Choices::Board`].
+const BOARDS: [&str; 2] = ["games", "puzzles"];
 
 impl Choices {
     /// The option's name, also the prefix of its labels' Fluent ids (`choice-level-easy`).
@@ -75,6 +84,8 @@ impl Choices {
             Choices::Level => "level",
             Choices::Colour => "colour",
             Choices::DrawAnswer => "answer",
+            Choices::PuzzlePick => "pick",
+            Choices::Board => "board",
         }
     }
 
@@ -85,6 +96,8 @@ impl Choices {
             Choices::Level => Level::ALL.iter().map(|l| l.id()).collect(),
             Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
             Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
+            Choices::PuzzlePick => PuzzlePick::ALL.iter().map(|p| p.id()).collect(),
+            Choices::Board => BOARDS.to_vec(),
         }
     }
 
@@ -106,7 +119,7 @@ impl Choices {
                 "b" => Some("black"),
                 _ => None,
             },
-            Choices::DrawAnswer => None,
+            Choices::DrawAnswer | Choices::PuzzlePick | Choices::Board => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -313,7 +326,16 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Leaderboard,
         name: "leaderboard",
-        options: &[VARIANT, LEVEL],
+        options: &[
+            VARIANT,
+            LEVEL,
+            OptionSpec {
+                name: "board",
+                kind: OptionKind::Choice(Choices::Board),
+                required: false,
+                description: "opt-board-desc",
+            },
+        ],
     },
     CommandSpec {
         id: CommandId::Pdn,
@@ -334,6 +356,19 @@ pub static COMMANDS: &[CommandSpec] = &[
         id: CommandId::ForgetMe,
         name: "forget-me",
         options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Puzzle,
+        name: "puzzle",
+        options: &[
+            OptionSpec {
+                name: "pick",
+                kind: OptionKind::Choice(Choices::PuzzlePick),
+                required: false,
+                description: "opt-pick-desc",
+            },
+            VARIANT,
+        ],
     },
 ];
 
@@ -431,6 +466,16 @@ impl Invocation {
         COLOURS.into_iter().find(|&c| colour_id(c) == id)
     }
 
+    pub fn puzzle_pick(&self) -> Option<PuzzlePick> {
+        let id = self.choice("pick", Choices::PuzzlePick)?;
+        PuzzlePick::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// Whether `/leaderboard` asks for the puzzle solvers.
+    pub fn puzzles_board(&self) -> bool {
+        self.choice("board", Choices::Board) == Some("puzzles")
+    }
+
     pub fn draw_answer(&self) -> Option<DrawAnswer> {
         let id = self.choice("answer", Choices::DrawAnswer)?;
         DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
@@ -462,8 +507,11 @@ impl App {
                     .await
             }
             CommandId::Move => {
-                self.play_move(actor, place, inv.text("move").unwrap_or_default())
-                    .await
+                let text = inv.text("move").unwrap_or_default();
+                if let Some(answer) = self.puzzle_move_for(actor, place, text).await {
+                    return answer;
+                }
+                self.play_move(actor, place, text).await
             }
             CommandId::Board => self.board(actor, place).await,
             CommandId::Resign => self.resign(actor, place).await,
@@ -475,11 +523,16 @@ impl App {
             CommandId::Explain => self.explain(actor, place, inv.text("move")).await,
             CommandId::Rules => self.rules(actor, inv.variant()),
             CommandId::Stats => self.stats(actor, inv.user("user")),
+            CommandId::Leaderboard if inv.puzzles_board() => self.puzzle_leaderboard(actor, place),
             CommandId::Leaderboard => self.leaderboard(actor, place, inv.variant(), inv.level()),
             CommandId::Pdn => self.pdn(actor, place).await,
             CommandId::Help => self.help(actor),
             CommandId::Cancel => self.cancel(actor, place).await,
             CommandId::ForgetMe => self.forget_me(actor, place),
+            CommandId::Puzzle => {
+                let pick = inv.puzzle_pick().unwrap_or(PuzzlePick::Today);
+                self.puzzle(actor, place, pick, inv.variant()).await
+            }
         }
     }
 }

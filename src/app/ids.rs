@@ -20,6 +20,9 @@ pub enum Action {
     /// `/forget-me`'s confirmation; `ply` carries the user's id.
     ForgetConfirm,
     ForgetCancel,
+    /// A select menu of a puzzle's moves (private to its solver): `ply` is the puzzle's step,
+    /// the channel is unused.
+    PuzzleMove,
 }
 
 impl Action {
@@ -37,6 +40,7 @@ impl Action {
             Action::Piece => "piece",
             Action::ForgetConfirm => "forget",
             Action::ForgetCancel => "keep",
+            Action::PuzzleMove => "puzzle",
         }
     }
 
@@ -54,6 +58,7 @@ impl Action {
             "piece" => Action::Piece,
             "forget" => Action::ForgetConfirm,
             "keep" => Action::ForgetCancel,
+            "puzzle" => Action::PuzzleMove,
             _ => return None,
         })
     }

@@ -16,6 +16,7 @@ pub mod i18n;
 pub mod ids;
 pub mod info;
 pub mod play;
+pub mod puzzle;
 pub mod reply;
 pub mod settings;
 pub mod sweep;

@@ -350,6 +350,12 @@ impl App {
         let Some(id) = ComponentId::parse(custom_id) else {
             return Reply::private(t(lang, "err-stale")).into();
         };
+        if id.action == Action::PuzzleMove {
+            return match values.first() {
+                Some(v) => self.puzzle_move(actor, id.ply as u32, v).await,
+                None => Reply::private(t(lang, "err-stale")).into(),
+            };
+        }
         if id.channel_id != place.channel_id {
             return Reply::private(t(lang, "err-stale")).into();
         }
@@ -387,7 +393,11 @@ impl App {
                 None => Reply::private(t(lang, "err-stale")).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
-            Action::Accept | Action::Decline | Action::ForgetConfirm | Action::ForgetCancel => {
+            Action::Accept
+            | Action::Decline
+            | Action::ForgetConfirm
+            | Action::ForgetCancel
+            | Action::PuzzleMove => {
                 Answer::default()
             }
         }

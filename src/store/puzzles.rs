@@ -115,18 +115,18 @@ impl Store {
 
     /// Changes a person's puzzle record atomically: `change` gets the record as stored now (a
     /// fresh one named `name` if there is none) and returns what to store, or an error that
-    /// changes nothing. Records the person as a solver in `guild_id` (unless 0). Durable on
-    /// return; returns the stored record.
-    pub async fn update_puzzle_player<E>(
+    /// changes nothing, with anything else to return. Records the person as a solver in
+    /// `guild_id` (unless 0). Durable on return; returns the stored record and the extra.
+    pub async fn update_puzzle_player<T, E>(
         &self,
         user_id: u64,
         name: &str,
         guild_id: u64,
-        change: impl Fn(PuzzlePlayer) -> Result<PuzzlePlayer, E>,
-    ) -> Result<Result<PuzzlePlayer, E>, StoreError> {
+        change: impl Fn(PuzzlePlayer) -> Result<(PuzzlePlayer, T), E>,
+    ) -> Result<Result<(PuzzlePlayer, T), E>, StoreError> {
         let key = id_key(user_id);
         let result = self.trees.puzzle_players.transaction(
-            |tx| -> TxResult<Result<PuzzlePlayer, E>> {
+            |tx| -> TxResult<Result<(PuzzlePlayer, T), E>> {
                 let current = match tx.get(key)? {
                     Some(v) => match decode(TREE_PUZZLE_PLAYERS, &key, &v) {
                         Ok(p) => p,
@@ -135,14 +135,14 @@ impl Store {
                     None => PuzzlePlayer::new(name),
                 };
                 match change(current) {
-                    Ok(mut next) => {
+                    Ok((mut next, extra)) => {
                         next.name = name.to_string();
                         let bytes = match encode("puzzle player", &next) {
                             Ok(b) => b,
                             Err(e) => return abort(e),
                         };
                         tx.insert(&key, bytes)?;
-                        Ok(Ok(next))
+                        Ok(Ok((next, extra)))
                     }
                     Err(e) => Ok(Err(e)),
                 }

@@ -30,6 +30,9 @@ const OTHER_MARGIN: i32 = 90;
 /// Positions already this unbalanced are not puzzles: the game is decided.
 const MAX_IMBALANCE: i32 = 2 * MAN;
 
+/// Most moves a puzzle's position may offer: what one select menu lists.
+const MAX_MOVES: usize = 25;
+
 /// Plies searched when checking a puzzle. Every shipped puzzle's first move was the only
 /// winning one at this depth (the tests check a sample again).
 pub const VERIFY_DEPTH: u32 = 9;
@@ -233,7 +236,8 @@ fn unique_winner(pos: &Position, depth: u32, baseline: i32) -> Option<(Move, Vec
 /// [`WINNING_GAIN`] with a unique first move and a unique move at each of its later turns in
 /// the line; `None` otherwise.
 pub fn solve(pos: &Position, depth: u32) -> Option<Vec<Move>> {
-    if pos.has_capture() || pos.count_legal_moves() < 2 {
+    // More moves than a menu can list would leave the menu without the answer.
+    if pos.has_capture() || !(2..=MAX_MOVES).contains(&pos.count_legal_moves()) {
         return None;
     }
     let solver = pos.side_to_move();
@@ -290,7 +294,6 @@ pub fn difficulty(line: &[Move]) -> u8 {
 pub struct GenerationStats {
     pub games: u64,
     pub candidates: u64,
-    pub checked: u64,
     pub found: usize,
 }
 
@@ -334,6 +337,8 @@ pub fn generate(
 ) -> Vec<Puzzle> {
     let mut rng = SmallRng::seed_from_u64(settings.seed);
     let mut seen: HashSet<String> = HashSet::new();
+    // Neighbouring positions often hold the same shot: one puzzle per solution line.
+    let mut lines: HashSet<Vec<String>> = HashSet::new();
     let mut puzzles: Vec<Puzzle> = Vec::new();
     let mut stats = GenerationStats::default();
     let play = SearchOptions {
@@ -372,7 +377,6 @@ pub fn generate(
                     continue;
                 }
                 stats.candidates += 1;
-                stats.checked += 1;
                 if let Some(line) = solve(&candidate, settings.verify_depth) {
                     let puzzle = Puzzle {
                         id: puzzles.len() as u32 + 1,
@@ -380,6 +384,9 @@ pub fn generate(
                         difficulty: difficulty(&line),
                         line,
                     };
+                    if !lines.insert(puzzle.line_notation()) {
+                        continue;
+                    }
                     puzzles.push(puzzle);
                     stats.found = puzzles.len();
                     if !found(puzzles.last().expect("just pushed"), &stats)
@@ -411,31 +418,3 @@ fn looks_like_a_shot(pos: &Position, depth: u32) -> bool {
     wins(score, baseline)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_set_round_trips_through_its_text() {
-        let pos = Position::from_fen(Variant::Spanish, "W:W22,23:B13,14").expect("fen");
-        let mv = pos.parse_move("22-18").expect("legal");
-        let p = Puzzle {
-            id: 7,
-            position: pos,
-            line: vec![mv],
-            difficulty: 1,
-        };
-        let text = format_set("test", std::slice::from_ref(&p));
-        assert_eq!(parse_set(Variant::Spanish, &text), Ok(vec![p]));
-    }
-
-    #[test]
-    fn a_bad_line_names_its_number_and_its_fault() {
-        let text = "# c\n1\tW:W22,23:B13,14\t22-17\t1\n";
-        let e = parse_set(Variant::Spanish, text).expect_err("illegal move");
-        assert_eq!(e.line, 2);
-        assert!(e.reason.contains("22-17"), "{}", e.reason);
-        let e = parse_set(Variant::Spanish, "1\tW:W22:B13\n").expect_err("3 fields");
-        assert!(e.reason.contains("4 tab-separated"), "{}", e.reason);
-    }
-}

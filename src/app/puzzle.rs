@@ -13,12 +13,13 @@ use crate::ai::puzzles::{parse_set, Puzzle};
 use crate::engine::{legal_notations, Move, Position, Variant};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{PuzzlePlayer, PuzzleSession};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// The shipped sets, in the binary. Portuguese plays on the same board with the same capture
-/// laws as Spanish, so it uses Spanish's set.
-const SPANISH_SET: &str = include_str!("../../data/puzzles-spanish.txt");
-const ENGLISH_SET: &str = include_str!("../../data/puzzles-english.txt");
+/// The environment variable naming the folder of the puzzle sets.
+pub const PUZZLES_ENV: &str = "DAMAS_PUZZLES";
+/// Used when [`PUZZLES_ENV`] is not set: the repository's `data` folder, where the sets ship.
+pub const DEFAULT_PUZZLES_DIR: &str = "./data";
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
@@ -40,20 +41,32 @@ impl PuzzlePick {
     }
 }
 
-/// The puzzle set of a variant (empty, with an error logged, if the shipped file is broken:
-/// a test keeps that from happening).
+/// The file of a variant's set. Portuguese plays on the same board with the same capture
+/// laws as Spanish, so it uses Spanish's set.
+pub fn set_file(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Spanish | Variant::Portuguese => "puzzles-spanish.txt",
+        Variant::English => "puzzles-english.txt",
+    }
+}
+
+/// The puzzle set of a variant, read once from `$DAMAS_PUZZLES` (default `./data`). A missing
+/// or broken file leaves the set empty, with an error logged: `/puzzle` then says there are no
+/// puzzles, and the rest of the bot works on.
 pub fn puzzle_set(variant: Variant) -> &'static [Puzzle] {
     static SETS: OnceLock<[Vec<Puzzle>; 3]> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
+        let dir = std::env::var_os(PUZZLES_ENV)
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from(DEFAULT_PUZZLES_DIR), PathBuf::from);
         Variant::ALL.map(|v| {
-            let text = match v {
-                Variant::Spanish | Variant::Portuguese => SPANISH_SET,
-                Variant::English => ENGLISH_SET,
-            };
-            parse_set(v, text).unwrap_or_else(|e| {
-                tracing::error!("the {} puzzle set is unreadable: {e}", v.id());
-                Vec::new()
-            })
+            let path = dir.join(set_file(v));
+            let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            read.and_then(|text| parse_set(v, &text).map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    tracing::error!("no {} puzzles: {}: {e}", v.id(), path.display());
+                    Vec::new()
+                })
         })
     });
     let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
@@ -440,18 +453,3 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_daily_index_changes_with_the_day_and_the_server() {
-        let days: std::collections::HashSet<usize> =
-            (0..30).map(|d| daily_index(7, 20_000 + d, 300)).collect();
-        assert!(days.len() > 20, "{days:?}");
-        let servers: std::collections::HashSet<usize> =
-            (0..30).map(|g| daily_index(g, 20_000, 300)).collect();
-        assert!(servers.len() > 20, "{servers:?}");
-        assert_eq!(daily_index(7, 20_000, 300), daily_index(7, 20_000, 300));
-    }
-}

@@ -203,29 +203,3 @@ impl Store {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn solving_raises_the_rating_and_the_streak_failing_resets_it() {
-        let mut p = PuzzlePlayer::new("ana");
-        let start = p.rating.rating;
-        p.record_attempt(1500.0, true);
-        p.record_attempt(1500.0, true);
-        assert!(p.rating.rating > start);
-        assert_eq!((p.streak, p.best_streak, p.solved), (2, 2, 2));
-        let before = p.rating.rating;
-        p.record_attempt(1500.0, false);
-        assert!(p.rating.rating < before);
-        assert_eq!((p.streak, p.best_streak, p.failed), (0, 2, 1));
-    }
-
-    #[test]
-    fn an_easy_puzzle_solved_gains_less_than_a_hard_one() {
-        let r = Rating::default();
-        let easy = rate_against_puzzle(r, 1000.0, true).rating;
-        let hard = rate_against_puzzle(r, 2000.0, true).rating;
-        assert!(hard > easy, "{hard} vs {easy}");
-    }
-}

@@ -317,4 +317,7 @@ puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; no cu
 puzzle-standing = Rating de problemas { $rating } · racha { $streak } (mejor { $best })
 puzzle-leaderboard-title = Clasificación — problemas
 puzzle-leaderboard-empty = Aquí nadie ha terminado todavía un problema.
-puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved } resueltos, mejor racha { $streak })
+puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved ->
+    [one] 1 resuelto
+   *[other] { $solved } resueltos
+}, mejor racha { $streak })

@@ -93,7 +93,10 @@ pub fn parse_set(variant: Variant, text: &str) -> Result<Vec<Puzzle>, PuzzleFile
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let err = |reason: String| PuzzleFileError { line: i + 1, reason };
+        let err = |reason: String| PuzzleFileError {
+            line: i + 1,
+            reason,
+        };
         let fields: Vec<&str> = line.split('\t').collect();
         let [id, fen, moves, difficulty] = fields[..] else {
             return Err(err(format!(
@@ -417,4 +420,3 @@ fn looks_like_a_shot(pos: &Position, depth: u32) -> bool {
     let (score, _) = score_line(pos, Level::Hard, depth, 0);
     wins(score, baseline)
 }
-

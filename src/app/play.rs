@@ -397,9 +397,7 @@ impl App {
             | Action::Decline
             | Action::ForgetConfirm
             | Action::ForgetCancel
-            | Action::PuzzleMove => {
-                Answer::default()
-            }
+            | Action::PuzzleMove => Answer::default(),
         }
     }
 

@@ -452,4 +452,3 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
             .collect(),
     }
 }
-

@@ -125,29 +125,30 @@ impl Store {
         change: impl Fn(PuzzlePlayer) -> Result<(PuzzlePlayer, T), E>,
     ) -> Result<Result<(PuzzlePlayer, T), E>, StoreError> {
         let key = id_key(user_id);
-        let result = self.trees.puzzle_players.transaction(
-            |tx| -> TxResult<Result<(PuzzlePlayer, T), E>> {
-                let current = match tx.get(key)? {
-                    Some(v) => match decode(TREE_PUZZLE_PLAYERS, &key, &v) {
-                        Ok(p) => p,
-                        Err(e) => return abort(e),
-                    },
-                    None => PuzzlePlayer::new(name),
-                };
-                match change(current) {
-                    Ok((mut next, extra)) => {
-                        next.name = name.to_string();
-                        let bytes = match encode("puzzle player", &next) {
-                            Ok(b) => b,
+        let result =
+            self.trees
+                .puzzle_players
+                .transaction(|tx| -> TxResult<Result<(PuzzlePlayer, T), E>> {
+                    let current = match tx.get(key)? {
+                        Some(v) => match decode(TREE_PUZZLE_PLAYERS, &key, &v) {
+                            Ok(p) => p,
                             Err(e) => return abort(e),
-                        };
-                        tx.insert(&key, bytes)?;
-                        Ok(Ok((next, extra)))
+                        },
+                        None => PuzzlePlayer::new(name),
+                    };
+                    match change(current) {
+                        Ok((mut next, extra)) => {
+                            next.name = name.to_string();
+                            let bytes = match encode("puzzle player", &next) {
+                                Ok(b) => b,
+                                Err(e) => return abort(e),
+                            };
+                            tx.insert(&key, bytes)?;
+                            Ok(Ok((next, extra)))
+                        }
+                        Err(e) => Ok(Err(e)),
                     }
-                    Err(e) => Ok(Err(e)),
-                }
-            },
-        );
+                });
         let result = result.map_err(super::tx_error)?;
         if result.is_ok() && guild_id != 0 {
             self.trees
@@ -166,7 +167,11 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<(u64, PuzzlePlayer)>, StoreError> {
         let mut lines = Vec::new();
-        for entry in self.trees.puzzle_members.scan_prefix(guild_id.to_be_bytes()) {
+        for entry in self
+            .trees
+            .puzzle_members
+            .scan_prefix(guild_id.to_be_bytes())
+        {
             let (key, _) = entry?;
             let Some(user) = second_id(&key) else {
                 continue;
@@ -184,11 +189,7 @@ impl Store {
 
     /// Erases a person's puzzle record and their place on every server's puzzle board.
     pub(crate) fn forget_puzzle_player(&self, user_id: u64) -> Result<bool, StoreError> {
-        let had = self
-            .trees
-            .puzzle_players
-            .remove(id_key(user_id))?
-            .is_some();
+        let had = self.trees.puzzle_players.remove(id_key(user_id))?.is_some();
         let mut members = Vec::new();
         for entry in self.trees.puzzle_members.iter() {
             let (key, _) = entry?;
@@ -202,4 +203,3 @@ impl Store {
         Ok(had)
     }
 }
-

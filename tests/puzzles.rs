@@ -258,9 +258,10 @@ async fn the_days_puzzle_is_the_same_for_everyone_in_a_server_that_day() {
 #[test]
 fn a_set_round_trips_through_its_text_and_a_bad_line_names_its_fault() {
     use damas::ai::puzzles::format_set;
-    use damas::engine::Position;
-    let pos = Position::from_fen(Variant::Spanish, "W:W22,23:B13,14").expect("fen");
-    let mv = pos.parse_move("22-18").expect("legal");
+    use damas::engine::{legal_notations, Position};
+    let pos = Position::start(Variant::Spanish);
+    let (mv, first) = legal_notations(&pos).remove(0);
+    let (_, reply) = legal_notations(&pos.apply(&mv)).remove(0);
     let p = Puzzle {
         id: 7,
         position: pos,
@@ -269,14 +270,17 @@ fn a_set_round_trips_through_its_text_and_a_bad_line_names_its_fault() {
     };
     let text = format_set("test", std::slice::from_ref(&p));
     assert_eq!(parse_set(Variant::Spanish, &text), Ok(vec![p]));
-    let e =
-        parse_set(Variant::Spanish, "# c\n1\tW:W22,23:B13,14\t22-17\t1\n").expect_err("illegal");
+    let fen = pos.fen();
+    let e = parse_set(Variant::Spanish, &format!("# c\n1\t{fen}\t1-32\t1\n")).expect_err("illegal");
     assert_eq!(e.line, 2);
-    assert!(e.reason.contains("22-17"), "{}", e.reason);
-    let e = parse_set(Variant::Spanish, "1\tW:W22:B13\n").expect_err("3 fields");
+    assert!(e.reason.contains("1-32"), "{}", e.reason);
+    let e = parse_set(Variant::Spanish, &format!("1\t{fen}\t{first}\n")).expect_err("3 fields");
     assert!(e.reason.contains("4 tab-separated"), "{}", e.reason);
-    let e = parse_set(Variant::Spanish, "1\tW:W22,23:B13,14\t22-18 13x22\t1\n").expect_err("even");
+    let two = format!("1\t{fen}\t{first} {reply}\t1\n");
+    let e = parse_set(Variant::Spanish, &two).expect_err("even");
     assert!(e.reason.contains("solver's move"), "{}", e.reason);
+    let e = parse_set(Variant::Spanish, &format!("1\t{fen}\t{first}\t9\n")).expect_err("9");
+    assert!(e.reason.contains("difficulty"), "{}", e.reason);
 }
 
 #[test]

@@ -303,3 +303,21 @@ fn solving_raises_the_puzzle_rating_and_the_streak_failing_resets_the_streak() {
     let hard = rate_against_puzzle(r, 2000.0, true).rating;
     assert!(hard > easy, "{hard} vs {easy}");
 }
+
+#[tokio::test]
+async fn forgetting_a_solver_erases_their_puzzle_record_and_leaderboard_place() {
+    let w = world_at(NOON);
+    let store = w.app.store();
+    store
+        .update_puzzle_player(5, "eve", 10, |mut p| {
+            p.record_attempt(1500.0, true);
+            Ok::<_, ()>((p, ()))
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.puzzle_leaderboard(10, 10).unwrap().len(), 1);
+    store.forget_user(5).await.unwrap();
+    assert!(store.puzzle_player(5).unwrap().is_none());
+    assert!(store.puzzle_leaderboard(10, 10).unwrap().is_empty());
+}

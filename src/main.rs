@@ -1,7 +1,7 @@
 //! The `damas` command line.
 
 use clap::{Parser, Subcommand};
-use damas::cli::{ai_cmds, engine_cmds, openings_cmds, render_cmds, store_cmds};
+use damas::cli::{ai_cmds, engine_cmds, openings_cmds, puzzle_cmds, render_cmds, store_cmds};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -39,6 +39,8 @@ enum Command {
     Store(store_cmds::StoreArgs),
     /// The three-move ballot deck of English draughts (offline generation).
     Openings(openings_cmds::OpeningsArgs),
+    /// Puzzle sets: generate one from the computer's games.
+    Puzzles(puzzle_cmds::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => ai_cmds::play_match(a),
         Some(Command::Store(a)) => store_cmds::run(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
+        Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
     }
 }
 

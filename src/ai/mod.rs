@@ -11,6 +11,7 @@ mod eval;
 mod hash;
 mod level;
 mod pool;
+pub mod puzzles;
 mod search;
 
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};

@@ -6,6 +6,7 @@
 
 use super::ballot::OpeningChoice;
 use super::i18n::{t, Lang};
+use super::puzzle::PuzzlePick;
 use super::reply::Reply;
 use super::{Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
@@ -29,6 +30,7 @@ pub enum CommandId {
     Help,
     Cancel,
     ForgetMe,
+    Puzzle,
 }
 
 /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
@@ -66,6 +68,10 @@ pub enum Choices {
     Level,
     Colour,
     DrawAnswer,
+    /// `/puzzle`'s: the puzzle of the day or a random one.
+    PuzzlePick,
+    /// `/leaderboard`'s: games or puzzles.
+    Board,
     Opening,
     /// Whether a new game gets a thread of its own: [`THREAD_YES`] or [`THREAD_NO`].
     Thread,
@@ -87,6 +93,9 @@ pub enum Threading {
     Unavailable,
 }
 
+/// The values of [`Choices::Board`].
+const BOARDS: [&str; 2] = ["games", "puzzles"];
+
 impl Choices {
     /// The option's name, also the prefix of its labels' Fluent ids (`choice-level-easy`).
     const fn key(self) -> &'static str {
@@ -97,6 +106,8 @@ impl Choices {
             Choices::DrawAnswer => "answer",
             Choices::Thread => "thread",
             Choices::Opening => "opening",
+            Choices::PuzzlePick => "pick",
+            Choices::Board => "board",
         }
     }
 
@@ -109,6 +120,8 @@ impl Choices {
             Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
             Choices::Thread => vec![THREAD_YES, THREAD_NO],
             Choices::Opening => OpeningChoice::ALL.iter().map(|o| o.id()).collect(),
+            Choices::PuzzlePick => PuzzlePick::ALL.iter().map(|p| p.id()).collect(),
+            Choices::Board => BOARDS.to_vec(),
         }
     }
 
@@ -130,7 +143,11 @@ impl Choices {
                 "b" => Some("black"),
                 _ => None,
             },
-            Choices::DrawAnswer | Choices::Thread | Choices::Opening => None,
+            Choices::DrawAnswer
+            | Choices::Thread
+            | Choices::Opening
+            | Choices::PuzzlePick
+            | Choices::Board => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -350,7 +367,16 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Leaderboard,
         name: "leaderboard",
-        options: &[VARIANT, LEVEL],
+        options: &[
+            VARIANT,
+            LEVEL,
+            OptionSpec {
+                name: "board",
+                kind: OptionKind::Choice(Choices::Board),
+                required: false,
+                description: "opt-board-desc",
+            },
+        ],
     },
     CommandSpec {
         id: CommandId::Pdn,
@@ -371,6 +397,19 @@ pub static COMMANDS: &[CommandSpec] = &[
         id: CommandId::ForgetMe,
         name: "forget-me",
         options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Puzzle,
+        name: "puzzle",
+        options: &[
+            OptionSpec {
+                name: "pick",
+                kind: OptionKind::Choice(Choices::PuzzlePick),
+                required: false,
+                description: "opt-pick-desc",
+            },
+            VARIANT,
+        ],
     },
 ];
 
@@ -485,6 +524,16 @@ impl Invocation {
         }
     }
 
+    pub fn puzzle_pick(&self) -> Option<PuzzlePick> {
+        let id = self.choice("pick", Choices::PuzzlePick)?;
+        PuzzlePick::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// Whether `/leaderboard` asks for the puzzle solvers.
+    pub fn puzzles_board(&self) -> bool {
+        self.choice("board", Choices::Board) == Some("puzzles")
+    }
+
     pub fn draw_answer(&self) -> Option<DrawAnswer> {
         let id = self.choice("answer", Choices::DrawAnswer)?;
         DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
@@ -522,8 +571,11 @@ impl App {
                     .await
             }
             CommandId::Move => {
-                self.play_move(actor, place, inv.text("move").unwrap_or_default())
-                    .await
+                let text = inv.text("move").unwrap_or_default();
+                if let Some(answer) = self.puzzle_move_for(actor, place, text).await {
+                    return answer;
+                }
+                self.play_move(actor, place, text).await
             }
             CommandId::Board => self.board(actor, place).await,
             CommandId::Resign => self.resign(actor, place).await,
@@ -535,11 +587,16 @@ impl App {
             CommandId::Explain => self.explain(actor, place, inv.text("move")).await,
             CommandId::Rules => self.rules(actor, inv.variant()),
             CommandId::Stats => self.stats(actor, inv.user("user")),
+            CommandId::Leaderboard if inv.puzzles_board() => self.puzzle_leaderboard(actor, place),
             CommandId::Leaderboard => self.leaderboard(actor, place, inv.variant(), inv.level()),
             CommandId::Pdn => self.pdn(actor, place).await,
             CommandId::Help => self.help(actor),
             CommandId::Cancel => self.cancel(actor, place).await,
             CommandId::ForgetMe => self.forget_me(actor, place),
+            CommandId::Puzzle => {
+                let pick = inv.puzzle_pick().unwrap_or(PuzzlePick::Today);
+                self.puzzle(actor, place, pick, inv.variant()).await
+            }
         }
     }
 }

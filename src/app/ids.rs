@@ -22,6 +22,9 @@ pub enum Action {
     ForgetCancel,
     /// The Rematch button of a game's final board; `ply` carries the game's id.
     Rematch,
+    /// A select menu of a puzzle's moves (private to its solver): `ply` is the puzzle's step,
+    /// the channel is unused.
+    PuzzleMove,
 }
 
 impl Action {
@@ -40,6 +43,7 @@ impl Action {
             Action::ForgetConfirm => "forget",
             Action::ForgetCancel => "keep",
             Action::Rematch => "rematch",
+            Action::PuzzleMove => "puzzle",
         }
     }
 
@@ -58,6 +62,7 @@ impl Action {
             "forget" => Action::ForgetConfirm,
             "keep" => Action::ForgetCancel,
             "rematch" => Action::Rematch,
+            "puzzle" => Action::PuzzleMove,
             _ => return None,
         })
     }

@@ -17,6 +17,7 @@ pub mod i18n;
 pub mod ids;
 pub mod info;
 pub mod play;
+pub mod puzzle;
 pub mod rematch;
 pub mod reply;
 pub mod settings;

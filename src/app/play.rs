@@ -351,6 +351,12 @@ impl App {
         let Some(id) = ComponentId::parse(custom_id) else {
             return Reply::private(t(lang, "err-stale")).into();
         };
+        if id.action == Action::PuzzleMove {
+            return match values.first() {
+                Some(v) => self.puzzle_move(actor, id.ply as u32, v).await,
+                None => Reply::private(t(lang, "err-stale")).into(),
+            };
+        }
         if id.channel_id != place.channel_id {
             return Reply::private(t(lang, "err-stale")).into();
         }
@@ -396,7 +402,8 @@ impl App {
             | Action::Decline
             | Action::ForgetConfirm
             | Action::ForgetCancel
-            | Action::Rematch => Answer::default(),
+            | Action::Rematch
+            | Action::PuzzleMove => Answer::default(),
         }
     }
 

@@ -12,7 +12,7 @@ use super::records::{Challenge, GameRecord, PlayerRecord};
 use super::{
     Store, StoreError, TREES, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_BY_CHANNEL,
     TREE_BY_PLAYER, TREE_CHALLENGES, TREE_GAMES, TREE_PAIRS, TREE_PLAYERS, TREE_POSTS,
-    TREE_THREADS,
+    TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS, TREE_THREADS,
 };
 
 /// Entries read and written at a time (one transaction each on the target).
@@ -151,6 +151,14 @@ pub(crate) fn check_decodes(
         }
         TREE_BOARDS => {
             decode::<BoardLine>(tree, key, value)?;
+        }
+        TREE_PUZZLE_PLAYERS => {
+            decode::<super::PuzzlePlayer>(tree, key, value)?;
+        }
+        TREE_PUZZLE_MEMBERS => {
+            if key.len() != 16 || second_id(key).is_none() || !value.is_empty() {
+                return Err(bad("puzzle board entry is not two ids and no value"));
+            }
         }
         TREE_THREADS => {
             decode::<super::GameThread>(tree, key, value)?;

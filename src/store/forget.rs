@@ -128,6 +128,7 @@ impl Store {
             }
             Ok(summary)
         })?;
+        self.forget_puzzle_player(user_id)?;
         self.durable().await?;
         Ok(summary)
     }

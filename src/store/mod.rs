@@ -21,6 +21,7 @@
 //!   games), so a prefix scan reads a leaderboard best first; `board_members`: guild ++
 //!   variant ++ board ++ user → that user's current sort key, to find and move their line.
 //! - `threads`: thread id → [`GameThread`], the threads the bot opened for games ([`threads`]).
+//! - `puzzle_players`, `puzzle_members`: puzzle solvers ([`puzzles`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -61,6 +62,7 @@ mod kv;
 pub mod leaderboards;
 mod pg;
 pub mod posts;
+pub mod puzzles;
 pub mod records;
 pub mod scoring;
 mod sled_kv;
@@ -72,6 +74,7 @@ pub use durability::{Durability, FatalHook};
 pub use error::{Invalid, StoreError};
 pub use forget::ForgetSummary;
 pub use posts::{BoardPost, PostRecorded};
+pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{
     level_index, BotRecord, Challenge, FinishSummary, GameRecord, GameResult, LeaderboardEntry,
     PlayerRecord, Rating, Seat, SeatSummary, StoredMove, Tally, UserRef, VariantRecord, BOT_LEVELS,
@@ -99,7 +102,7 @@ pub const TREE_BOARD_MEMBERS: &str = "board_members";
 pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 11] = [
+pub const TREES: [&str; 13] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -111,6 +114,8 @@ pub const TREES: [&str; 11] = [
     TREE_BOARDS,
     TREE_BOARD_MEMBERS,
     TREE_THREADS,
+    TREE_PUZZLE_PLAYERS,
+    TREE_PUZZLE_MEMBERS,
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL

@@ -32,6 +32,7 @@ use tokio_postgres::NoTls;
 pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "trees", include_str!("migrations/0001_trees.sql")),
     (2, "threads", include_str!("migrations/0002_threads.sql")),
+    (3, "puzzles", include_str!("migrations/0003_puzzles.sql")),
 ];
 
 /// Connections per process. A transaction holds one for its length.

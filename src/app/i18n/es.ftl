@@ -313,3 +313,34 @@ choice-opening-ballot = Sorteo de tres jugadas
 ballot-drawn = Sorteo de tres jugadas: { $moves }
 err-ballot-variant = El sorteo de tres jugadas solo se juega en damas inglesas, no en { $variant }. Elige la variante inglesa, o no indiques apertura.
 err-ballot-deck = Ahora no se pueden leer las aperturas del sorteo; desafía con apertura libre.
+
+## puzzles
+cmd-puzzle = problema
+cmd-puzzle-desc = Un golpe que resolver, en privado: el problema del día o uno al azar
+opt-pick = tipo
+opt-pick-desc = El problema del día (el mismo para todo el servidor) o uno al azar
+choice-pick-today = Hoy
+choice-pick-random = Aleatorio
+opt-board = tabla
+opt-board-desc = Partidas (por defecto) o problemas resueltos
+choice-board-games = Partidas
+choice-board-puzzles = Problemas
+puzzle-title = Problema n.º { $id } — { $variant }
+puzzle-caption = Juegan { $side } y ganan
+puzzle-daily = El problema del día: juegan { $side } y ganan material (dificultad { $difficulty } de 5).
+puzzle-random = Un problema: juegan { $side } y ganan material (dificultad { $difficulty } de 5).
+puzzle-how = Encuentra la jugada ganadora y juégala con /mover o el menú; el bot juega la defensa. Solo tú ves este problema.
+puzzle-none = No hay problemas para esta modalidad.
+puzzle-no-session = No tienes ningún problema en curso: empieza uno con /problema.
+puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue esperándote (este intento cuenta como fallado).
+puzzle-right = ¡{ $move } es correcta! La defensa responde { $reply }. Te toca.
+puzzle-right-go-on = ¡{ $move } es correcta! Sigue.
+puzzle-solved = { $move }: ¡resuelto!
+puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; no cuenta para tu rating.
+puzzle-standing = Rating de problemas { $rating } · racha { $streak } (mejor { $best })
+puzzle-leaderboard-title = Clasificación — problemas
+puzzle-leaderboard-empty = Aquí nadie ha terminado todavía un problema.
+puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved ->
+    [one] 1 resuelto
+   *[other] { $solved } resueltos
+}, mejor racha { $streak })

@@ -1,0 +1,454 @@
+//! `/puzzle`: a shot to solve, privately. The server's puzzle of the day (the same for
+//! everyone in the server that day) or a random one; the solver moves with `/move` or the
+//! menu, the bot plays the defence from the solution, and a move that leaves the solution is
+//! refused at once — the puzzle stays where it was, to be tried again, but the attempt counts
+//! as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
+//! from the channel's game.
+
+use super::i18n::{self, n, s, t, tr, Lang};
+use super::ids::{Action, ComponentId};
+use super::reply::{Menu, MenuOption, Reply};
+use super::{seat_of, storage_failed, Actor, Answer, App, Place};
+use crate::ai::puzzles::{parse_set, Puzzle};
+use crate::engine::{legal_notations, Move, Position, Variant};
+use crate::render::{self, BoardView, Caption};
+use crate::store::{PuzzlePlayer, PuzzleSession};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The environment variable naming the folder of the puzzle sets.
+pub const PUZZLES_ENV: &str = "DAMAS_PUZZLES";
+/// Used when [`PUZZLES_ENV`] is not set: the repository's `data` folder, where the sets ship.
+pub const DEFAULT_PUZZLES_DIR: &str = "./data";
+
+const DAY_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Whether `/puzzle` gives the puzzle of the day or another one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzlePick {
+    Today,
+    Random,
+}
+
+impl PuzzlePick {
+    pub const ALL: [PuzzlePick; 2] = [PuzzlePick::Today, PuzzlePick::Random];
+
+    pub const fn id(self) -> &'static str {
+        match self {
+            PuzzlePick::Today => "today",
+            PuzzlePick::Random => "random",
+        }
+    }
+}
+
+/// The file of a variant's set. Portuguese plays on the same board with the same capture
+/// laws as Spanish, so it uses Spanish's set.
+pub fn set_file(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Spanish | Variant::Portuguese => "puzzles-spanish.txt",
+        Variant::English => "puzzles-english.txt",
+    }
+}
+
+/// The puzzle set of a variant, read once from `$DAMAS_PUZZLES` (default `./data`). A missing
+/// or broken file leaves the set empty, with an error logged: `/puzzle` then says there are no
+/// puzzles, and the rest of the bot works on.
+pub fn puzzle_set(variant: Variant) -> &'static [Puzzle] {
+    static SETS: OnceLock<[Vec<Puzzle>; 3]> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        let dir = std::env::var_os(PUZZLES_ENV)
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from(DEFAULT_PUZZLES_DIR), PathBuf::from);
+        Variant::ALL.map(|v| {
+            let path = dir.join(set_file(v));
+            let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            read.and_then(|text| parse_set(v, &text).map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    tracing::error!("no {} puzzles: {}: {e}", v.id(), path.display());
+                    Vec::new()
+                })
+        })
+    });
+    let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+    &sets[i]
+}
+
+fn find_puzzle(variant: Variant, id: u32) -> Option<&'static Puzzle> {
+    puzzle_set(variant).iter().find(|p| p.id == id)
+}
+
+/// A fixed scramble of 64 bits (splitmix64's finaliser).
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The index of the puzzle of day `day` (days since 1970, UTC) in a server, among `len`.
+fn daily_index(guild_id: u64, day: u64, len: usize) -> usize {
+    (mix(mix(day) ^ guild_id) % len.max(1) as u64) as usize
+}
+
+/// The puzzle of the day in a server (0 for direct messages) at time `now_ms`: the same for
+/// everyone there all day (UTC), another the next day and in another server.
+pub fn daily_puzzle(variant: Variant, guild_id: u64, now_ms: u64) -> Option<&'static Puzzle> {
+    let set = puzzle_set(variant);
+    (!set.is_empty()).then(|| &set[daily_index(guild_id, now_ms / DAY_MS, set.len())])
+}
+
+/// The position of a puzzle after `ply` moves of its line.
+fn position_at(puzzle: &Puzzle, ply: usize) -> Position {
+    puzzle.line[..ply.min(puzzle.line.len())]
+        .iter()
+        .fold(puzzle.position, |p, mv| p.apply(mv))
+}
+
+/// What became of a move tried in a puzzle.
+#[derive(Clone, Debug, PartialEq)]
+enum Attempt {
+    /// The solution's move; the defence answered with the move given, if the line goes on.
+    Right { defence: Option<Move> },
+    /// The last move of the solution: solved (`counted` when no wrong move came first).
+    Solved { counted: bool },
+    /// Not the solution: refused; the puzzle stays as it was.
+    Wrong,
+}
+
+impl App {
+    /// `/puzzle [pick] [variant]`: starts the puzzle of the day, or a random one, privately.
+    pub async fn puzzle(
+        &self,
+        actor: &Actor,
+        place: Place,
+        pick: PuzzlePick,
+        variant: Option<Variant>,
+    ) -> Answer {
+        let lang = actor.lang();
+        let variant = variant.unwrap_or_default();
+        let guild = place.guild_id.unwrap_or(0);
+        let now = self.now_ms();
+        let Some(daily) = daily_puzzle(variant, guild, now) else {
+            return Reply::private(t(lang, "puzzle-none")).into();
+        };
+        let puzzle = match pick {
+            PuzzlePick::Today => daily,
+            PuzzlePick::Random => {
+                let set = puzzle_set(variant);
+                let seed = self.config.bot_seed.unwrap_or(now) ^ actor.user_id;
+                let mut i = (mix(seed) % set.len() as u64) as usize;
+                if set[i].id == daily.id && set.len() > 1 {
+                    i = (i + 1) % set.len();
+                }
+                &set[i]
+            }
+        };
+        let session = PuzzleSession {
+            variant,
+            puzzle_id: puzzle.id,
+            ply: 0,
+            missed: false,
+            guild_id: guild,
+        };
+        let stored = self
+            .store
+            .update_puzzle_player(actor.user_id, &actor.name, 0, |mut p| {
+                p.session = Some(session.clone());
+                Ok::<_, ()>((p, ()))
+            })
+            .await;
+        let player = match stored {
+            Ok(Ok((p, ()))) => p,
+            Ok(Err(())) => return Reply::private(t(lang, "err-storage")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let headline = tr(
+            lang,
+            match pick {
+                PuzzlePick::Today => "puzzle-daily",
+                PuzzlePick::Random => "puzzle-random",
+            },
+            &[
+                ("id", n(puzzle.id)),
+                ("difficulty", n(puzzle.difficulty)),
+                ("side", s(i18n::color_name(lang, puzzle.solver()))),
+            ],
+        );
+        let text = format!(
+            "{headline}\n{}\n{}",
+            t(lang, "puzzle-how"),
+            standing(lang, &player)
+        );
+        Answer::one(puzzle_reply(lang, variant, puzzle, 0, None, text))
+    }
+
+    /// `/move` for someone solving a puzzle who does not play in the channel's game: the
+    /// move goes to their puzzle. `None` when the move is not for a puzzle.
+    pub(crate) async fn puzzle_move_for(
+        &self,
+        actor: &Actor,
+        place: Place,
+        text: &str,
+    ) -> Option<Answer> {
+        let session = self
+            .store
+            .puzzle_player(actor.user_id)
+            .ok()
+            .flatten()
+            .and_then(|p| p.session)?;
+        let plays_here = matches!(
+            self.store.active_game(place.channel_id),
+            Ok(Some(rec)) if seat_of(&rec, actor.user_id).is_some()
+        );
+        if plays_here {
+            return None;
+        }
+        Some(self.puzzle_move(actor, session.ply, text).await)
+    }
+
+    /// A move in the solver's puzzle, made at the puzzle's ply `shown_ply` (a menu of an
+    /// earlier step is stale).
+    pub async fn puzzle_move(&self, actor: &Actor, shown_ply: u32, text: &str) -> Answer {
+        let lang = actor.lang();
+        let player = match self.store.puzzle_player(actor.user_id) {
+            Ok(p) => p,
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let Some(session) = player.and_then(|p| p.session) else {
+            return Reply::private(t(lang, "puzzle-no-session")).into();
+        };
+        if session.ply != shown_ply {
+            return Reply::private(t(lang, "err-stale")).into();
+        }
+        let Some(puzzle) = find_puzzle(session.variant, session.puzzle_id) else {
+            return Reply::private(t(lang, "puzzle-no-session")).into();
+        };
+        let ply = session.ply as usize;
+        let before = position_at(puzzle, ply);
+        let mv = match before.parse_move(text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let legal: Vec<String> = legal_notations(&before)
+                    .into_iter()
+                    .map(|(_, n)| n)
+                    .collect();
+                let text = format!(
+                    "{}\n{}",
+                    i18n::move_error_text(lang, &e),
+                    tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))])
+                );
+                return Reply::private(text).into();
+            }
+        };
+        let played = before.move_notation(&mv);
+        let rating = puzzle.rating();
+        let expected = session.clone();
+        let stored = self
+            .store
+            .update_puzzle_player(actor.user_id, &actor.name, session.guild_id, |mut p| {
+                // The session may have changed since it was read (another click): act only
+                // on the one the move was made in.
+                let Some(now) = p.session.clone().filter(|s| *s == expected) else {
+                    return Err(());
+                };
+                let attempt = judge(puzzle, &now, &mv);
+                match &attempt {
+                    Attempt::Wrong => {
+                        if !now.missed {
+                            p.record_attempt(rating, false);
+                        }
+                        p.session = Some(PuzzleSession {
+                            missed: true,
+                            ..now
+                        });
+                    }
+                    Attempt::Right { defence } => {
+                        let step = 1 + u32::from(defence.is_some());
+                        p.session = Some(PuzzleSession {
+                            ply: now.ply + step,
+                            ..now
+                        });
+                    }
+                    Attempt::Solved { counted } => {
+                        if *counted {
+                            p.record_attempt(rating, true);
+                        }
+                        p.session = None;
+                    }
+                }
+                Ok((p, attempt))
+            })
+            .await;
+        let (player, attempt) = match stored {
+            Ok(Ok(x)) => x,
+            Ok(Err(())) => return Reply::private(t(lang, "err-stale")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let variant = session.variant;
+        match attempt {
+            Attempt::Wrong => {
+                let text = format!(
+                    "{}\n{}",
+                    tr(lang, "puzzle-wrong", &[("move", s(&played))]),
+                    standing(lang, &player)
+                );
+                Answer::one(puzzle_reply(lang, variant, puzzle, ply, None, text))
+            }
+            Attempt::Right { defence } => {
+                let after = before.apply(&mv);
+                let text = match defence {
+                    Some(d) => tr(
+                        lang,
+                        "puzzle-right",
+                        &[("move", s(&played)), ("reply", s(after.move_notation(&d)))],
+                    ),
+                    None => tr(lang, "puzzle-right-go-on", &[("move", s(&played))]),
+                };
+                let next = ply + 1 + usize::from(defence.is_some());
+                Answer::one(puzzle_reply(lang, variant, puzzle, next, defence, text))
+            }
+            Attempt::Solved { counted } => {
+                let id = if counted {
+                    "puzzle-solved"
+                } else {
+                    "puzzle-solved-late"
+                };
+                let text = format!(
+                    "{}\n{}",
+                    tr(lang, id, &[("move", s(&played))]),
+                    standing(lang, &player)
+                );
+                let mut reply = puzzle_reply(lang, variant, puzzle, puzzle.line.len(), None, text);
+                reply.menu = None;
+                Answer::one(reply)
+            }
+        }
+    }
+
+    /// `/leaderboard puzzles`: this server's puzzle solvers by rating.
+    pub fn puzzle_leaderboard(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let Some(guild) = place.guild_id else {
+            return Reply::private(t(lang, "err-guild-only")).into();
+        };
+        let lines = match self.store.puzzle_leaderboard(guild, 10) {
+            Ok(l) => l,
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let title = t(lang, "puzzle-leaderboard-title");
+        if lines.is_empty() {
+            return Reply::public(t(lang, "puzzle-leaderboard-empty"))
+                .with_title(title)
+                .into();
+        }
+        let text: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, (_, p))| {
+                tr(
+                    lang,
+                    "puzzle-leaderboard-line",
+                    &[
+                        ("rank", n((i + 1) as f64)),
+                        ("name", s(&p.name)),
+                        ("rating", n(p.rating.rating.round())),
+                        ("solved", n(p.solved)),
+                        ("streak", n(p.best_streak)),
+                    ],
+                )
+            })
+            .collect();
+        Reply::public(text.join("\n")).with_title(title).into()
+    }
+}
+
+/// What a move does to a puzzle in `session`'s state.
+fn judge(puzzle: &Puzzle, session: &PuzzleSession, mv: &Move) -> Attempt {
+    let ply = session.ply as usize;
+    if puzzle.line.get(ply) != Some(mv) {
+        return Attempt::Wrong;
+    }
+    if ply + 1 >= puzzle.line.len() {
+        return Attempt::Solved {
+            counted: !session.missed,
+        };
+    }
+    Attempt::Right {
+        defence: puzzle.line.get(ply + 1).copied(),
+    }
+}
+
+/// "Puzzle rating 1523 · streak 3 (best 5)".
+fn standing(lang: Lang, p: &PuzzlePlayer) -> String {
+    tr(
+        lang,
+        "puzzle-standing",
+        &[
+            ("rating", n(p.rating.rating.round())),
+            ("streak", n(p.streak)),
+            ("best", n(p.best_streak)),
+        ],
+    )
+}
+
+/// A private message showing the puzzle after `ply` moves of its line, with a menu of the
+/// solver's moves while it is unsolved; `last` marks the defence's move just played.
+fn puzzle_reply(
+    lang: Lang,
+    variant: Variant,
+    puzzle: &Puzzle,
+    ply: usize,
+    last: Option<Move>,
+    text: String,
+) -> Reply {
+    let position = position_at(puzzle, ply);
+    let solver = puzzle.solver();
+    let title = tr(
+        lang,
+        "puzzle-title",
+        &[
+            ("id", n(puzzle.id)),
+            ("variant", s(i18n::variant_name(lang, variant))),
+        ],
+    );
+    let mut reply = Reply::private(text).with_title(title.clone());
+    let view = BoardView {
+        last_move: last,
+        highlight_captures: ply < puzzle.line.len(),
+        caption: Caption {
+            title,
+            players: tr(
+                lang,
+                "puzzle-caption",
+                &[("side", s(i18n::color_name(lang, solver)))],
+            ),
+            status: String::new(),
+        },
+        ..BoardView::new(&position, solver)
+    };
+    reply.image = render::render_png(&view)
+        .map_err(|e| tracing::error!("render failed: {e}"))
+        .ok();
+    if ply < puzzle.line.len() && position.side_to_move() == solver {
+        reply.menu = Some(puzzle_menu(lang, &position, ply as u64));
+    }
+    reply
+}
+
+/// The solver's moves as a menu (at most 25; the rest are typed with `/move`).
+fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
+    Menu {
+        // Puzzle menus belong to their solver, not to a channel: the channel part is unused.
+        id: ComponentId::new(Action::PuzzleMove, 0, ply).encode(),
+        placeholder: t(lang, "menu-move"),
+        options: legal_notations(position)
+            .into_iter()
+            .take(super::board::MENU_LIMIT)
+            .map(|(_, text)| MenuOption {
+                label: text.clone(),
+                value: text,
+                description: None,
+            })
+            .collect(),
+    }
+}

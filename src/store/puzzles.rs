@@ -1,0 +1,201 @@
+//! Puzzle solvers: each person's puzzle rating, streak and the puzzle they are solving now.
+//!
+//! Kept per user in trees of their own, apart from the channels' games, so a private puzzle
+//! never touches the game going on in the channel where it was asked for:
+//! - `puzzle_players`: user id → [`PuzzlePlayer`];
+//! - `puzzle_members`: guild ++ user id → (), who has solved puzzles in a server, for its
+//!   puzzle leaderboard.
+
+use super::codec::{decode, encode, id_key, pair_key, second_id, Record};
+use super::kv::{abort, Scan, TxResult};
+use super::records::Rating;
+use super::{Store, StoreError};
+use crate::engine::Variant;
+use serde::{Deserialize, Serialize};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+pub const TREE_PUZZLE_PLAYERS: &str = "puzzle_players";
+pub const TREE_PUZZLE_MEMBERS: &str = "puzzle_members";
+
+/// The puzzle someone is solving.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleSession {
+    pub variant: Variant,
+    /// The puzzle's id in its variant's set.
+    pub puzzle_id: u32,
+    /// Moves of the solution line played so far (the solver's and the defence's).
+    pub ply: u32,
+    /// A wrong move was tried: the attempt already counted as a failure.
+    pub missed: bool,
+    /// The server it was asked for in (0 in direct messages).
+    pub guild_id: u64,
+}
+
+/// A person's puzzle record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzlePlayer {
+    pub name: String,
+    pub rating: Rating,
+    /// Puzzles solved in a row without a wrong move.
+    pub streak: u32,
+    pub best_streak: u32,
+    pub solved: u32,
+    pub failed: u32,
+    pub session: Option<PuzzleSession>,
+}
+
+impl Record for PuzzlePlayer {}
+
+impl PuzzlePlayer {
+    pub fn new(name: &str) -> PuzzlePlayer {
+        PuzzlePlayer {
+            name: name.to_string(),
+            rating: Rating::default(),
+            streak: 0,
+            best_streak: 0,
+            solved: 0,
+            failed: 0,
+            session: None,
+        }
+    }
+
+    /// Counts a finished attempt at a puzzle rated `puzzle_rating`: Glicko-2 against the
+    /// puzzle (a win when solved), and the streak.
+    pub fn record_attempt(&mut self, puzzle_rating: f64, solved: bool) {
+        self.rating = rate_against_puzzle(self.rating, puzzle_rating, solved);
+        if solved {
+            self.solved += 1;
+            self.streak += 1;
+            self.best_streak = self.best_streak.max(self.streak);
+        } else {
+            self.failed += 1;
+            self.streak = 0;
+        }
+    }
+}
+
+/// How sure a puzzle's rating is: puzzles are rated once, from their difficulty, so they
+/// count as an opponent of moderate certainty.
+const PUZZLE_DEVIATION: f64 = 100.0;
+
+/// The solver's rating after an attempt at a puzzle rated `puzzle_rating`.
+pub fn rate_against_puzzle(player: Rating, puzzle_rating: f64, solved: bool) -> Rating {
+    let me = Glicko2Rating {
+        rating: player.rating,
+        deviation: player.deviation,
+        volatility: player.volatility,
+    };
+    let puzzle = Glicko2Rating {
+        rating: puzzle_rating,
+        deviation: PUZZLE_DEVIATION,
+        volatility: Glicko2Rating::new().volatility,
+    };
+    let outcome = if solved {
+        Outcomes::WIN
+    } else {
+        Outcomes::LOSS
+    };
+    let (r, _) = glicko2(&me, &puzzle, &outcome, &Glicko2Config::new());
+    Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+impl Store {
+    pub fn puzzle_player(&self, user_id: u64) -> Result<Option<PuzzlePlayer>, StoreError> {
+        let key = id_key(user_id);
+        self.read(TREE_PUZZLE_PLAYERS, &key)?
+            .map(|v| decode(TREE_PUZZLE_PLAYERS, &key, &v))
+            .transpose()
+    }
+
+    /// Changes a person's puzzle record atomically: `change` gets the record as stored now (a
+    /// fresh one named `name` if there is none) and returns what to store, or an error that
+    /// changes nothing, with anything else to return. Records the person as a solver in
+    /// `guild_id` (unless 0). Durable on return; returns the stored record and the extra.
+    pub async fn update_puzzle_player<T, E>(
+        &self,
+        user_id: u64,
+        name: &str,
+        guild_id: u64,
+        change: impl Fn(PuzzlePlayer) -> Result<(PuzzlePlayer, T), E>,
+    ) -> Result<Result<(PuzzlePlayer, T), E>, StoreError> {
+        let key = id_key(user_id);
+        let member = (guild_id != 0).then(|| pair_key(guild_id, user_id));
+        let result = self.transaction(
+            &[TREE_PUZZLE_PLAYERS, TREE_PUZZLE_MEMBERS],
+            |tx| -> TxResult<Result<(PuzzlePlayer, T), E>> {
+                let current = match tx.get(TREE_PUZZLE_PLAYERS, &key)? {
+                    Some(v) => match decode(TREE_PUZZLE_PLAYERS, &key, &v) {
+                        Ok(p) => p,
+                        Err(e) => return abort(e),
+                    },
+                    None => PuzzlePlayer::new(name),
+                };
+                match change(current) {
+                    Ok((mut next, extra)) => {
+                        next.name = name.to_string();
+                        let bytes = match encode("puzzle player", &next) {
+                            Ok(b) => b,
+                            Err(e) => return abort(e),
+                        };
+                        tx.insert(TREE_PUZZLE_PLAYERS, &key, &bytes)?;
+                        if let Some(member) = &member {
+                            tx.insert(TREE_PUZZLE_MEMBERS, member, &[])?;
+                        }
+                        Ok(Ok((next, extra)))
+                    }
+                    Err(e) => Ok(Err(e)),
+                }
+            },
+        )?;
+        self.durable().await?;
+        Ok(result)
+    }
+
+    /// A server's puzzle solvers, best rating first, at most `limit`; people who never
+    /// finished a puzzle are left out.
+    pub fn puzzle_leaderboard(
+        &self,
+        guild_id: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, PuzzlePlayer)>, StoreError> {
+        let mut lines = Vec::new();
+        let prefix = guild_id.to_be_bytes();
+        for (key, _) in self.scan(TREE_PUZZLE_MEMBERS, Scan::prefix(&prefix))? {
+            let Some(user) = second_id(&key) else {
+                continue;
+            };
+            if let Some(p) = self.puzzle_player(user)? {
+                if p.solved + p.failed > 0 {
+                    lines.push((user, p));
+                }
+            }
+        }
+        lines.sort_by(|a, b| b.1.rating.rating.total_cmp(&a.1.rating.rating));
+        lines.truncate(limit);
+        Ok(lines)
+    }
+
+    /// Erases a person's puzzle record and their place on every server's puzzle board. Not
+    /// flushed on its own: `/forget-me` makes everything durable at its end.
+    pub(crate) fn forget_puzzle_player(&self, user_id: u64) -> Result<bool, StoreError> {
+        let key = id_key(user_id);
+        let members: Vec<Vec<u8>> = self
+            .scan(TREE_PUZZLE_MEMBERS, Scan::all())?
+            .into_iter()
+            .map(|(k, _)| k)
+            .filter(|k| second_id(k) == Some(user_id))
+            .collect();
+        self.transaction(&[TREE_PUZZLE_PLAYERS, TREE_PUZZLE_MEMBERS], |tx| {
+            let had = tx.remove(TREE_PUZZLE_PLAYERS, &key)?.is_some();
+            for member in &members {
+                tx.remove(TREE_PUZZLE_MEMBERS, member)?;
+            }
+            Ok(had)
+        })
+    }
+}

@@ -11,6 +11,7 @@ mod eval;
 mod hash;
 mod level;
 mod pool;
+mod review;
 mod search;
 
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
@@ -19,5 +20,10 @@ pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
 pub use pool::{
     expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
     EXPERT_FLOOR_UNDER_LOAD,
+};
+pub use review::{
+    assemble as assemble_review, colour_index, evaluate_position, expected_score, format_eval,
+    move_accuracy, review, review_in_pool, MoveClass, PlayerSummary, PlyReview, PositionEval,
+    Review, ReviewError, ReviewOptions, BLUNDER, EXPECTED_SCORE_SCALE, INACCURACY, MISTAKE,
 };
 pub use search::{best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND};

@@ -1,7 +1,7 @@
 //! The `damas` command line.
 
 use clap::{Parser, Subcommand};
-use damas::cli::{ai_cmds, engine_cmds, render_cmds};
+use damas::cli::{ai_cmds, engine_cmds, render_cmds, review_cmds};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -35,6 +35,10 @@ enum Command {
     Bestmove(ai_cmds::BestMoveArgs),
     /// Play two levels against each other.
     Match(ai_cmds::MatchArgs),
+    /// Judge every move of a game from a PDN file.
+    Review(review_cmds::ReviewArgs),
+    /// Draw a game from a PDN file as an animated GIF.
+    Gif(review_cmds::GifArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,8 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => render_cmds::render(a),
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
         Some(Command::Match(a)) => ai_cmds::play_match(a),
+        Some(Command::Review(a)) => review_cmds::review(a),
+        Some(Command::Gif(a)) => review_cmds::gif(a),
     }
 }
 

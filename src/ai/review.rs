@@ -528,6 +528,21 @@ fn summarize(plies: &[PlyReview], c: Color) -> PlayerSummary {
     }
 }
 
+/// A line in notation, each move written in the position it is played in; stops at the
+/// first move that is not legal there.
+pub fn line_notation(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        if !p.legal_moves().contains(mv) {
+            break;
+        }
+        out.push(p.move_notation(mv));
+        p = p.apply(mv);
+    }
+    out
+}
+
 /// A score as players read it, in men for the first player: `+1.25`, `-0.40`, and forced
 /// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second).
 pub fn format_eval(score: i32) -> String {

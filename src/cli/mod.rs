@@ -3,6 +3,7 @@
 pub mod ai_cmds;
 pub mod engine_cmds;
 pub mod render_cmds;
+pub mod review_cmds;
 
 use std::process::ExitCode;
 

@@ -12,14 +12,18 @@
 
 mod board;
 mod canvas;
+mod chart;
 pub mod encode;
 mod layout;
 pub mod palette;
 mod read;
+mod replay;
 mod sprites;
 mod text;
 
-pub use board::{capture_label, Renderer};
+pub use board::{capture_label, MoveArrow, Renderer};
+pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
+pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
 
@@ -78,6 +82,8 @@ pub enum RenderError {
     Font,
     #[error("PNG encoding failed: {0}")]
     Encode(String),
+    #[error("GIF encoding failed: {0}")]
+    Gif(String),
 }
 
 static SHARED: OnceLock<Result<Renderer, RenderError>> = OnceLock::new();

@@ -28,6 +28,7 @@ pub enum CommandId {
     Help,
     Cancel,
     ForgetMe,
+    Review,
 }
 
 /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
@@ -335,6 +336,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "forget-me",
         options: &[],
     },
+    CommandSpec {
+        id: CommandId::Review,
+        name: "review",
+        options: &[OptionSpec {
+            name: "game",
+            kind: OptionKind::Text {
+                autocomplete: false,
+            },
+            required: false,
+            description: "opt-game-desc",
+        }],
+    },
 ];
 
 /// A command by its name: the registered English name or its localization in either
@@ -480,6 +493,8 @@ impl App {
             CommandId::Help => self.help(actor),
             CommandId::Cancel => self.cancel(actor, place).await,
             CommandId::ForgetMe => self.forget_me(actor, place),
+            // Front ends that show progress call `App::review` themselves.
+            CommandId::Review => self.review(actor, place, inv.text("game"), &|_, _| {}).await,
         }
     }
 }

@@ -20,6 +20,8 @@ pub enum Action {
     /// `/forget-me`'s confirmation; `ply` carries the user's id.
     ForgetConfirm,
     ForgetCancel,
+    /// A page of a review: `ply` carries the game's id, the argument the page's index.
+    ReviewPage,
 }
 
 impl Action {
@@ -37,6 +39,7 @@ impl Action {
             Action::Piece => "piece",
             Action::ForgetConfirm => "forget",
             Action::ForgetCancel => "keep",
+            Action::ReviewPage => "review",
         }
     }
 
@@ -54,6 +57,7 @@ impl Action {
             "piece" => Action::Piece,
             "forget" => Action::ForgetConfirm,
             "keep" => Action::ForgetCancel,
+            "review" => Action::ReviewPage,
             _ => return None,
         })
     }

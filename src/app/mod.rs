@@ -17,6 +17,7 @@ pub mod ids;
 pub mod info;
 pub mod play;
 pub mod reply;
+pub mod review;
 pub mod settings;
 pub mod sweep;
 
@@ -135,6 +136,8 @@ pub struct App {
     search_hook: Option<SearchHook>,
     /// Where every search runs: the bot's moves (and later reviews and puzzles).
     pool: Arc<SearchPool>,
+    /// The last reviews, for their page buttons.
+    reviews: review::ReviewCache,
 }
 
 impl App {
@@ -154,6 +157,7 @@ impl App {
                 config.search_memory_mb,
             )),
             config,
+            reviews: review::ReviewCache::default(),
         }
     }
 

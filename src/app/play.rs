@@ -359,6 +359,13 @@ impl App {
             Action::ForgetConfirm | Action::ForgetCancel => {
                 return self.forget_answered(actor, &id).await
             }
+            Action::ReviewPage => {
+                let index = id.arg.as_deref().and_then(|a| a.parse().ok());
+                return match index {
+                    Some(index) => self.review_page(actor, id.ply, index).await,
+                    None => Reply::private(t(lang, "err-stale")).into(),
+                };
+            }
             _ => {}
         }
         // Board controls act only on the board they belong to.
@@ -387,9 +394,11 @@ impl App {
                 None => Reply::private(t(lang, "err-stale")).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
-            Action::Accept | Action::Decline | Action::ForgetConfirm | Action::ForgetCancel => {
-                Answer::default()
-            }
+            Action::Accept
+            | Action::Decline
+            | Action::ForgetConfirm
+            | Action::ForgetCancel
+            | Action::ReviewPage => Answer::default(),
         }
     }
 

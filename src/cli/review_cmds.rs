@@ -93,7 +93,7 @@ pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
             .map(|ply| format!(", biggest swing at ply {}", ply + 1))
             .unwrap_or_default();
         out.push(format!(
-            "{}: accuracy {:.0}%, {} inaccuracies, {} mistakes, {} blunders, {} missed shots{swing}",
+            "{}: accuracy {:.0}%, inaccuracies {}, mistakes {}, blunders {}, missed shots {}{swing}",
             c.letter(),
             s.accuracy,
             s.inaccuracies,

@@ -53,7 +53,9 @@ fn main() {
     let mut size = 0;
     for _ in 0..5 {
         let started = Instant::now();
-        size = replay_gif(&game, Color::White, caption).expect("a GIF").len();
+        size = replay_gif(&game, Color::White, caption)
+            .expect("a GIF")
+            .len();
         times.push(started.elapsed());
     }
     times.sort();

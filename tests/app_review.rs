@@ -66,8 +66,16 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
     let a = app.review(&alice, PLACE, None, &report).await;
     let summary = only(&a);
     assert!(!summary.is_private());
-    assert!(summary.text.contains("alice (White): accuracy"), "{}", summary.text);
-    assert!(summary.text.contains("bob (Black): accuracy"), "{}", summary.text);
+    assert!(
+        summary.text.contains("alice (White): accuracy"),
+        "{}",
+        summary.text
+    );
+    assert!(
+        summary.text.contains("bob (Black): accuracy"),
+        "{}",
+        summary.text
+    );
     let chart = summary.image.as_deref().expect("a chart");
     let chart = image::load_from_memory(chart).expect("the chart is a picture");
     assert_eq!((chart.width(), chart.height()), (640, 240));
@@ -108,7 +116,11 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
         .expect("a page for Black's 25-21");
     assert!(blunder.text.contains("blunder"), "{}", blunder.text);
     assert!(blunder.text.contains("Better: "), "{}", blunder.text);
-    assert!(blunder.text.contains("walks into a shot"), "{}", blunder.text);
+    assert!(
+        blunder.text.contains("walks into a shot"),
+        "{}",
+        blunder.text
+    );
     assert_eq!(pages[0].buttons.len(), usize::from(pages.len() > 1));
 }
 
@@ -121,7 +133,9 @@ async fn reviews_are_refused_without_a_game_or_for_an_unknown_one() {
     assert!(only(&a).is_private());
     let a = app.review(&alice, PLACE, Some("#12345"), &|_, _| {}).await;
     assert!(only(&a).text.contains("12345"), "{}", only(&a).text);
-    let a = app.review(&alice, PLACE, Some("yesterday"), &|_, _| {}).await;
+    let a = app
+        .review(&alice, PLACE, Some("yesterday"), &|_, _| {})
+        .await;
     assert!(only(&a).is_private());
     // A page of a review this process does not keep.
     let mut id = ComponentId::new(Action::ReviewPage, PLACE.channel_id, 999);

@@ -49,11 +49,11 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     assert_eq!(first[5], "blunder", "{out}");
     assert_eq!(first[6..8], ["better", first[7]]);
     assert_ne!(first[7], "4-7");
+    assert!(lines[0].contains("(allows shot: 19-14 10x19 22x8"), "{out}");
     assert!(
-        lines[0].contains("(allows shot: 19-14 10x19 22x8"),
+        lines[2].contains("10x19") && lines[2].contains("only-move"),
         "{out}"
     );
-    assert!(lines[2].contains("10x19") && lines[2].contains("only-move"), "{out}");
     assert!(lines[4].starts_with("W: accuracy "), "{out}");
     assert!(lines[4].contains("blunders 1,"), "{out}");
 }
@@ -80,7 +80,15 @@ fn gif_writes_an_animation() {
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
     let out = dir.path().join("game.gif");
     let out_text = out.to_string_lossy().into_owned();
-    ok(&["gif", "--variant", "spanish", "--pdn", &pdn, "--out", &out_text]);
+    ok(&[
+        "gif",
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--out",
+        &out_text,
+    ]);
     let bytes = std::fs::read(&out).expect("the GIF was written");
     assert!(bytes.starts_with(b"GIF89a"));
 }
@@ -99,5 +107,13 @@ fn bad_games_are_refused_with_the_reason() {
     let empty = write(dir.path(), "empty.pdn", "[Event \"x\"]\n*");
     assert!(user_error(&["review", "--pdn", &empty]).contains("no moves"));
     let out = dir.path().join("x.gif").to_string_lossy().into_owned();
-    user_error(&["gif", "--variant", "klingon", "--pdn", &illegal, "--out", &out]);
+    user_error(&[
+        "gif",
+        "--variant",
+        "klingon",
+        "--pdn",
+        &illegal,
+        "--out",
+        &out,
+    ]);
 }

@@ -74,7 +74,10 @@ fn a_long_game_decodes_with_a_frame_per_ply_plus_the_start_under_the_size_target
     end_view.caption = caption(n);
     let mut start_view = BoardView::new(&game.positions()[0], Color::White);
     start_view.caption = caption(0);
-    for (shown, view) in [(after_first.unwrap_or_default(), start_view), (canvas, end_view)] {
+    for (shown, view) in [
+        (after_first.unwrap_or_default(), start_view),
+        (canvas, end_view),
+    ] {
         let drawn = match render_image(&view) {
             Ok(img) => img,
             Err(e) => panic!("{e}"),

@@ -36,7 +36,10 @@ fn a_move_that_allows_a_shot_is_a_blunder_refuted_by_the_shot() {
     assert_eq!(blunder.mover, Color::White);
     assert_eq!(blunder.played_text, "4-7");
     assert_eq!(blunder.class, MoveClass::Blunder, "{blunder:?}");
-    assert!(blunder.allowed_shot, "the refutation is a shot: {blunder:?}");
+    assert!(
+        blunder.allowed_shot,
+        "the refutation is a shot: {blunder:?}"
+    );
     assert_ne!(blunder.best, blunder.played);
     let start = game.positions()[1];
     assert_eq!(
@@ -48,7 +51,10 @@ fn a_move_that_allows_a_shot_is_a_blunder_refuted_by_the_shot() {
     assert!(blunder.eval_before.abs() < 100, "{}", blunder.eval_before);
     assert!(blunder.eval_after < -150, "{}", blunder.eval_after);
     // Black's shot was the best move: no error charged to Black for it.
-    assert!(matches!(r.plies[1].class, MoveClass::Best | MoveClass::Good));
+    assert!(matches!(
+        r.plies[1].class,
+        MoveClass::Best | MoveClass::Good
+    ));
     let white = r.player(Color::White);
     assert_eq!(white.blunders, 1);
     assert_eq!(white.biggest_swing, Some(0));

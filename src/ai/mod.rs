@@ -23,7 +23,8 @@ pub use pool::{
 };
 pub use review::{
     assemble as assemble_review, colour_index, evaluate_position, expected_score, format_eval,
-    line_notation, move_accuracy, review, review_in_pool, MoveClass, PlayerSummary, PlyReview, PositionEval,
-    Review, ReviewError, ReviewOptions, BLUNDER, EXPECTED_SCORE_SCALE, INACCURACY, MISTAKE,
+    line_notation, move_accuracy, review, review_in_pool, MoveClass, PlayerSummary, PlyReview,
+    PositionEval, Review, ReviewError, ReviewOptions, BLUNDER, EXPECTED_SCORE_SCALE, INACCURACY,
+    MISTAKE,
 };
 pub use search::{best_move, best_move_with_table, SearchOptions, SearchResult, MATE, MATE_BOUND};

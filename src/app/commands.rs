@@ -494,7 +494,10 @@ impl App {
             CommandId::Cancel => self.cancel(actor, place).await,
             CommandId::ForgetMe => self.forget_me(actor, place),
             // Front ends that show progress call `App::review` themselves.
-            CommandId::Review => self.review(actor, place, inv.text("game"), &|_, _| {}).await,
+            CommandId::Review => {
+                self.review(actor, place, inv.text("game"), &|_, _| {})
+                    .await
+            }
         }
     }
 }

@@ -39,9 +39,12 @@ struct Reviewed {
     review: Review,
 }
 
-/// The last reviews, newest last.
+/// Reviews by game id, newest last.
+type KeptReviews = VecDeque<(u64, Arc<Reviewed>)>;
+
+/// The last reviews, shared by the clones of the app.
 #[derive(Clone, Default)]
-pub(crate) struct ReviewCache(Arc<Mutex<VecDeque<(u64, Arc<Reviewed>)>>>);
+pub(crate) struct ReviewCache(Arc<Mutex<KeptReviews>>);
 
 impl ReviewCache {
     fn put(&self, game_id: u64, r: Reviewed) {
@@ -63,7 +66,10 @@ impl ReviewCache {
 
 /// "Analysing ▓▓▓░░░░░░░ 24/60".
 pub fn progress_text(lang: Lang, done: usize, total: usize) -> String {
-    let filled = (done * BAR_CELLS).checked_div(total).unwrap_or(0).min(BAR_CELLS);
+    let filled = (done * BAR_CELLS)
+        .checked_div(total)
+        .unwrap_or(0)
+        .min(BAR_CELLS);
     let bar = format!("{}{}", "▓".repeat(filled), "░".repeat(BAR_CELLS - filled));
     tr(
         lang,
@@ -159,7 +165,10 @@ impl App {
                 &[("id", s(text.to_string()))],
             ))
         };
-        let id: u64 = text.trim_start_matches('#').parse().map_err(|_| unknown())?;
+        let id: u64 = text
+            .trim_start_matches('#')
+            .parse()
+            .map_err(|_| unknown())?;
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) if r.id == id => Some(r),
             Ok(_) => self
@@ -364,7 +373,11 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
     );
     let shorten = |line: Vec<String>| {
         let more = line.len() > LINE_SHOWN;
-        let mut text = line.into_iter().take(LINE_SHOWN).collect::<Vec<_>>().join(" ");
+        let mut text = line
+            .into_iter()
+            .take(LINE_SHOWN)
+            .collect::<Vec<_>>()
+            .join(" ");
         if more {
             text.push_str(" …");
         }

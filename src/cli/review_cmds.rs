@@ -158,7 +158,11 @@ pub fn gif(a: GifArgs) -> ExitCode {
     let notations = game.notations();
     let caption = |ply: usize| render::Caption {
         title: title.clone(),
-        players: a.pdn.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+        players: a
+            .pdn
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         status: match ply.checked_sub(1) {
             None => "start".to_string(),
             Some(i) => format!("ply {ply} of {} · {}", notations.len(), notations[i]),

@@ -147,7 +147,10 @@ pub fn import_pdn(variant: Variant, text: &str) -> Result<super::game::Game, Pdn
                         Some(ch) => tag.push(ch),
                     }
                 }
-                let (key, value) = tag.trim().split_once(char::is_whitespace).unwrap_or((&tag, ""));
+                let (key, value) = tag
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((&tag, ""));
                 let value = value.trim();
                 match key {
                     "FEN" => start = Position::from_fen(variant, value)?,

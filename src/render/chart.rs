@@ -78,7 +78,8 @@ pub fn eval_chart(
     let steps = expected.len().saturating_sub(1).max(1) as f32;
     let x_of = |i: usize| left + (right - left) * i as f32 / steps;
 
-    let plot = Rect::at(left as i32, top as i32).of_size((right - left) as u32, (bottom - top) as u32);
+    let plot =
+        Rect::at(left as i32, top as i32).of_size((right - left) as u32, (bottom - top) as u32);
     draw_filled_rect_mut(&mut img, plot, image::Rgb(PLOT_BACKGROUND));
     // One column per pixel: the area between the even line and the curve.
     let value_at = |x: f32| -> f64 {

@@ -23,9 +23,9 @@ mod text;
 
 pub use board::{capture_label, MoveArrow, Renderer};
 pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
-pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
+pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
 
 use crate::engine::{Color, Explanation, Move, Position, Square};
 use image::RgbImage;

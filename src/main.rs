@@ -1,7 +1,9 @@
 //! The `damas` command line.
 
 use clap::{Parser, Subcommand};
-use damas::cli::{ai_cmds, engine_cmds, openings_cmds, puzzle_cmds, render_cmds, store_cmds};
+use damas::cli::{
+    ai_cmds, engine_cmds, openings_cmds, puzzle_cmds, render_cmds, review_cmds, store_cmds,
+};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -41,6 +43,10 @@ enum Command {
     Openings(openings_cmds::OpeningsArgs),
     /// Puzzle sets: generate one from the computer's games.
     Puzzles(puzzle_cmds::PuzzlesArgs),
+    /// Judge every move of a game from a PDN file.
+    Review(review_cmds::ReviewArgs),
+    /// Draw a game from a PDN file as an animated GIF.
+    Gif(review_cmds::GifArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +75,8 @@ fn main() -> ExitCode {
         Some(Command::Store(a)) => store_cmds::run(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
+        Some(Command::Review(a)) => review_cmds::review(a),
+        Some(Command::Gif(a)) => review_cmds::gif(a),
     }
 }
 

@@ -12,6 +12,7 @@ mod hash;
 mod level;
 mod pool;
 pub mod puzzles;
+mod review;
 mod search;
 
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
@@ -20,6 +21,12 @@ pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
 pub use pool::{
     expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
     EXPERT_FLOOR_UNDER_LOAD,
+};
+pub use review::{
+    assemble as assemble_review, colour_index, evaluate_position, expected_score, format_eval,
+    line_notation, move_accuracy, review, review_in_pool, MoveClass, PlayerSummary, PlyReview,
+    PositionEval, Review, ReviewError, ReviewOptions, BLUNDER, EXPECTED_SCORE_SCALE, INACCURACY,
+    MISTAKE,
 };
 pub use search::{
     best_move, best_move_with_table, Hurry, SearchOptions, SearchResult, MATE, MATE_BOUND,

@@ -118,7 +118,7 @@ pub fn picture(
 /// Runs CPU work (a picture takes a few milliseconds) so that it does not hold an async
 /// worker: on a multi-thread runtime the worker hands its other tasks over first
 /// (`block_in_place`); elsewhere (the console, tests on one thread) it just runs.
-fn off_the_async_workers<T>(work: impl FnOnce() -> T) -> T {
+pub(crate) fn off_the_async_workers<T>(work: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current() {
         Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => {

@@ -31,6 +31,7 @@ pub enum CommandId {
     Cancel,
     ForgetMe,
     Puzzle,
+    Review,
 }
 
 /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
@@ -411,6 +412,18 @@ pub static COMMANDS: &[CommandSpec] = &[
             VARIANT,
         ],
     },
+    CommandSpec {
+        id: CommandId::Review,
+        name: "review",
+        options: &[OptionSpec {
+            name: "game",
+            kind: OptionKind::Text {
+                autocomplete: false,
+            },
+            required: false,
+            description: "opt-game-desc",
+        }],
+    },
 ];
 
 /// A command by its name: the registered English name or its localization in either
@@ -596,6 +609,11 @@ impl App {
             CommandId::Puzzle => {
                 let pick = inv.puzzle_pick().unwrap_or(PuzzlePick::Today);
                 self.puzzle(actor, place, pick, inv.variant()).await
+            }
+            // Front ends that show progress call `App::review` themselves.
+            CommandId::Review => {
+                self.review(actor, place, inv.text("game"), &|_, _| {})
+                    .await
             }
         }
     }

@@ -25,6 +25,8 @@ pub enum Action {
     /// A select menu of a puzzle's moves (private to its solver): `ply` is the puzzle's step,
     /// the channel is unused.
     PuzzleMove,
+    /// A page of a review: `ply` carries the game's id, the argument the page's index.
+    ReviewPage,
 }
 
 impl Action {
@@ -44,6 +46,7 @@ impl Action {
             Action::ForgetCancel => "keep",
             Action::Rematch => "rematch",
             Action::PuzzleMove => "puzzle",
+            Action::ReviewPage => "review",
         }
     }
 
@@ -63,6 +66,7 @@ impl Action {
             "keep" => Action::ForgetCancel,
             "rematch" => Action::Rematch,
             "puzzle" => Action::PuzzleMove,
+            "review" => Action::ReviewPage,
             _ => return None,
         })
     }

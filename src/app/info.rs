@@ -188,6 +188,13 @@ impl App {
             filename: format!("damas-{}.pdn", rec.id),
             bytes: text.into_bytes(),
         });
+        if let Some(gif) = self.replay_gif(lang, &rec, &game).await {
+            reply.text = t(lang, "pdn-replay-attached");
+            reply.files.push(Attachment {
+                filename: format!("damas-{}.gif", rec.id),
+                bytes: gif,
+            });
+        }
         Answer::one(reply)
     }
 

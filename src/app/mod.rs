@@ -20,6 +20,7 @@ pub mod play;
 pub mod puzzle;
 pub mod rematch;
 pub mod reply;
+pub mod review;
 pub mod settings;
 pub mod sweep;
 pub mod threads;
@@ -145,6 +146,8 @@ pub struct App {
     search_hook: Option<SearchHook>,
     /// Where every search runs: the bot's moves (and later reviews and puzzles).
     pool: Arc<SearchPool>,
+    /// The last reviews, for their page buttons.
+    reviews: review::ReviewCache,
 }
 
 impl App {
@@ -164,6 +167,7 @@ impl App {
                 config.search_memory_mb,
             )),
             config,
+            reviews: review::ReviewCache::default(),
         }
     }
 

@@ -370,6 +370,13 @@ impl App {
             Action::ForgetConfirm | Action::ForgetCancel => {
                 return self.forget_answered(actor, &id).await
             }
+            Action::ReviewPage => {
+                let index = id.arg.as_deref().and_then(|a| a.parse().ok());
+                return match index {
+                    Some(index) => self.review_page(actor, id.ply, index).await,
+                    None => Reply::private(t(lang, "err-stale")).into(),
+                };
+            }
             _ => {}
         }
         // Board controls act only on the board they belong to.
@@ -403,7 +410,8 @@ impl App {
             | Action::ForgetConfirm
             | Action::ForgetCancel
             | Action::Rematch
-            | Action::PuzzleMove => Answer::default(),
+            | Action::PuzzleMove
+            | Action::ReviewPage => Answer::default(),
         }
     }
 

@@ -5,6 +5,7 @@ pub mod engine_cmds;
 pub mod openings_cmds;
 pub mod puzzle_cmds;
 pub mod render_cmds;
+pub mod review_cmds;
 pub mod store_cmds;
 
 use std::process::ExitCode;

@@ -198,6 +198,34 @@ impl Target<'_> {
     }
 }
 
+/// How often a review's progress may be shown: Discord allows a few edits a second per
+/// interaction; once a second reads as live and leaves room for everything else.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Edits a review's deferred answer with its progress, at most once every
+/// [`PROGRESS_EVERY`] (the first after [`DEFER_AFTER`] has passed, once the answer is
+/// deferred), until the review ends (its sender is dropped) or this task is aborted.
+async fn show_review_progress(
+    http: Arc<Http>,
+    cmd: CommandInteraction,
+    mut progress: tokio::sync::watch::Receiver<(usize, usize)>,
+    lang: Lang,
+) {
+    loop {
+        tokio::time::sleep(PROGRESS_EVERY).await;
+        if progress.changed().await.is_err() {
+            return;
+        }
+        let (done, total) = *progress.borrow_and_update();
+        let text = crate::app::review::progress_text(lang, done, total);
+        let edit = serenity::all::EditInteractionResponse::new().content(text);
+        if let Err(e) = cmd.edit_response(&http, edit).await {
+            // Progress is a courtesy: the answer itself is delivered with retries.
+            tracing::debug!("review progress not shown: {e}");
+        }
+    }
+}
+
 /// Removes a board message's buttons and menu (it keeps its picture).
 async fn strip_controls(http: &Http, channel_id: u64, message_id: u64) {
     let stripped = with_retries("strip an old board", None, || {
@@ -596,7 +624,7 @@ impl Handler {
             channel_id: cmd.channel_id.get(),
         };
         let work = async {
-            let answer = self.dispatch_command(cmd, &actor, place).await;
+            let answer = self.dispatch_command(ctx, cmd, &actor, place).await;
             open_thread(&ctx.http, &self.app, answer).await
         };
         self.interact(ctx, Target::Command(cmd), &actor, place, work)
@@ -606,11 +634,32 @@ impl Handler {
     /// The use case a command names.
     async fn dispatch_command(
         &self,
+        ctx: &Context,
         cmd: &CommandInteraction,
         actor: &Actor,
         place: Place,
     ) -> Answer {
         match invocation(cmd) {
+            Some(inv) if inv.command.id == commands::CommandId::Review => {
+                // A review takes seconds: its deferred answer shows the progress meanwhile.
+                let (tx, rx) = tokio::sync::watch::channel((0, 0));
+                let progress = move |done: usize, total: usize| {
+                    let _ = tx.send((done, total));
+                };
+                let editor = tokio::spawn(show_review_progress(
+                    ctx.http.clone(),
+                    cmd.clone(),
+                    rx,
+                    actor.lang(),
+                ));
+                let answer = self
+                    .app
+                    .review(actor, place, inv.text("game"), &progress)
+                    .await;
+                editor.abort();
+                let _ = editor.await;
+                answer
+            }
             Some(invocation) => self.app.run_command(actor, place, &invocation).await,
             None => {
                 tracing::warn!("unknown command {:?}", cmd.data.name);

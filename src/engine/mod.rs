@@ -36,7 +36,7 @@ pub use notation::{
     format_move, legal_notations, parse_squares, resolve_squares, IllegalMove, MoveError,
     NotationError,
 };
-pub use pdn::{export_pdn, PdnTags};
+pub use pdn::{export_pdn, import_pdn, PdnError, PdnTags};
 pub use position::{Piece, Position, Role};
 pub use square::Square;
 pub use variant::{CaptureChoice, Color, NoProgress, UnknownVariant, Variant};

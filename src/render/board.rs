@@ -35,8 +35,10 @@ pub struct Renderer {
     reach_dot: Sprite,
     /// The path of the last capture.
     capture_path: RoundLine,
-    /// The shaft of an arrow for an allowed capture.
+    /// The shaft of an arrow for an allowed capture (and for a better move in a review).
     allowed_shaft: RoundLine,
+    /// The shaft of an arrow for the move played, in a review.
+    played_shaft: RoundLine,
     /// The empty picture (caption band and squares) per variant and point of view, indexed by
     /// [`background_index`].
     backgrounds: Vec<RgbImage>,
@@ -84,6 +86,10 @@ impl Renderer {
             allowed_shaft: RoundLine::new(
                 (ArrowStyle::ALLOWED.half, ArrowStyle::ALLOWED.color),
                 (ArrowStyle::ALLOWED.half + ARROW_HALO, palette::HALO),
+            ),
+            played_shaft: RoundLine::new(
+                (ArrowStyle::PLAYED.half, ArrowStyle::PLAYED.color),
+                (ArrowStyle::PLAYED.half + ARROW_HALO, palette::HALO),
             ),
             backgrounds,
             palette: Palette::from_samples(&[]),
@@ -147,6 +153,12 @@ impl Renderer {
 
     /// Draws the picture of a view.
     pub fn draw(&self, view: &BoardView) -> RgbImage {
+        self.draw_with_arrows(view, &[])
+    }
+
+    /// Draws the picture of a view with moves drawn as solid arrows over it (a review's move
+    /// played and better move), in the order given.
+    pub fn draw_with_arrows(&self, view: &BoardView, arrows: &[(Move, MoveArrow)]) -> RgbImage {
         let pos = view.position;
         let variant = pos.variant();
         let persp = view.perspective;
@@ -239,6 +251,15 @@ impl Renderer {
                 };
                 self.draw_arrow(&mut frame, &pts, &style);
             }
+        }
+
+        for (mv, kind) in arrows {
+            let pts: Vec<(f32, f32)> = mv.path_with_start().into_iter().map(center).collect();
+            let style = match kind {
+                MoveArrow::Played => ArrowStyle::PLAYED,
+                MoveArrow::Better => ArrowStyle::ALLOWED,
+            };
+            self.draw_arrow(&mut frame, &pts, &style);
         }
 
         // Numbers over pieces and arrows (their halo keeps both readable).
@@ -392,6 +413,9 @@ impl Renderer {
             (Layer::Line, 0.0, style.color),
         ] {
             match style.dash {
+                None if style.color == ArrowStyle::PLAYED.color => {
+                    self.played_shaft.draw(frame, &pts, layer)
+                }
                 None => self.allowed_shaft.draw(frame, &pts, layer),
                 // The halo's dashes start earlier and end later, so they frame the coloured ones.
                 Some((on, off)) => canvas::dashed(
@@ -406,6 +430,15 @@ impl Renderer {
             canvas::polygon(frame, &head(grow), color);
         }
     }
+}
+
+/// What a move arrow stands for, which sets its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveArrow {
+    /// The move played (red: the colour of an excluded capture).
+    Played,
+    /// The move that should have been played (green: the colour of an allowed capture).
+    Better,
 }
 
 /// Paints a square (or any rectangle of the layout) in one colour.
@@ -506,6 +539,11 @@ impl ArrowStyle {
         dash: None,
         head_len: 22.0,
         head_half: 14.0,
+    };
+    /// As solid and as wide as an allowed capture, in the excluded captures' colour.
+    const PLAYED: ArrowStyle = ArrowStyle {
+        color: palette::EXCLUDED_ARROW,
+        ..ArrowStyle::ALLOWED
     };
     const EXCLUDED: ArrowStyle = ArrowStyle {
         color: palette::EXCLUDED_ARROW,

@@ -12,16 +12,20 @@
 
 mod board;
 mod canvas;
+mod chart;
 pub mod encode;
 mod layout;
 pub mod palette;
 mod read;
+mod replay;
 mod sprites;
 mod text;
 
-pub use board::{capture_label, Renderer};
+pub use board::{capture_label, MoveArrow, Renderer};
+pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
+pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
 
 use crate::engine::{Color, Explanation, Move, Position, Square};
 use image::RgbImage;
@@ -78,6 +82,8 @@ pub enum RenderError {
     Font,
     #[error("PNG encoding failed: {0}")]
     Encode(String),
+    #[error("GIF encoding failed: {0}")]
+    Gif(String),
 }
 
 static SHARED: OnceLock<Result<Renderer, RenderError>> = OnceLock::new();

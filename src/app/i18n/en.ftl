@@ -338,3 +338,52 @@ puzzle-standing = Puzzle rating { $rating } · streak { $streak } (best { $best 
 puzzle-leaderboard-title = Leaderboard — puzzles
 puzzle-leaderboard-empty = Nobody here has finished a puzzle yet.
 puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved } solved, best streak { $streak })
+
+## review
+cmd-review = review
+cmd-review-desc = Analyse a game: accuracy, mistakes and the better moves
+opt-game = game
+opt-game-desc = A game's id; the channel's game if left out
+review-progress = Analysing { $bar } { $done }/{ $total }
+review-title = Review: { $players }
+review-player = { $name } ({ $colour }): accuracy { $accuracy }% · { $inaccuracies ->
+        [one] 1 inaccuracy
+       *[other] { $inaccuracies } inaccuracies
+    } · { $mistakes ->
+        [one] 1 mistake
+       *[other] { $mistakes } mistakes
+    } · { $blunders ->
+        [one] 1 blunder
+       *[other] { $blunders } blunders
+    } · { $missed ->
+        [one] 1 missed shot
+       *[other] { $missed } missed shots
+    }
+review-swing = biggest swing: { $number } { $move }
+review-no-errors = No inaccuracy, mistake or blunder: well played.
+review-errors = { $count ->
+        [one] One move to look at: press the button.
+       *[other] { $count } moves to look at: press the button to page through them.
+    }
+review-page-title = Move to look at
+review-page-move = { $number } { $move } ({ $colour }): { $class }
+review-eval = Evaluation for { $colour }: { $before } before, { $after } after
+review-page-better = Better: { $move } — line: { $line }
+review-page-refutation = After { $move }: { $line }
+review-missed-shot = missed shot
+review-allowed-shot = walks into a shot
+review-class-only-move = only move
+review-class-best = best move
+review-class-good = good move
+review-class-inaccuracy = inaccuracy
+review-class-mistake = mistake
+review-class-blunder = blunder
+button-review-first = Show the moves ▶
+button-review-prev = ◀ Previous
+button-review-next = Next ▶
+err-review-no-moves = That game has no moves to analyse yet.
+err-review-unknown-game = There is no game “{ $id }” that you can review here.
+err-review-expired = This analysis is no longer kept: run /review again.
+replay-start = Start position
+replay-status = { $number } { $move }
+pdn-replay-attached = The game as a PDN file, and as an animation.

@@ -344,3 +344,52 @@ puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved ->
     [one] 1 resuelto
    *[other] { $solved } resueltos
 }, mejor racha { $streak })
+
+## review
+cmd-review = analizar
+cmd-review-desc = Analiza una partida: precisión, errores y las mejores jugadas
+opt-game = partida
+opt-game-desc = El número de una partida; si falta, la partida del canal
+review-progress = Analizando { $bar } { $done }/{ $total }
+review-title = Análisis: { $players }
+review-player = { $name } ({ $colour }): precisión { $accuracy }% · { $inaccuracies ->
+        [one] 1 imprecisión
+       *[other] { $inaccuracies } imprecisiones
+    } · { $mistakes ->
+        [one] 1 error
+       *[other] { $mistakes } errores
+    } · { $blunders ->
+        [one] 1 error grave
+       *[other] { $blunders } errores graves
+    } · { $missed ->
+        [one] 1 golpe no visto
+       *[other] { $missed } golpes no vistos
+    }
+review-swing = mayor vuelco: { $number } { $move }
+review-no-errors = Ninguna imprecisión, error ni error grave: bien jugado.
+review-errors = { $count ->
+        [one] Una jugada para revisar: pulsa el botón.
+       *[other] { $count } jugadas para revisar: pulsa el botón para recorrerlas.
+    }
+review-page-title = Jugada para revisar
+review-page-move = { $number } { $move } ({ $colour }): { $class }
+review-eval = Evaluación para { $colour }: { $before } antes, { $after } después
+review-page-better = Mejor: { $move } — línea: { $line }
+review-page-refutation = Tras { $move }: { $line }
+review-missed-shot = golpe no visto
+review-allowed-shot = permite un golpe
+review-class-only-move = jugada única
+review-class-best = la mejor jugada
+review-class-good = buena jugada
+review-class-inaccuracy = imprecisión
+review-class-mistake = error
+review-class-blunder = error grave
+button-review-first = Ver las jugadas ▶
+button-review-prev = ◀ Anterior
+button-review-next = Siguiente ▶
+err-review-no-moves = Esa partida aún no tiene jugadas que analizar.
+err-review-unknown-game = No hay ninguna partida «{ $id }» que puedas analizar aquí.
+err-review-expired = Este análisis ya no se guarda: vuelve a usar /analizar.
+replay-start = Posición inicial
+replay-status = { $number } { $move }
+pdn-replay-attached = La partida en un archivo PDN y en animación.

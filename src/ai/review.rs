@@ -1,0 +1,594 @@
+//! Game review: every move of a game judged by a search of the position it was played in.
+//!
+//! Each position of the game is searched at a fixed budget (Hard's by default). A move's
+//! worth is the drop in *expected score* it causes: the best move's score and the played
+//! move's score are each turned into an expected score (0 = loss, 1 = win) through a logistic
+//! curve ([`expected_score`]), and the difference classes the move as lidraughts does
+//! (inaccuracy ≥ 0.075, mistake ≥ 0.15, blunder ≥ 0.3). A forced move (the only legal one) is
+//! an "only move" and is never a mistake. A mistake that let a winning combination go by is a
+//! *missed shot*; a move that let the opponent have one carries the opponent's line as its
+//! refutation.
+//!
+//! The searches are independent, so [`review_in_pool`] runs them as separate jobs on the
+//! [`SearchPool`] (a few at a time, so a review never holds the pool for long), and
+//! [`review`] runs them on the calling thread; both assemble the same [`Review`].
+
+use super::level::{Level, SearchLimits, HARD_NODES};
+use super::pool::{JobClass, PoolError, SearchPool};
+use super::search::{best_move, SearchOptions, SearchResult, MATE, MATE_BOUND};
+use crate::engine::{Color, DrawReason, Game, Move, Outcome, Position};
+use std::collections::VecDeque;
+
+/// The logistic curve's scale, in hundredths of a man: an advantage of `s` gives the side
+/// to move an expected score of `1 / (1 + e^(-s / EXPECTED_SCORE_SCALE))`.
+///
+/// Chosen so that one man up (100) gives 0.75 and two men up 0.90: in Spanish and English
+/// draughts a clean extra man wins most games between club players but is still often drawn,
+/// two men rarely are. With it, lidraughts' thresholds mean: from a level position, an
+/// inaccuracy gives away about a quarter of a man, a mistake about half a man, a blunder
+/// about 1.2 men (a man and the initiative). `100 / ln 3`.
+pub const EXPECTED_SCORE_SCALE: f64 = 91.0;
+
+/// Drops in expected score from which a move is an inaccuracy, a mistake, a blunder.
+pub const INACCURACY: f64 = 0.075;
+pub const MISTAKE: f64 = 0.15;
+pub const BLUNDER: f64 = 0.3;
+
+/// Material a line must win, net, to be a shot: two men, or a king (the same bar as the
+/// puzzles'), counted in pieces.
+const SHOT_PIECES: i32 = 2;
+
+/// The expected score of the side to move for a search score (hundredths of a man; forced
+/// wins and losses beyond [`MATE_BOUND`] give 1 and 0).
+pub fn expected_score(score: i32) -> f64 {
+    if score > MATE_BOUND {
+        return 1.0;
+    }
+    if score < -MATE_BOUND {
+        return 0.0;
+    }
+    1.0 / (1.0 + (-(score as f64) / EXPECTED_SCORE_SCALE).exp())
+}
+
+/// A move's accuracy in percent from the expected score it gave away: lichess' curve
+/// (`103.17 · e^(-4.354 · loss) - 3.17`, clamped to 0–100), so 100 for the best move, about
+/// 70 for an inaccuracy and 20 for a blunder.
+pub fn move_accuracy(loss: f64) -> f64 {
+    (103.1668 * (-4.354 * loss.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// How good a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveClass {
+    /// The only legal move: never judged.
+    OnlyMove,
+    /// The move the search chose, or one as good.
+    Best,
+    /// Lost less than an inaccuracy's worth.
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl MoveClass {
+    /// The class of a move that gave away `loss` of expected score.
+    pub fn of_loss(loss: f64) -> MoveClass {
+        if loss >= BLUNDER {
+            MoveClass::Blunder
+        } else if loss >= MISTAKE {
+            MoveClass::Mistake
+        } else if loss >= INACCURACY {
+            MoveClass::Inaccuracy
+        } else if loss > 0.0 {
+            MoveClass::Good
+        } else {
+            MoveClass::Best
+        }
+    }
+
+    /// Stable identifier (JSON, Fluent ids: `review-class-<id>`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            MoveClass::OnlyMove => "only-move",
+            MoveClass::Best => "best",
+            MoveClass::Good => "good",
+            MoveClass::Inaccuracy => "inaccuracy",
+            MoveClass::Mistake => "mistake",
+            MoveClass::Blunder => "blunder",
+        }
+    }
+
+    /// An inaccuracy, a mistake or a blunder: a move worth showing with the better one.
+    pub const fn is_error(self) -> bool {
+        matches!(
+            self,
+            MoveClass::Inaccuracy | MoveClass::Mistake | MoveClass::Blunder
+        )
+    }
+}
+
+/// One move of the game, judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyReview {
+    /// 0 for the game's first move.
+    pub ply: usize,
+    pub mover: Color,
+    pub played: Move,
+    /// Canonical notation of the played move.
+    pub played_text: String,
+    /// The search's move in the position (the played move when it was forced).
+    pub best: Move,
+    pub best_text: String,
+    /// The position's score before the move (with the best move), for the first player
+    /// ([`crate::engine::Variant::first_player`]), in hundredths of a man.
+    pub eval_before: i32,
+    /// The score after the played move, for the first player.
+    pub eval_after: i32,
+    /// Expected score the mover gave away (0 for the best move and forced ones).
+    pub loss: f64,
+    pub class: MoveClass,
+    /// The best line from the position, starting with `best`.
+    pub best_line: Vec<Move>,
+    /// The opponent's best line after the played move.
+    pub refutation: Vec<Move>,
+    /// The best line was a shot (wins two men or a king by force) and the move let it go.
+    pub missed_shot: bool,
+    /// The refutation is a shot for the opponent: the move walked into a combination.
+    pub allowed_shot: bool,
+}
+
+/// One player's figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerSummary {
+    /// Mean [`move_accuracy`] of the player's moves that had a choice; 100 with none.
+    pub accuracy: f64,
+    pub moves: usize,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    pub missed_shots: usize,
+    /// The ply of the player's costliest move, if any move cost anything.
+    pub biggest_swing: Option<usize>,
+}
+
+/// A whole game, judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    pub start: Position,
+    pub plies: Vec<PlyReview>,
+    /// The first player's score at every position, `plies.len() + 1` of them (for the chart).
+    pub evals: Vec<i32>,
+    /// Indexed by [`colour_index`].
+    pub players: [PlayerSummary; 2],
+}
+
+impl Review {
+    pub fn player(&self, c: Color) -> &PlayerSummary {
+        &self.players[colour_index(c)]
+    }
+
+    /// The plies worth showing (inaccuracies, mistakes, blunders), in game order.
+    pub fn errors(&self) -> impl Iterator<Item = &PlyReview> {
+        self.plies.iter().filter(|p| p.class.is_error())
+    }
+}
+
+/// 0 for White, 1 for Black.
+pub const fn colour_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// How hard to look at each position.
+#[derive(Clone, Debug)]
+pub struct ReviewOptions {
+    /// Whose searcher judges (its evaluation, pruning, tables).
+    pub level: Level,
+    pub limits: SearchLimits,
+}
+
+impl Default for ReviewOptions {
+    /// Expert's searcher (its richer evaluation and table) held to Hard's node budget: a
+    /// fixed amount of work per position, so the same game gets the same review on any
+    /// machine, and a 100-ply game takes seconds.
+    fn default() -> ReviewOptions {
+        ReviewOptions {
+            level: Level::Expert,
+            limits: SearchLimits {
+                time: None,
+                nodes: Some(HARD_NODES),
+                depth: None,
+            },
+        }
+    }
+}
+
+/// Why a game cannot be reviewed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    #[error("the game has no moves to review")]
+    NoMoves,
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+}
+
+/// What is known of one position of the game after its search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionEval {
+    /// For the side to move, hundredths of a man.
+    pub score: i32,
+    /// The best line (empty at the end of the game, or for a forced move judged through its
+    /// successor).
+    pub line: Vec<Move>,
+}
+
+/// The game up to ply `ply` (its history included, for repetitions and draw counts).
+fn prefix(game: &Game, ply: usize) -> Game {
+    let mut g = Game::from_position(*game.start_position());
+    for mv in &game.moves()[..ply] {
+        // Replaying the game's own moves cannot fail; stop quietly if it ever did.
+        if g.play(*mv).is_err() {
+            break;
+        }
+    }
+    g
+}
+
+/// Whether position `ply` of `game` needs a search: positions with a choice do, and the
+/// final position when the game can go on from it. A forced move is judged through the
+/// position after it.
+fn needs_search(game: &Game, ply: usize) -> bool {
+    let pos = &game.positions()[ply];
+    let moves = pos.count_legal_moves();
+    if ply == game.ply() {
+        moves > 0 && !drawn_by_rule(game.outcome())
+    } else {
+        moves > 1
+    }
+}
+
+fn drawn_by_rule(outcome: Option<Outcome>) -> bool {
+    matches!(
+        outcome,
+        Some(Outcome::Draw {
+            reason: DrawReason::Repetition | DrawReason::NoProgress | DrawReason::ThreeKings
+        })
+    )
+}
+
+/// Searches one position of a game (given with its history), following forced moves to the
+/// first position with a choice so that the score is never a bare static evaluation.
+pub fn evaluate_position(
+    game: &Game,
+    options: &ReviewOptions,
+    search: &mut dyn FnMut(&Game, Level, &SearchOptions) -> Option<SearchResult>,
+) -> PositionEval {
+    let mut g = game.clone();
+    let mut forced: Vec<Move> = Vec::new();
+    loop {
+        let legal = g.position().legal_moves();
+        if legal.len() != 1 || g.is_over() || forced.len() >= 32 {
+            break;
+        }
+        forced.push(legal[0]);
+        if g.play(legal[0]).is_err() {
+            break;
+        }
+    }
+    let sign = if forced.len() % 2 == 0 { 1 } else { -1 };
+    if let Some(outcome) = g.outcome() {
+        let score = match outcome {
+            Outcome::Win { winner, .. } if winner == g.side_to_move() => MATE,
+            Outcome::Win { .. } => -MATE,
+            Outcome::Draw { .. } => 0,
+        };
+        return PositionEval {
+            score: sign * score,
+            line: forced,
+        };
+    }
+    let opts = SearchOptions {
+        limits: Some(options.limits),
+        ..SearchOptions::default()
+    };
+    match search(&g, options.level, &opts) {
+        Some(r) => {
+            forced.extend(r.pv);
+            PositionEval {
+                score: sign * r.score,
+                line: forced,
+            }
+        }
+        None => PositionEval {
+            score: sign * -MATE,
+            line: forced,
+        },
+    }
+}
+
+/// Reviews `game` on the calling thread. `progress(done, total)` is called after each
+/// position searched.
+pub fn review(
+    game: &Game,
+    options: &ReviewOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    if game.ply() == 0 {
+        return Err(ReviewError::NoMoves);
+    }
+    let todo: Vec<usize> = (0..=game.ply())
+        .filter(|&i| needs_search(game, i))
+        .collect();
+    let mut evals: Vec<Option<PositionEval>> = vec![None; game.ply() + 1];
+    for (done, &ply) in todo.iter().enumerate() {
+        let g = prefix(game, ply);
+        evals[ply] = Some(evaluate_position(&g, options, &mut |g, l, o| {
+            best_move(g, l, o)
+        }));
+        progress(done + 1, todo.len());
+    }
+    Ok(assemble(game, evals))
+}
+
+/// Reviews `game` with its searches as long jobs on `pool`, at most as many at once as the
+/// pool has threads, so that other work (short searches first, other long jobs in turn) is
+/// never held up for more than one position's search. `progress(done, total)` is called
+/// after each position searched.
+pub async fn review_in_pool(
+    pool: &SearchPool,
+    game: &Game,
+    options: &ReviewOptions,
+    mut progress: impl FnMut(usize, usize) + Send,
+) -> Result<Review, ReviewError> {
+    if game.ply() == 0 {
+        return Err(ReviewError::NoMoves);
+    }
+    let todo: Vec<usize> = (0..=game.ply())
+        .filter(|&i| needs_search(game, i))
+        .collect();
+    let mut evals: Vec<Option<PositionEval>> = vec![None; game.ply() + 1];
+    let mut waiting = todo.iter().copied();
+    let mut in_flight = VecDeque::new();
+    let mut done = 0;
+    let submit = |ply: usize| {
+        let g = prefix(game, ply);
+        let options = options.clone();
+        let ticket = pool.submit(JobClass::Long, move |ctx| {
+            evaluate_position(&g, &options, &mut |g, l, o| ctx.best_move(g, l, o))
+        });
+        (ply, ticket)
+    };
+    for ply in waiting.by_ref().take(pool.threads()) {
+        in_flight.push_back(submit(ply));
+    }
+    while let Some((ply, ticket)) = in_flight.pop_front() {
+        evals[ply] = Some(ticket.await?);
+        done += 1;
+        progress(done, todo.len());
+        if let Some(next) = waiting.next() {
+            in_flight.push_back(submit(next));
+        }
+    }
+    Ok(assemble(game, evals))
+}
+
+/// Pieces of `c` minus the opponent's, a king counting as two men would be too much for a
+/// shot's bar: pieces count one each, and crowning counts as gaining a king (see
+/// [`SHOT_PIECES`]).
+fn material(pos: &Position, c: Color) -> (i32, i32) {
+    let pieces = pos.pieces(c).count() as i32 - pos.pieces(!c).count() as i32;
+    let kings = pos.kings(c).count() as i32 - pos.kings(!c).count() as i32;
+    (pieces, kings)
+}
+
+/// Whether `line`, played from `pos`, wins the side to move two men net or a king: the
+/// material after the line (or after its first reply, whichever is best for the side to
+/// move at a point where the opponent has answered) against the material now.
+fn is_shot(pos: &Position, line: &[Move]) -> bool {
+    let me = pos.side_to_move();
+    let (p0, k0) = material(pos, me);
+    let mut p = *pos;
+    let mut best = false;
+    for (i, mv) in line.iter().enumerate() {
+        if !p.legal_moves().contains(mv) {
+            break;
+        }
+        p = p.apply(mv);
+        // Count only after the opponent's answer (or at the line's end): a capture that is
+        // about to be recaptured wins nothing.
+        if i % 2 == 1 || i + 1 == line.len() {
+            let (pn, kn) = material(&p, me);
+            if pn - p0 >= SHOT_PIECES || (kn - k0 >= 1 && pn >= p0) {
+                best = true;
+            }
+        }
+    }
+    best
+}
+
+/// Turns the positions' searches into the review. `evals[i]` is the search of position `i`
+/// (`None` where none was needed: forced moves, the end of the game).
+pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
+    let n = game.ply();
+    let positions = game.positions();
+    let first = game.variant().first_player();
+    // The end of the game: decided by its outcome when it was not searched.
+    if evals[n].is_none() {
+        // Either the side to move has no move (it lost) or a draw rule ended the game.
+        let score = if positions[n].count_legal_moves() == 0 {
+            -MATE
+        } else {
+            0
+        };
+        evals[n] = Some(PositionEval {
+            score,
+            line: vec![],
+        });
+    }
+    // Forced moves, from the end back: the score is that of the position after them.
+    for i in (0..n).rev() {
+        if evals[i].is_none() {
+            let next = evals[i + 1].as_ref().map_or(0, |e| e.score);
+            let mut line = vec![game.moves()[i]];
+            line.extend(evals[i + 1].iter().flat_map(|e| e.line.iter().copied()));
+            evals[i] = Some(PositionEval { score: -next, line });
+        }
+    }
+    let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
+    let for_first = |i: usize, score: i32| {
+        if positions[i].side_to_move() == first {
+            score
+        } else {
+            -score
+        }
+    };
+    let mut plies = Vec::with_capacity(n);
+    for i in 0..n {
+        let pos = &positions[i];
+        let mover = pos.side_to_move();
+        let played = game.moves()[i];
+        let legal = pos.legal_moves();
+        let forced = legal.len() == 1;
+        let best_line = evals[i].line.clone();
+        let best = best_line.first().copied().unwrap_or(played);
+        let before = evals[i].score;
+        let after = -evals[i + 1].score;
+        let loss = if forced || best == played {
+            0.0
+        } else {
+            // A search of the next position can see further than the one before it did:
+            // a move never gains expected score against the best move.
+            (expected_score(before) - expected_score(after)).max(0.0)
+        };
+        let class = if forced {
+            MoveClass::OnlyMove
+        } else {
+            MoveClass::of_loss(loss)
+        };
+        let refutation = evals[i + 1].line.clone();
+        let after_pos = pos.apply(&played);
+        plies.push(PlyReview {
+            ply: i,
+            mover,
+            played,
+            played_text: pos.move_notation(&played),
+            best,
+            best_text: pos.move_notation(&best),
+            eval_before: for_first(i, before),
+            eval_after: for_first(i + 1, evals[i + 1].score),
+            loss,
+            class,
+            missed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
+                && is_shot(pos, &best_line),
+            allowed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
+                && is_shot(&after_pos, &refutation),
+            best_line,
+            refutation,
+        });
+    }
+    let chart = (0..=n).map(|i| for_first(i, evals[i].score)).collect();
+    let players = [Color::White, Color::Black].map(|c| summarize(&plies, c));
+    Review {
+        start: *game.start_position(),
+        plies,
+        evals: chart,
+        players,
+    }
+}
+
+fn summarize(plies: &[PlyReview], c: Color) -> PlayerSummary {
+    let mine: Vec<&PlyReview> = plies.iter().filter(|p| p.mover == c).collect();
+    let judged: Vec<&&PlyReview> = mine
+        .iter()
+        .filter(|p| p.class != MoveClass::OnlyMove)
+        .collect();
+    let count = |k: MoveClass| mine.iter().filter(|p| p.class == k).count();
+    let accuracy = if judged.is_empty() {
+        100.0
+    } else {
+        judged.iter().map(|p| move_accuracy(p.loss)).sum::<f64>() / judged.len() as f64
+    };
+    let biggest_swing = mine
+        .iter()
+        .filter(|p| p.loss > 0.0)
+        .max_by(|a, b| a.loss.total_cmp(&b.loss))
+        .map(|p| p.ply);
+    PlayerSummary {
+        accuracy,
+        moves: mine.len(),
+        inaccuracies: count(MoveClass::Inaccuracy),
+        mistakes: count(MoveClass::Mistake),
+        blunders: count(MoveClass::Blunder),
+        missed_shots: mine.iter().filter(|p| p.missed_shot).count(),
+        biggest_swing,
+    }
+}
+
+/// A line in notation, each move written in the position it is played in; stops at the
+/// first move that is not legal there.
+pub fn line_notation(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        if !p.legal_moves().contains(mv) {
+            break;
+        }
+        out.push(p.move_notation(mv));
+        p = p.apply(mv);
+    }
+    out
+}
+
+/// A score as players read it, in men for the first player: `+1.25`, `-0.40`, and forced
+/// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second).
+pub fn format_eval(score: i32) -> String {
+    if score.abs() > MATE_BOUND {
+        let plies = MATE - score.abs();
+        let sign = if score > 0 { '+' } else { '-' };
+        format!("{sign}W{plies}")
+    } else {
+        format!("{:+.2}", score as f64 / 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_is_even_and_saturates() {
+        assert!((expected_score(0) - 0.5).abs() < 1e-9);
+        assert!((expected_score(100) - 0.75).abs() < 0.005);
+        assert!((expected_score(100) + expected_score(-100) - 1.0).abs() < 1e-9);
+        assert_eq!(expected_score(MATE - 5), 1.0);
+        assert_eq!(expected_score(-MATE + 5), 0.0);
+    }
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        assert_eq!(MoveClass::of_loss(0.0), MoveClass::Best);
+        assert_eq!(MoveClass::of_loss(0.05), MoveClass::Good);
+        assert_eq!(MoveClass::of_loss(0.075), MoveClass::Inaccuracy);
+        assert_eq!(MoveClass::of_loss(0.2), MoveClass::Mistake);
+        assert_eq!(MoveClass::of_loss(0.3), MoveClass::Blunder);
+    }
+
+    #[test]
+    fn accuracy_is_full_for_the_best_move_and_falls_with_the_loss() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!(move_accuracy(0.1) > move_accuracy(0.3));
+        assert_eq!(move_accuracy(1.0), 0.0);
+    }
+
+    #[test]
+    fn evals_read_in_men_and_wins_in_plies() {
+        assert_eq!(format_eval(125), "+1.25");
+        assert_eq!(format_eval(-40), "-0.40");
+        assert_eq!(format_eval(MATE - 7), "+W7");
+        assert_eq!(format_eval(-(MATE - 3)), "-W3");
+    }
+}

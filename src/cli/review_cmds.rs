@@ -1,0 +1,180 @@
+//! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
+use super::fail;
+use crate::ai::{self, format_eval, line_notation, Review, ReviewOptions};
+use crate::engine::{import_pdn, Color, Game, Variant};
+use crate::render;
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    /// The game, as PDN (the first game of the file).
+    #[arg(long)]
+    pub pdn: PathBuf,
+    /// One JSON document instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GifArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    #[arg(long)]
+    pub pdn: PathBuf,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// The game in a PDN file, or a message saying what is wrong with it.
+fn game_from_file(variant: &str, path: &Path) -> Result<Game, String> {
+    let variant: Variant = variant.parse().map_err(|e| format!("{e}"))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    import_pdn(variant, &text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn review(a: ReviewArgs) -> ExitCode {
+    let game = match game_from_file(&a.variant, &a.pdn) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let r = match ai::review(&game, &ReviewOptions::default(), |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if a.json {
+        println!("{}", review_json(&game, &r));
+    } else {
+        for line in review_lines(&game, &r) {
+            println!("{line}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One line per ply: number, mover, move, the first player's evaluation before and after,
+/// the class, and for an error the better move (and the shot missed or allowed); then a
+/// line per player.
+pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
+    let mut out = Vec::with_capacity(r.plies.len() + 2);
+    for p in &r.plies {
+        let mut line = format!(
+            "{:>3} {} {:<10} {:>6} {:>6} {}",
+            p.ply + 1,
+            p.mover.letter(),
+            p.played_text,
+            format_eval(p.eval_before),
+            format_eval(p.eval_after),
+            p.class.id(),
+        );
+        if p.class.is_error() {
+            line.push_str(&format!(" better {}", p.best_text));
+            if p.missed_shot {
+                let shot = line_notation(&game.positions()[p.ply], &p.best_line);
+                line.push_str(&format!(" (missed shot: {})", shot.join(" ")));
+            }
+            if p.allowed_shot {
+                let after = game.positions()[p.ply + 1];
+                let shot = line_notation(&after, &p.refutation);
+                line.push_str(&format!(" (allows shot: {})", shot.join(" ")));
+            }
+        }
+        out.push(line);
+    }
+    for c in [Color::White, Color::Black] {
+        let s = r.player(c);
+        let swing = s
+            .biggest_swing
+            .map(|ply| format!(", biggest swing at ply {}", ply + 1))
+            .unwrap_or_default();
+        out.push(format!(
+            "{}: accuracy {:.0}%, inaccuracies {}, mistakes {}, blunders {}, missed shots {}{swing}",
+            c.letter(),
+            s.accuracy,
+            s.inaccuracies,
+            s.mistakes,
+            s.blunders,
+            s.missed_shots,
+        ));
+    }
+    out
+}
+
+/// The review as JSON: a object per ply and a summary per player.
+pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
+    let plies: Vec<_> = r
+        .plies
+        .iter()
+        .map(|p| {
+            json!({
+                "ply": p.ply + 1,
+                "mover": if p.mover == Color::White { "white" } else { "black" },
+                "move": p.played_text,
+                "eval_before": p.eval_before,
+                "eval_after": p.eval_after,
+                "loss": (p.loss * 1000.0).round() / 1000.0,
+                "class": p.class.id(),
+                "best": p.best_text,
+                "best_line": line_notation(&game.positions()[p.ply], &p.best_line),
+                "refutation": line_notation(&game.positions()[p.ply + 1], &p.refutation),
+                "missed_shot": p.missed_shot,
+                "allowed_shot": p.allowed_shot,
+            })
+        })
+        .collect();
+    let player = |c: Color| {
+        let s = r.player(c);
+        json!({
+            "accuracy": (s.accuracy * 10.0).round() / 10.0,
+            "moves": s.moves,
+            "inaccuracies": s.inaccuracies,
+            "mistakes": s.mistakes,
+            "blunders": s.blunders,
+            "missed_shots": s.missed_shots,
+            "biggest_swing": s.biggest_swing.map(|p| p + 1),
+        })
+    };
+    json!({
+        "variant": game.variant().id(),
+        "plies": plies,
+        "evals": r.evals,
+        "white": player(Color::White),
+        "black": player(Color::Black),
+    })
+}
+
+pub fn gif(a: GifArgs) -> ExitCode {
+    let game = match game_from_file(&a.variant, &a.pdn) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let lang = crate::app::i18n::Lang::En;
+    let title = crate::app::i18n::variant_name(lang, game.variant());
+    let notations = game.notations();
+    let caption = |ply: usize| render::Caption {
+        title: title.clone(),
+        players: a
+            .pdn
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        status: match ply.checked_sub(1) {
+            None => "start".to_string(),
+            Some(i) => format!("ply {ply} of {} · {}", notations.len(), notations[i]),
+        },
+    };
+    let perspective = game.variant().first_player();
+    let bytes = match render::replay_gif(&game, perspective, caption) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = std::fs::write(&a.out, &bytes) {
+        return fail(format!("cannot write {}: {e}", a.out.display()));
+    }
+    ExitCode::SUCCESS
+}

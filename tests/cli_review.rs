@@ -1,0 +1,119 @@
+//! `damas review` and `damas gif`, run as a program: a line per ply with the class and the
+//! better move, JSON for tools, and bad input as a message with exit code 2.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// White's 4-7 walks into Black's two-for-one shot 19-14, 10x19, 22x8.
+const SHOT_GAME: &str = "[GameType \"24\"]\n[SetUp \"1\"]\n[FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n\n1. 4-7 19-14 2. 10x19 22x8 *\n";
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(args)
+        .output()
+        .expect("the damas binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = damas(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+fn user_error(args: &[&str]) -> String {
+    let out = damas(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    stderr
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp file written");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
+    let out = ok(&["review", "--variant", "spanish", "--pdn", &pdn]);
+    let lines: Vec<&str> = out.lines().collect();
+    // Four plies, then a line per player.
+    assert_eq!(lines.len(), 6, "{out}");
+    let first: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(&first[..3], ["1", "W", "4-7"], "{out}");
+    assert_eq!(first[5], "blunder", "{out}");
+    assert_eq!(first[6..8], ["better", first[7]]);
+    assert_ne!(first[7], "4-7");
+    assert!(lines[0].contains("(allows shot: 19-14 10x19 22x8"), "{out}");
+    assert!(
+        lines[2].contains("10x19") && lines[2].contains("only-move"),
+        "{out}"
+    );
+    assert!(lines[4].starts_with("W: accuracy "), "{out}");
+    assert!(lines[4].contains("blunders 1,"), "{out}");
+}
+
+#[test]
+fn review_json_names_the_refutation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
+    let out = ok(&["review", "--variant", "spanish", "--pdn", &pdn, "--json"]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let first = &v["plies"][0];
+    assert_eq!(first["move"], "4-7");
+    assert_eq!(first["class"], "blunder");
+    assert_eq!(first["allowed_shot"], true);
+    assert_eq!(first["refutation"][0], "19-14");
+    assert_eq!(v["plies"][2]["class"], "only-move");
+    assert_eq!(v["white"]["blunders"], 1);
+    assert_eq!(v["evals"].as_array().map(Vec::len), Some(5));
+}
+
+#[test]
+fn gif_writes_an_animation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
+    let out = dir.path().join("game.gif");
+    let out_text = out.to_string_lossy().into_owned();
+    ok(&[
+        "gif",
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--out",
+        &out_text,
+    ]);
+    let bytes = std::fs::read(&out).expect("the GIF was written");
+    assert!(bytes.starts_with(b"GIF89a"));
+}
+
+#[test]
+fn bad_games_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("none.pdn").to_string_lossy().into_owned();
+    assert!(user_error(&["review", "--pdn", &missing]).contains("cannot read"));
+    let illegal = write(dir.path(), "bad.pdn", "1. 11-15 22-18 2. 11-14 *");
+    let err = user_error(&["review", "--pdn", &illegal]);
+    assert!(err.contains("move 3 (11-14) is illegal"), "{err}");
+    let wrong_type = write(dir.path(), "english.pdn", "[GameType \"21\"]\n1. 11-15 *");
+    let err = user_error(&["review", "--variant", "spanish", "--pdn", &wrong_type]);
+    assert!(err.contains("GameType"), "{err}");
+    let empty = write(dir.path(), "empty.pdn", "[Event \"x\"]\n*");
+    assert!(user_error(&["review", "--pdn", &empty]).contains("no moves"));
+    let out = dir.path().join("x.gif").to_string_lossy().into_owned();
+    user_error(&[
+        "gif",
+        "--variant",
+        "klingon",
+        "--pdn",
+        &illegal,
+        "--out",
+        &out,
+    ]);
+}

@@ -1,0 +1,134 @@
+//! Game review: a move that walks into a known shot is a blunder refuted by the shot, a forced
+//! move is never judged, and the pool's review is the same as the one on the calling thread.
+
+use damas::ai::{
+    review, review_in_pool, MoveClass, ReviewError, ReviewOptions, SearchPool, HARD_NODES,
+};
+use damas::engine::{Color, Game, Position, Variant};
+
+/// Spanish, White to move, level material. After 4-7?? Black sacrifices one man to take two:
+/// 19-14, 10x19 (forced), 22x8 — the classic two-for-one shot.
+const BEFORE_SHOT: &str = "W:W1-5,9-12:B18,19,22,25,26,29-32";
+
+fn game_from(fen: &str, moves: &[&str]) -> Game {
+    let start = match Position::from_fen(Variant::Spanish, fen) {
+        Ok(p) => p,
+        Err(e) => panic!("bad test FEN {fen}: {e}"),
+    };
+    match Game::replay(start, moves) {
+        Ok(g) => g,
+        Err((i, e)) => panic!("move {i} of the test game is illegal: {e}"),
+    }
+}
+
+fn reviewed(game: &Game) -> damas::ai::Review {
+    match review(game, &ReviewOptions::default(), |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("review failed: {e}"),
+    }
+}
+
+#[test]
+fn a_move_that_allows_a_shot_is_a_blunder_refuted_by_the_shot() {
+    let game = game_from(BEFORE_SHOT, &["4-7", "19-14", "10x19", "22x8"]);
+    let r = reviewed(&game);
+    let blunder = &r.plies[0];
+    assert_eq!(blunder.mover, Color::White);
+    assert_eq!(blunder.played_text, "4-7");
+    assert_eq!(blunder.class, MoveClass::Blunder, "{blunder:?}");
+    assert!(
+        blunder.allowed_shot,
+        "the refutation is a shot: {blunder:?}"
+    );
+    assert_ne!(blunder.best, blunder.played);
+    let start = game.positions()[1];
+    assert_eq!(
+        blunder.refutation.first().map(|m| start.move_notation(m)),
+        Some("19-14".to_string()),
+        "the refutation starts with the sacrifice"
+    );
+    // Before the move the game was level; after it Black is winning.
+    assert!(blunder.eval_before.abs() < 100, "{}", blunder.eval_before);
+    assert!(blunder.eval_after < -150, "{}", blunder.eval_after);
+    // Black's shot was the best move: no error charged to Black for it.
+    assert!(matches!(
+        r.plies[1].class,
+        MoveClass::Best | MoveClass::Good
+    ));
+    let white = r.player(Color::White);
+    assert_eq!(white.blunders, 1);
+    assert_eq!(white.biggest_swing, Some(0));
+    assert!(white.accuracy < 50.0, "{}", white.accuracy);
+    assert_eq!(r.evals.len(), game.ply() + 1);
+}
+
+#[test]
+fn the_only_legal_move_is_never_a_mistake() {
+    let game = game_from(BEFORE_SHOT, &["4-7", "19-14", "10x19", "22x8"]);
+    // 10x19 is White's only legal move, and it loses: still an "only move".
+    assert_eq!(game.positions()[2].count_legal_moves(), 1);
+    let r = reviewed(&game);
+    let forced = &r.plies[2];
+    assert_eq!(forced.class, MoveClass::OnlyMove);
+    assert_eq!(forced.loss, 0.0);
+    assert!(!forced.missed_shot && !forced.allowed_shot);
+    // Its evaluation is the searched one of the position after it, not a static guess.
+    assert_eq!(forced.eval_before, forced.eval_after);
+    assert!(forced.eval_after < -150);
+    let white = r.player(Color::White);
+    assert_eq!(white.mistakes + white.inaccuracies, 0);
+}
+
+#[test]
+fn a_missed_shot_is_named() {
+    // Black to move can play the shot 19-14; 30-27 instead lets it go.
+    let game = game_from(BEFORE_SHOT, &["4-7", "30-27"]);
+    let r = reviewed(&game);
+    let missed = &r.plies[1];
+    assert!(
+        matches!(missed.class, MoveClass::Mistake | MoveClass::Blunder),
+        "{missed:?}"
+    );
+    assert!(missed.missed_shot, "{missed:?}");
+    assert_eq!(missed.best_text, "19-14");
+    assert_eq!(r.player(Color::Black).missed_shots, 1);
+}
+
+#[test]
+fn a_game_without_moves_is_refused() {
+    let game = Game::new(Variant::Spanish);
+    assert_eq!(
+        review(&game, &ReviewOptions::default(), |_, _| {}),
+        Err(ReviewError::NoMoves)
+    );
+}
+
+#[test]
+fn the_pool_gives_the_same_review_and_reports_progress() {
+    let game = game_from(BEFORE_SHOT, &["4-7", "19-14", "10x19", "22x8", "5-10"]);
+    let options = ReviewOptions::default();
+    assert_eq!(options.limits.nodes, Some(HARD_NODES));
+    let here = reviewed(&game);
+    let pool = SearchPool::new(2, 32);
+    let mut seen = Vec::new();
+    let runtime = match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(r) => r,
+        Err(e) => panic!("no runtime: {e}"),
+    };
+    let pooled = runtime
+        .block_on(review_in_pool(&pool, &game, &options, |done, total| {
+            seen.push((done, total))
+        }))
+        .map_err(|e| e.to_string());
+    assert_eq!(pooled, Ok(here));
+    // One report per searched position (the forced 10x19 is not searched), in order.
+    let positions = game.positions();
+    let total = (0..positions.len())
+        .filter(|&i| {
+            let moves = positions[i].count_legal_moves();
+            moves > 1 || (i == game.ply() && moves > 0)
+        })
+        .count();
+    assert!(total < positions.len());
+    assert_eq!(seen, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
+}

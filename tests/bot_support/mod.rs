@@ -22,6 +22,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         api_proxy: Some(standin.base_url()),
         defer_after: damas::discord::router::DEFER_AFTER,
         settings: Default::default(),
+        shards: damas::discord::shards::ShardPlan::Recommended,
     }
 }
 

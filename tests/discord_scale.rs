@@ -95,10 +95,7 @@ async fn a_shard_range_connects_only_its_shards() {
     // Shard 0 runs elsewhere, and registers the commands there.
     assert_eq!(commands_puts(&standin), 0);
     assert!(
-        !standin
-            .log()
-            .iter()
-            .any(|r| r.route == Route::GatewayBot),
+        !standin.log().iter().any(|r| r.route == Route::GatewayBot),
         "a range needs no recommendation"
     );
     standin.assert_no_refusals();
@@ -352,16 +349,29 @@ async fn a_game_against_the_bot_is_played_over_http() {
             ),
         )
         .await;
-    assert_eq!((answered.status, answered.body["type"].clone()), (200, json!(5)));
+    assert_eq!(
+        (answered.status, answered.body["type"].clone()),
+        (200, json!(5))
+    );
     original_edit(&standin, &sent).await;
 
     // Text only: answered in the response body itself.
     let (_, help) = standin
-        .post_interaction(&serve.url, standin.slash_command(&alice, place, "help", vec![]))
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(&alice, place, "help", vec![]),
+        )
         .await;
     assert_eq!(help.body["type"], 4, "{}", help.body);
-    assert!(!help.body["data"]["content"].as_str().unwrap_or_default().is_empty()
-        || help.body["data"]["embeds"].as_array().is_some_and(|e| !e.is_empty()));
+    assert!(
+        !help.body["data"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty()
+            || help.body["data"]["embeds"]
+                .as_array()
+                .is_some_and(|e| !e.is_empty())
+    );
 
     let (_, suggestions) = standin
         .post_interaction(
@@ -370,7 +380,10 @@ async fn a_game_against_the_bot_is_played_over_http() {
         )
         .await;
     assert_eq!(suggestions.body["type"], 8, "{}", suggestions.body);
-    let choices: Vec<Value> = suggestions.body["data"]["choices"].as_array().cloned().unwrap();
+    let choices: Vec<Value> = suggestions.body["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap();
     assert!(choices.iter().any(|c| c["value"] == "10-14"), "{choices:?}");
 
     let (sent, answered) = standin
@@ -381,12 +394,14 @@ async fn a_game_against_the_bot_is_played_over_http() {
         .await;
     assert_eq!(answered.body["type"], 5, "{}", answered.body);
     let shown = original_edit(&standin, &sent).await;
-    assert!(text(&shown).contains("alice played 10-14"), "{}", text(&shown));
+    assert!(
+        text(&shown).contains("alice played 10-14"),
+        "{}",
+        text(&shown)
+    );
 
     // No gateway: the move alice's interaction owed the bot is posted in the channel.
-    let reply = standin
-        .next_request(bot_post_in(place.channel))
-        .await;
+    let reply = standin.next_request(bot_post_in(place.channel)).await;
     assert!(text(&reply).contains("played"), "{}", text(&reply));
     let board = standin
         .message(reply.message_id().expect("the post's id"))
@@ -403,9 +418,11 @@ async fn a_game_against_the_bot_is_played_over_http() {
             r.method == "POST" && matches!(&r.route, Route::Followup { token: t } if *t == token)
         })
         .await;
-    assert!(text(&followup).contains("alice played"), "{}", text(&followup));
-    standin
-        .next_request(bot_post_in(place.channel))
-        .await;
+    assert!(
+        text(&followup).contains("alice played"),
+        "{}",
+        text(&followup)
+    );
+    standin.next_request(bot_post_in(place.channel)).await;
     standin.assert_no_refusals();
 }

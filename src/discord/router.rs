@@ -326,11 +326,14 @@ impl Handler {
         // The body of Discord's HTTP request carries no files: a board (a picture) answered
         // by HTTP is deferred, then shown like any deferred answer.
         let has_files = |r: &Reply| r.image.is_some() || !r.files.is_empty();
-        if target.http_answer.is_some() && !deferred && answer.replies.first().is_some_and(has_files)
+        if target.http_answer.is_some()
+            && !deferred
+            && answer.replies.first().is_some_and(has_files)
         {
             deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
         }
-        self.deliver(http, target, &answer, deferred, received).await;
+        self.deliver(http, target, &answer, deferred, received)
+            .await;
         // Whatever happened, a game waiting for the bot gets its move.
         let trigger = match answer.bot_turn {
             Some(_) => BotTrigger::Owed,
@@ -355,11 +358,7 @@ impl Handler {
             }
             Source::Component(_) => CreateInteractionResponse::Acknowledge,
         };
-        match with_retries("defer", Some(deadline), || {
-            target.respond(http, defer())
-        })
-        .await
-        {
+        match with_retries("defer", Some(deadline), || target.respond(http, defer())).await {
             Ok(()) => true,
             Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => true,
             Err(e) => {

@@ -18,11 +18,9 @@ pub enum ShardPlan {
 
 impl ShardPlan {
     /// Reads `DISCORD_SHARDS` and `DISCORD_SHARD_COUNT` (both or neither).
-    pub fn from_vars(
-        shards: Option<String>,
-        count: Option<String>,
-    ) -> Result<ShardPlan, BotError> {
-        let bad = |variable: &'static str, problem: String| BotError::BadSetting { variable, problem };
+    pub fn from_vars(shards: Option<String>, count: Option<String>) -> Result<ShardPlan, BotError> {
+        let bad =
+            |variable: &'static str, problem: String| BotError::BadSetting { variable, problem };
         let (shards, count) = match (shards, count) {
             (None, None) => return Ok(ShardPlan::Recommended),
             (Some(_), None) => {
@@ -51,7 +49,10 @@ impl ShardPlan {
         };
         let range = || {
             let (first, last) = shards.trim().split_once('-')?;
-            Some((first.trim().parse::<u32>().ok()?, last.trim().parse::<u32>().ok()?))
+            Some((
+                first.trim().parse::<u32>().ok()?,
+                last.trim().parse::<u32>().ok()?,
+            ))
         };
         let Some((first, last)) = range() else {
             return Err(bad(
@@ -99,17 +100,33 @@ mod tests {
         assert_eq!(plan(None, None).unwrap(), ShardPlan::Recommended);
         assert_eq!(
             plan(Some("2-3"), Some("4")).unwrap(),
-            ShardPlan::Range { first: 2, last: 3, total: 4 }
+            ShardPlan::Range {
+                first: 2,
+                last: 3,
+                total: 4
+            }
         );
         assert_eq!(
             plan(Some(" 0 - 0 "), Some("1")).unwrap(),
-            ShardPlan::Range { first: 0, last: 0, total: 1 }
+            ShardPlan::Range {
+                first: 0,
+                last: 0,
+                total: 1
+            }
         );
         for bad in ["3-2", "2-4", "x-3", "2", "-1-3", "", "1-"] {
-            assert_eq!(variable(plan(Some(bad), Some("4"))), "DISCORD_SHARDS", "{bad}");
+            assert_eq!(
+                variable(plan(Some(bad), Some("4"))),
+                "DISCORD_SHARDS",
+                "{bad}"
+            );
         }
         for bad in ["0", "-4", "four", "4.0"] {
-            assert_eq!(variable(plan(Some("0-0"), Some(bad))), "DISCORD_SHARD_COUNT", "{bad}");
+            assert_eq!(
+                variable(plan(Some("0-0"), Some(bad))),
+                "DISCORD_SHARD_COUNT",
+                "{bad}"
+            );
         }
         assert_eq!(variable(plan(Some("0-1"), None)), "DISCORD_SHARD_COUNT");
         assert_eq!(variable(plan(None, Some("4"))), "DISCORD_SHARDS");

@@ -102,12 +102,17 @@ async fn interaction(
     body: Bytes,
 ) -> Response {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let (Some(signature), Some(timestamp)) =
-        (header("x-signature-ed25519"), header("x-signature-timestamp"))
-    else {
+    let (Some(signature), Some(timestamp)) = (
+        header("x-signature-ed25519"),
+        header("x-signature-timestamp"),
+    ) else {
         return plain(StatusCode::UNAUTHORIZED, "missing request signature");
     };
-    if endpoint.verifier.verify(signature, timestamp, &body).is_err() {
+    if endpoint
+        .verifier
+        .verify(signature, timestamp, &body)
+        .is_err()
+    {
         return plain(StatusCode::UNAUTHORIZED, "invalid request signature");
     }
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
@@ -186,12 +191,13 @@ pub async fn serve_http(
         config.defer_after,
     ));
     handler.register_commands(&http).await;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|e| BotError::BadSetting {
-            variable: "--listen",
-            problem: format!("cannot listen on {listen}: {e}"),
-        })?;
+    let listener =
+        tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| BotError::BadSetting {
+                variable: "--listen",
+                problem: format!("cannot listen on {listen}: {e}"),
+            })?;
     let bound = listener.local_addr().map_err(BotError::Runtime)?;
     // This process may have just started: what the last one left undone is done now.
     handler.catch_up(&http, None, true);

@@ -40,7 +40,10 @@ impl Inner {
             if !self.state().pending_http.contains(token) {
                 return;
             }
-            if tokio::time::timeout_at(deadline, rx.changed()).await.is_err() {
+            if tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_err()
+            {
                 return;
             }
         }
@@ -123,7 +126,11 @@ impl StandIn {
 
     /// Posts an interaction to the endpoint `url`, signed, as Discord does; the answer in the
     /// response body is then taken as the interaction's callback (see [`Self::callback`]).
-    pub async fn post_interaction(&self, url: &str, payload: Value) -> (SentInteraction, HttpAnswered) {
+    pub async fn post_interaction(
+        &self,
+        url: &str,
+        payload: Value,
+    ) -> (SentInteraction, HttpAnswered) {
         if let Err(e) =
             serde_json::from_value::<serenity::model::application::Interaction>(payload.clone())
         {

@@ -1360,11 +1360,9 @@ impl StandIn {
         let what = format!("a connected bot (the shard of guild {guild:?}) to send {t} to");
         let t = t.to_owned();
         self.wait_state(&what, self.inner.cfg.wait, |st| {
-            let session = st.live_session_for(guild).or_else(|| {
-                queue
-                    .then(|| st.resumable_session_for(guild))
-                    .flatten()
-            })?;
+            let session = st
+                .live_session_for(guild)
+                .or_else(|| queue.then(|| st.resumable_session_for(guild)).flatten())?;
             let shard = st.sessions[&session].shard;
             Some((st.dispatch(&session, &t, d.clone()), shard))
         })

@@ -219,16 +219,22 @@ impl ServeProcess {
             .kill_on_drop(true)
             .spawn()
             .expect("damas serve starts");
+        // Its log goes to standard output too: read up to the line that says where it
+        // listens, then keep reading so that the pipe never fills.
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        let find = async {
+            while let Some(line) = lines.next_line().await.expect("read stdout") {
+                if let Some(addr) = line.strip_prefix("listening on ") {
+                    return addr.to_owned();
+                }
+            }
+            panic!("damas serve ended without saying where it listens");
+        };
+        let addr = tokio::time::timeout(Duration::from_secs(30), find)
             .await
-            .expect("damas serve says where it listens within 30 s")
-            .expect("read stdout")
-            .expect("a line");
-        let addr = line
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+            .expect("damas serve says where it listens within 30 s");
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         ServeProcess {
             _child: child,
             url: format!("http://{addr}/interactions"),

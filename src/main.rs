@@ -21,6 +21,9 @@ struct Cli {
 enum Command {
     /// Run the Discord bot (needs DISCORD_TOKEN).
     Bot,
+    /// Run the bot on Discord's HTTP interactions endpoint instead of the gateway (needs
+    /// DISCORD_TOKEN and DISCORD_PUBLIC_KEY).
+    Serve(ServeArgs),
     /// Play in the terminal: the bot's commands, read from standard input.
     Console(damas::console::ConsoleArgs),
     /// List the legal moves of a position.
@@ -49,6 +52,14 @@ enum Command {
     Gif(review_cmds::GifArgs),
 }
 
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The address to take Discord's requests on, like 0.0.0.0:8080 (the endpoint's path is
+    /// /interactions).
+    #[arg(long, value_name = "ADDR")]
+    listen: std::net::SocketAddr,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -58,6 +69,7 @@ fn main() -> ExitCode {
              to run the bot copy .env.example to .env and fill it in. `damas --help` lists every command.",
         ),
         Some(Command::Bot) => bot(),
+        Some(Command::Serve(a)) => exit_with(damas::discord::webhook::run(a.listen)),
         Some(Command::Console(a)) => match damas::console::run(a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -82,7 +94,12 @@ fn main() -> ExitCode {
 
 /// `damas bot`: a one-line message and exit code 2 for settings to fix, 1 for other failures.
 fn bot() -> ExitCode {
-    match damas::discord::run() {
+    exit_with(damas::discord::run())
+}
+
+/// A front end's result as an exit code, with its error on one line.
+fn exit_with(result: Result<(), damas::discord::BotError>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

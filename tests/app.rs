@@ -476,3 +476,62 @@ async fn a_forgotten_player_shows_as_a_deleted_player_in_old_games() {
     assert!(pdn.contains("[Black \"deleted player\"]"), "{pdn}");
     assert!(!pdn.contains("bobbinette"), "{pdn}");
 }
+
+/// The bot's turn claimed by someone else (another process sharing the store).
+struct ClaimedElsewhere;
+
+impl damas::app::BotTurnClaims for ClaimedElsewhere {
+    fn claim(
+        &self,
+        _channel_id: u64,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Option<damas::app::BotTurnClaim>> + Send + '_>,
+    > {
+        Box::pin(std::future::ready(None))
+    }
+
+    fn held_here(&self, _channel_id: u64) -> bool {
+        false
+    }
+}
+
+#[tokio::test]
+async fn the_bot_moves_only_when_it_holds_the_claim_of_its_turn() {
+    let w = world();
+    let alice = actor(1, "alice");
+    w.app
+        .play_bot(
+            &alice,
+            PLACE,
+            Some(Level::Easy),
+            Some(Variant::English),
+            Some(Color::Black),
+        )
+        .await;
+    let place = w
+        .app
+        .play_move(&alice, PLACE, "11-15")
+        .await
+        .bot_turn
+        .expect("the bot must move next");
+    let moves = || {
+        w.app
+            .store()
+            .active_game(PLACE.channel_id)
+            .unwrap()
+            .unwrap()
+            .moves
+            .len()
+    };
+    let elsewhere = w
+        .app
+        .clone()
+        .with_bot_turn_claims(std::sync::Arc::new(ClaimedElsewhere));
+    let b = elsewhere.bot_turn(place, alice.lang()).await;
+    assert!(b.replies.is_empty(), "{:?}", b.replies);
+    assert_eq!(moves(), 1);
+    // This process's own claim: the move is made.
+    let b = w.app.bot_turn(place, alice.lang()).await;
+    assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
+    assert_eq!(moves(), 2);
+}

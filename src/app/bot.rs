@@ -1,7 +1,9 @@
 //! The bot's turn, as durable work: whatever triggers it (a person's move, a restart, any
-//! click in the channel), one move is searched, stored and shown. A per-channel guard keeps
-//! two triggers in this process from searching at once, and the store's compare-and-swap
-//! keeps two processes (or a guard lost to a restart) from storing two moves.
+//! click in the channel), one move is searched, stored and shown. A per-channel claim
+//! ([`BotTurnClaims`]) keeps two triggers from searching at once, and the store's
+//! compare-and-swap keeps two processes (or a claim lost to a restart) from storing two moves.
+//! With one process (sled) the claim is an in-process set; a store shared by many processes
+//! implements the same interface with a lease row, so that exactly one of them searches.
 
 use super::board::{self, board_reply};
 use super::i18n::{n, s, t, tr, Lang};
@@ -14,6 +16,8 @@ use crate::ai::{
 use crate::engine::Game;
 use crate::store::{GameRecord, StoreError};
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -22,9 +26,48 @@ const BOT_THINKING_LIMIT: Duration = Duration::from_secs(20);
 /// Searches tried before the bot falls back to a shallow one.
 const SEARCH_ATTEMPTS: u32 = 3;
 
-/// Channels whose bot move is being searched or stored right now, in this process.
+/// A claim on a channel's bot turn: held while it lives, released when dropped (also on
+/// panic). A lease in a shared database also expires on its own, for a process that dies.
+pub type BotTurnClaim = Box<dyn Send + Sync>;
+
+/// Who may make the bot's move in a channel now: at most one holder per channel, across every
+/// process that shares the store.
+///
+/// A PostgreSQL implementation: `INSERT INTO bot_turn_leases (channel, holder, expires)
+/// ... ON CONFLICT DO NOTHING`, or taking an expired row with `SELECT ... FOR UPDATE SKIP
+/// LOCKED` and renewing it; the guard deletes its row when dropped. The lease must outlast the
+/// search ([`BOT_THINKING_LIMIT`]) and the store's write.
+pub trait BotTurnClaims: Send + Sync {
+    /// Claims the bot's turn in `channel_id`; `None` if someone holds it already.
+    fn claim(
+        &self,
+        channel_id: u64,
+    ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>>;
+
+    /// Whether this process holds the channel's claim now.
+    fn held_here(&self, channel_id: u64) -> bool;
+}
+
+/// Channels whose bot move is being searched or stored right now, in this process: the claim
+/// when one process owns the store (sled).
 #[derive(Clone, Default)]
-pub(crate) struct BotMovesInFlight(Arc<Mutex<HashSet<u64>>>);
+pub struct BotMovesInFlight(Arc<Mutex<HashSet<u64>>>);
+
+impl BotTurnClaims for BotMovesInFlight {
+    fn claim(
+        &self,
+        channel_id: u64,
+    ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>> {
+        let claim = self
+            .enter(channel_id)
+            .map(|held| Box::new(held) as BotTurnClaim);
+        Box::pin(std::future::ready(claim))
+    }
+
+    fn held_here(&self, channel_id: u64) -> bool {
+        self.contains(channel_id)
+    }
+}
 
 /// Holds a channel's place in [`BotMovesInFlight`] until dropped (also on panic).
 struct InFlight {
@@ -154,7 +197,7 @@ impl App {
     /// after [`SEARCH_ATTEMPTS`] failures the bot plays the best move of a shallow search, so
     /// a bot never loses by not moving.
     pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
-        let Some(_in_flight) = self.bot_moves.enter(place.channel_id) else {
+        let Some(_claim) = self.bot_moves.claim(place.channel_id).await else {
             return Answer::default();
         };
         let rec = match self.store.active_game(place.channel_id) {

@@ -26,7 +26,7 @@ pub mod sweep;
 pub mod threads;
 
 pub use crate::store::UserRef;
-pub use bot::Owed;
+pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
     Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply,
@@ -142,7 +142,7 @@ pub struct App {
     pub(crate) store: Store,
     pub(crate) config: Config,
     clock: Clock,
-    bot_moves: bot::BotMovesInFlight,
+    bot_moves: Arc<dyn bot::BotTurnClaims>,
     search_hook: Option<SearchHook>,
     /// Where every search runs: the bot's moves (and later reviews and puzzles).
     pool: Arc<SearchPool>,
@@ -160,7 +160,7 @@ impl App {
                     .map(|d| d.as_millis() as u64)
                     .unwrap_or(0)
             }),
-            bot_moves: bot::BotMovesInFlight::default(),
+            bot_moves: Arc::new(bot::BotMovesInFlight::default()),
             search_hook: None,
             pool: Arc::new(SearchPool::new(
                 config.search_threads,
@@ -180,7 +180,14 @@ impl App {
 
     /// Whether this process is making the bot's move in the channel right now.
     pub fn bot_move_in_flight(&self, channel_id: u64) -> bool {
-        self.bot_moves.contains(channel_id)
+        self.bot_moves.held_here(channel_id)
+    }
+
+    /// Replaces who may make the bot's moves (a store shared by several processes claims
+    /// them with a lease; the default is this process's own set).
+    pub fn with_bot_turn_claims(mut self, claims: Arc<dyn bot::BotTurnClaims>) -> App {
+        self.bot_moves = claims;
+        self
     }
 
     /// Replaces the clock (tests of expiry and time limits).

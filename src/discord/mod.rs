@@ -8,12 +8,15 @@ pub mod commands;
 pub mod deliver;
 pub mod respond;
 pub mod router;
+pub mod shards;
+pub mod webhook;
 pub mod work;
 
 use crate::app::settings::Settings;
 use crate::app::{App, Config};
 use crate::store::Store;
 use serenity::all::{Client, GatewayIntents, Http, HttpBuilder};
+use shards::ShardPlan;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,6 +52,8 @@ pub struct BotConfig {
     pub defer_after: Duration,
     /// Time limits and the search pool (`DAMAS_*`).
     pub settings: Settings,
+    /// The gateway shards this process runs (`DISCORD_SHARDS`, `DISCORD_SHARD_COUNT`).
+    pub shards: ShardPlan,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -116,7 +121,8 @@ fn parse_proxy(raw: &str) -> Result<String, BotError> {
 }
 
 impl BotConfig {
-    /// Reads `DISCORD_TOKEN`, `DAMAS_DB`, `DISCORD_GUILD_ID`, `DISCORD_API_PROXY`.
+    /// Reads `DISCORD_TOKEN`, `DAMAS_DB`, `DISCORD_GUILD_ID`, `DISCORD_API_PROXY`,
+    /// `DISCORD_SHARDS`, `DISCORD_SHARD_COUNT` and the `DAMAS_*` settings.
     pub fn from_env() -> Result<BotConfig, BotError> {
         BotConfig::from_vars(|name| std::env::var(name).ok())
     }
@@ -137,8 +143,10 @@ impl BotConfig {
             || PathBuf::from(crate::store::DEFAULT_DB_PATH),
             PathBuf::from,
         );
+        let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
         Ok(BotConfig {
             token: Token(token),
+            shards,
             db_path,
             guild_id,
             api_proxy,
@@ -149,6 +157,44 @@ impl BotConfig {
             })?,
         })
     }
+}
+
+/// serenity's REST client for the configured token (through the proxy, if any), once Discord
+/// took the token.
+async fn checked_http(config: &BotConfig) -> Result<Http, BotError> {
+    let mut http = HttpBuilder::new(&config.token.0);
+    if let Some(proxy) = &config.api_proxy {
+        http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    // Check the token first, for a clear message instead of a gateway error loop.
+    match http.get_current_user().await {
+        Ok(_) => Ok(http),
+        Err(serenity::Error::Http(e)) if e.status_code().is_some_and(|s| s.as_u16() == 401) => {
+            Err(BotError::TokenRejected)
+        }
+        Err(e) => Err(BotError::Discord(e)),
+    }
+}
+
+/// Opens the store and builds the application over it with the configured settings.
+fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
+    let store = Store::open(&config.db_path).map_err(|source| BotError::Store {
+        path: config.db_path.clone(),
+        source,
+    })?;
+    let settings = &config.settings;
+    let app = App::new(
+        store.clone(),
+        Config {
+            challenge_ttl: settings.challenge_ttl,
+            move_time: settings.move_time,
+            search_threads: settings.search_threads,
+            search_memory_mb: settings.search_memory_mb,
+            ..Config::default()
+        },
+    );
+    Ok((store, app))
 }
 
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
@@ -163,27 +209,10 @@ pub async fn client_tracking(
     app: App,
     work: Arc<InFlight>,
 ) -> Result<Client, BotError> {
-    let mut http = HttpBuilder::new(&config.token.0);
-    if let Some(proxy) = &config.api_proxy {
-        http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
-    }
-    let http = http.build();
-    // Check the token first, for a clear message instead of a gateway error loop.
-    match http.get_current_user().await {
-        Ok(_) => {}
-        Err(serenity::Error::Http(e)) if e.status_code().is_some_and(|s| s.as_u16() == 401) => {
-            return Err(BotError::TokenRejected)
-        }
-        Err(e) => return Err(BotError::Discord(e)),
-    }
+    let http = checked_http(config).await?;
     // Commands, autocomplete and components need no privileged intent.
     let intents = GatewayIntents::GUILDS;
-    let handler = router::Handler {
-        app,
-        guild_id: config.guild_id,
-        work,
-        defer_after: config.defer_after,
-    };
+    let handler = router::Handler::new(app, config.guild_id, work, config.defer_after);
     Ok(serenity::all::ClientBuilder::new_with_http(http, intents)
         .event_handler(handler)
         .await?)
@@ -225,21 +254,8 @@ async fn stop_signal() {
 /// SIGTERM or Ctrl-C it takes no more interactions, lets the work under way finish (at most
 /// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
-    let store = Store::open(&config.db_path).map_err(|source| BotError::Store {
-        path: config.db_path.clone(),
-        source,
-    })?;
+    let (store, app) = open_app(&config)?;
     let settings = &config.settings;
-    let app = App::new(
-        store.clone(),
-        Config {
-            challenge_ttl: settings.challenge_ttl,
-            move_time: settings.move_time,
-            search_threads: settings.search_threads,
-            search_memory_mb: settings.search_memory_mb,
-            ..Config::default()
-        },
-    );
     let work = InFlight::new();
     let mut client = client_tracking(&config, app.clone(), Arc::clone(&work)).await?;
     let shards = client.shard_manager.clone();
@@ -249,8 +265,17 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         Arc::clone(&work),
         settings.sweep_every,
     ));
+    let started = async {
+        match config.shards {
+            ShardPlan::Recommended => client.start_autosharded().await,
+            // serenity's range end is inclusive, like DISCORD_SHARDS.
+            ShardPlan::Range { first, last, total } => {
+                client.start_shard_range(first..last, total).await
+            }
+        }
+    };
     tokio::select! {
-        ended = client.start() => ended?,
+        ended = started => ended?,
         () = stop_signal() => {
             tracing::info!("stopping: no new interactions; finishing the work under way");
             // The gateway closes first: interactions it already delivered are still

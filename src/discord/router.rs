@@ -10,8 +10,10 @@
 //! - when the interaction can no longer be answered, a public reply is posted in the channel;
 //! - the bot's own moves are posted in the channel, whatever started them.
 
-use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED};
+use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
 use super::respond::Rendered;
+use super::shards::shard_of;
+use super::webhook::HttpAnswer;
 use super::work::InFlight;
 use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
@@ -25,6 +27,7 @@ use serenity::all::{
 };
 use serenity::futures::FutureExt;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -34,6 +37,9 @@ use tokio::time::Instant;
 pub const DEFER_AFTER: Duration = Duration::from_millis(800);
 /// Discord refuses an interaction's first answer after 3 s; stop trying a little before.
 const ANSWER_WINDOW: Duration = Duration::from_millis(2800);
+/// How often, and how far apart, the message of an answer sent by HTTP is looked for again.
+const HTTP_READ_BACK_TRIES: u32 = 10;
+const HTTP_READ_BACK_WAIT: Duration = Duration::from_millis(200);
 
 /// A slash command as the app's command table reads it; `None` for a name the table does
 /// not know (a command left registered by an older version).
@@ -148,6 +154,9 @@ pub struct Handler {
     pub work: Arc<InFlight>,
     /// See [`DEFER_AFTER`].
     pub defer_after: Duration,
+    /// How many shards the bot runs in all, as the last READY said (for RESUMED, which does
+    /// not say).
+    shard_count: AtomicU32,
 }
 
 fn display_name(user: &User, member: Option<&Member>) -> String {
@@ -168,32 +177,43 @@ fn actor(user: &User, member: Option<&Member>, locale: &str) -> Actor {
     }
 }
 
-/// The interaction an answer goes back to.
+/// The kind of interaction an answer goes back to.
 #[derive(Clone, Copy)]
-enum Target<'a> {
+enum Source<'a> {
     Command(&'a CommandInteraction),
     Component(&'a ComponentInteraction),
 }
 
+/// The interaction an answer goes back to, and where its first answer goes: Discord's
+/// callback endpoint (gateway), or the body of Discord's HTTP request (`damas serve`).
+#[derive(Clone, Copy)]
+struct Target<'a> {
+    source: Source<'a>,
+    http_answer: Option<&'a HttpAnswer>,
+}
+
 impl Target<'_> {
     fn token(&self) -> &str {
-        match self {
-            Target::Command(c) => &c.token,
-            Target::Component(c) => &c.token,
+        match self.source {
+            Source::Command(c) => &c.token,
+            Source::Component(c) => &c.token,
         }
     }
 
     fn channel_id(&self) -> ChannelId {
-        match self {
-            Target::Command(c) => c.channel_id,
-            Target::Component(c) => c.channel_id,
+        match self.source {
+            Source::Command(c) => c.channel_id,
+            Source::Component(c) => c.channel_id,
         }
     }
 
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Target::Command(c) => c.create_response(http, r).await,
-            Target::Component(c) => c.create_response(http, r).await,
+        if let Some(answer) = self.http_answer {
+            return answer.send(r);
+        }
+        match self.source {
+            Source::Command(c) => c.create_response(http, r).await,
+            Source::Component(c) => c.create_response(http, r).await,
         }
     }
 }
@@ -368,11 +388,26 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
 }
 
 impl Handler {
+    pub fn new(
+        app: App,
+        guild_id: Option<u64>,
+        work: Arc<InFlight>,
+        defer_after: Duration,
+    ) -> Handler {
+        Handler {
+            app,
+            guild_id,
+            work,
+            defer_after,
+            shard_count: AtomicU32::new(1),
+        }
+    }
+
     /// Runs a use case for an interaction and delivers its answer: deferred first if it takes
     /// long, retried while Discord fails, in the channel if the interaction is gone.
     async fn interact(
         &self,
-        ctx: &Context,
+        http: &Arc<Http>,
         target: Target<'_>,
         actor: &Actor,
         place: Place,
@@ -383,13 +418,13 @@ impl Handler {
         let mut work = std::pin::pin!(AssertUnwindSafe(work).catch_unwind());
         let mut deferred = false;
         let outcome = if self.defer_after.is_zero() {
-            deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
+            deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
             work.await
         } else {
             tokio::select! {
                 done = &mut work => done,
                 () = tokio::time::sleep(self.defer_after) => {
-                    deferred = self.defer(ctx, target, received + ANSWER_WINDOW).await;
+                    deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
                     work.await
                 }
             }
@@ -401,7 +436,17 @@ impl Handler {
                 Reply::private(i18n::t(lang, "err-bot-failed")).into()
             }
         };
-        self.deliver(ctx, target, &answer, deferred, received).await;
+        // The body of Discord's HTTP request carries no files: a board (a picture) answered
+        // by HTTP is deferred, then shown like any deferred answer.
+        let has_files = |r: &Reply| r.image.is_some() || !r.files.is_empty();
+        if target.http_answer.is_some()
+            && !deferred
+            && answer.replies.first().is_some_and(has_files)
+        {
+            deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
+        }
+        self.deliver(http, target, &answer, deferred, received)
+            .await;
         // Whatever happened, a game waiting for the bot gets its move (in the game's own
         // thread when one was just opened).
         let (trigger, bot_place) = match answer.bot_turn {
@@ -409,7 +454,7 @@ impl Handler {
             None => (BotTrigger::Nudge, place),
         };
         start_bot_turn(
-            ctx.http.clone(),
+            http.clone(),
             self.app.clone(),
             &self.work,
             bot_place,
@@ -419,19 +464,15 @@ impl Handler {
     }
 
     /// Tells Discord the answer is coming. Returns whether it took.
-    async fn defer(&self, ctx: &Context, target: Target<'_>, deadline: Instant) -> bool {
-        let defer = || match target {
+    async fn defer(&self, http: &Arc<Http>, target: Target<'_>, deadline: Instant) -> bool {
+        let defer = || match target.source {
             // "The bot is thinking…", public: most answers are boards for everyone.
-            Target::Command(_) => {
+            Source::Command(_) => {
                 CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
             }
-            Target::Component(_) => CreateInteractionResponse::Acknowledge,
+            Source::Component(_) => CreateInteractionResponse::Acknowledge,
         };
-        match with_retries("defer", Some(deadline), || {
-            target.respond(&ctx.http, defer())
-        })
-        .await
-        {
+        match with_retries("defer", Some(deadline), || target.respond(http, defer())).await {
             Ok(()) => true,
             Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => true,
             Err(e) => {
@@ -446,20 +487,19 @@ impl Handler {
     /// interaction cannot carry them.
     async fn deliver(
         &self,
-        ctx: &Context,
+        http: &Arc<Http>,
         target: Target<'_>,
         answer: &Answer,
         deferred: bool,
         received: Instant,
     ) {
-        let http = &ctx.http;
         // Replies for another channel (a new game thread, a thread's parent) are posted there.
         let here = target.channel_id().get();
         let (local, elsewhere): (Vec<&Reply>, Vec<&Reply>) = answer
             .replies
             .iter()
             .partition(|r| r.channel.map_or(true, |c| c == here));
-        self.deliver_here(ctx, target, &local, deferred, received)
+        self.deliver_here(http, target, &local, deferred, received)
             .await;
         for reply in elsewhere.into_iter().filter(|r| !r.is_private()) {
             let channel = ChannelId::new(reply.channel.unwrap_or(here));
@@ -471,28 +511,27 @@ impl Handler {
     /// [`Self::deliver`] for the replies shown where the interaction happened.
     async fn deliver_here(
         &self,
-        ctx: &Context,
+        http: &Arc<Http>,
         target: Target<'_>,
         replies: &[&Reply],
         deferred: bool,
         received: Instant,
     ) {
-        let http = &ctx.http;
         let mut replies = replies.iter().copied();
         let Some(first) = replies.next() else {
-            self.acknowledge(ctx, target, deferred, received).await;
+            self.acknowledge(http, target, deferred, received).await;
             return;
         };
-        let shown = match (deferred, target) {
+        let shown = match (deferred, target.source) {
             (false, _) => self.respond_with(http, target, first, received).await,
-            (true, Target::Command(c)) if !first.is_private() => {
+            (true, Source::Command(c)) if !first.is_private() => {
                 with_retries("complete a deferred answer", None, || {
                     c.edit_response(http, Rendered::new(first).edit_original())
                 })
                 .await
                 .map(Some)
             }
-            (true, Target::Command(c)) => {
+            (true, Source::Command(c)) => {
                 // A deferred answer is public; a private one goes out as an ephemeral
                 // follow-up and the placeholder is removed.
                 let sent = self.followup(http, target, first).await;
@@ -503,7 +542,7 @@ impl Handler {
                 }
                 sent.map(Some)
             }
-            (true, Target::Component(_)) => self.followup(http, target, first).await.map(Some),
+            (true, Source::Component(_)) => self.followup(http, target, first).await.map(Some),
         };
         self.shown(http, target, first, shown).await;
         for reply in replies {
@@ -540,11 +579,26 @@ impl Handler {
         if reply.board_of.is_none() && reply.challenge_of.is_none() && reply.line_of.is_none() {
             return Ok(None);
         }
-        with_retries("read an answer back", None, || {
-            http.get_original_interaction_response(target.token())
-        })
-        .await
-        .map(Some)
+        let read_back = || {
+            with_retries("read an answer back", None, || {
+                http.get_original_interaction_response(target.token())
+            })
+        };
+        let mut message = read_back().await;
+        // An answer in the body of Discord's HTTP request becomes a message only once Discord
+        // has read that body, which may be a moment after this process wrote it.
+        if target.http_answer.is_some() {
+            for _ in 0..HTTP_READ_BACK_TRIES {
+                match &message {
+                    Err(e) if deliver::json_code(e) == Some(UNKNOWN_MESSAGE) => {
+                        tokio::time::sleep(HTTP_READ_BACK_WAIT).await;
+                        message = read_back().await;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        message.map(Some)
     }
 
     async fn followup(
@@ -555,9 +609,9 @@ impl Handler {
     ) -> serenity::Result<Message> {
         with_retries("send a follow-up", None, || async {
             let m = Rendered::new(reply).followup();
-            match target {
-                Target::Command(c) => c.create_followup(http, m).await,
-                Target::Component(c) => c.create_followup(http, m).await,
+            match target.source {
+                Source::Command(c) => c.create_followup(http, m).await,
+                Source::Component(c) => c.create_followup(http, m).await,
             }
         })
         .await
@@ -591,23 +645,23 @@ impl Handler {
     /// An answer with nothing to say still answers the interaction.
     async fn acknowledge(
         &self,
-        ctx: &Context,
+        http: &Arc<Http>,
         target: Target<'_>,
         deferred: bool,
         received: Instant,
     ) {
-        let result = match (deferred, target) {
-            (true, Target::Component(_)) => Ok(()),
-            (true, Target::Command(c)) => c.delete_response(&ctx.http).await,
+        let result = match (deferred, target.source) {
+            (true, Source::Component(_)) => Ok(()),
+            (true, Source::Command(c)) => c.delete_response(http).await,
             (false, _) => {
                 with_retries("acknowledge", Some(received + ANSWER_WINDOW), || {
-                    let ack = match target {
-                        Target::Component(_) => CreateInteractionResponse::Acknowledge,
-                        Target::Command(_) => CreateInteractionResponse::Message(
+                    let ack = match target.source {
+                        Source::Component(_) => CreateInteractionResponse::Acknowledge,
+                        Source::Command(_) => CreateInteractionResponse::Message(
                             Rendered::new(&Reply::private("✓")).response(),
                         ),
                     };
-                    target.respond(&ctx.http, ack)
+                    target.respond(http, ack)
                 })
                 .await
             }
@@ -617,24 +671,32 @@ impl Handler {
         }
     }
 
-    async fn command(&self, ctx: &Context, cmd: &CommandInteraction) {
+    async fn command(
+        &self,
+        http: &Arc<Http>,
+        cmd: &CommandInteraction,
+        http_answer: Option<&HttpAnswer>,
+    ) {
         let actor = actor(&cmd.user, cmd.member.as_deref(), &cmd.locale);
         let place = Place {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
         let work = async {
-            let answer = self.dispatch_command(ctx, cmd, &actor, place).await;
-            open_thread(&ctx.http, &self.app, answer).await
+            let answer = self.dispatch_command(http, cmd, &actor, place).await;
+            open_thread(http, &self.app, answer).await
         };
-        self.interact(ctx, Target::Command(cmd), &actor, place, work)
-            .await;
+        let target = Target {
+            source: Source::Command(cmd),
+            http_answer,
+        };
+        self.interact(http, target, &actor, place, work).await;
     }
 
     /// The use case a command names.
     async fn dispatch_command(
         &self,
-        ctx: &Context,
+        http: &Arc<Http>,
         cmd: &CommandInteraction,
         actor: &Actor,
         place: Place,
@@ -647,7 +709,7 @@ impl Handler {
                     let _ = tx.send((done, total));
                 };
                 let editor = tokio::spawn(show_review_progress(
-                    ctx.http.clone(),
+                    http.clone(),
                     cmd.clone(),
                     rx,
                     actor.lang(),
@@ -668,7 +730,12 @@ impl Handler {
         }
     }
 
-    async fn autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
+    async fn autocomplete(
+        &self,
+        http: &Arc<Http>,
+        cmd: &CommandInteraction,
+        http_answer: Option<&HttpAnswer>,
+    ) {
         let place = Place {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
@@ -683,8 +750,12 @@ impl Handler {
         for c in choices {
             response = response.add_string_choice(c.clone(), c);
         }
-        if let Err(e) = cmd
-            .create_response(&ctx.http, CreateInteractionResponse::Autocomplete(response))
+        let target = Target {
+            source: Source::Command(cmd),
+            http_answer,
+        };
+        if let Err(e) = target
+            .respond(http, CreateInteractionResponse::Autocomplete(response))
             .await
         {
             // Autocomplete is a convenience: the next keystroke asks again.
@@ -692,7 +763,12 @@ impl Handler {
         }
     }
 
-    async fn component(&self, ctx: &Context, c: &ComponentInteraction) {
+    async fn component(
+        &self,
+        http: &Arc<Http>,
+        c: &ComponentInteraction,
+        http_answer: Option<&HttpAnswer>,
+    ) {
         let actor = actor(&c.user, c.member.as_ref(), &c.locale);
         let place = Place {
             guild_id: c.guild_id.map(GuildId::get),
@@ -707,17 +783,28 @@ impl Handler {
                 .app
                 .component(&actor, place, &c.data.custom_id, &values)
                 .await;
-            open_thread(&ctx.http, &self.app, answer).await
+            open_thread(http, &self.app, answer).await
         };
-        self.interact(ctx, Target::Component(c), &actor, place, work)
-            .await;
+        let target = Target {
+            source: Source::Component(c),
+            http_answer,
+        };
+        self.interact(http, target, &actor, place, work).await;
     }
 
     /// After a (re)connection: make every move the bot owes, and post the boards that were
-    /// stored but never shown (the process stopped in between).
-    fn catch_up(&self, ctx: &Context, boards_too: bool) {
+    /// stored but never shown (the process stopped in between). With `shard` (id, count),
+    /// only in the games whose events arrive on that shard: each shard's READY catches up on
+    /// its own servers, so N shards (in one process or many) never start a move N times.
+    pub fn catch_up(&self, http: &Arc<Http>, shard: Option<(u32, u32)>, boards_too: bool) {
         for (owed, lang) in self.app.owed_work() {
-            let (http, app) = (ctx.http.clone(), self.app.clone());
+            let place = match owed {
+                Owed::BotMove(place) | Owed::Board(place) => place,
+            };
+            if shard.is_some_and(|(id, count)| shard_of(place.guild_id, count) != id) {
+                continue;
+            }
+            let (http, app) = (http.clone(), self.app.clone());
             match owed {
                 Owed::BotMove(place) => {
                     start_bot_turn(http, app, &self.work, place, lang, BotTrigger::Owed)
@@ -729,28 +816,71 @@ impl Handler {
             }
         }
     }
-}
 
-#[serenity::async_trait]
-impl EventHandler for Handler {
-    async fn ready(&self, ctx: Context, ready: Ready) {
-        tracing::info!("connected as {}", ready.user.name);
+    /// Starts the moves the bot owes whose boards have been shown (`damas serve`'s periodic
+    /// catch-up: a move whose board is still being shown is started by its interaction).
+    pub fn nudge_owed_moves(&self, http: &Arc<Http>) {
+        for (owed, lang) in self.app.owed_work() {
+            if let Owed::BotMove(place) = owed {
+                let (http, app) = (http.clone(), self.app.clone());
+                start_bot_turn(http, app, &self.work, place, lang, BotTrigger::Nudge);
+            }
+        }
+    }
+
+    /// Registers the slash commands, in the configured server or globally.
+    pub async fn register_commands(&self, http: &Http) {
         let commands = super::commands::all();
         let result = match self.guild_id {
-            Some(g) => GuildId::new(g).set_commands(&ctx.http, commands).await,
-            None => serenity::all::Command::set_global_commands(&ctx.http, commands).await,
+            Some(g) => GuildId::new(g).set_commands(http, commands).await,
+            None => serenity::all::Command::set_global_commands(http, commands).await,
         };
         match result {
             Ok(c) => tracing::info!("registered {} commands", c.len()),
             Err(e) => tracing::error!("could not register the commands: {e}"),
         }
-        // A new session: this process may have just started, so catch up on everything.
-        self.catch_up(&ctx, true);
+    }
+
+    /// Answers one interaction, from the gateway or from the HTTP endpoint; `http_answer` is
+    /// where the first answer goes in the latter case.
+    pub async fn handle(
+        &self,
+        http: &Arc<Http>,
+        interaction: Interaction,
+        http_answer: Option<&HttpAnswer>,
+    ) {
+        let Some(_working) = self.work.start() else {
+            // Shutting down: Discord will tell the user; the next process answers anew.
+            return;
+        };
+        match interaction {
+            Interaction::Command(cmd) => self.command(http, &cmd, http_answer).await,
+            Interaction::Autocomplete(cmd) => self.autocomplete(http, &cmd, http_answer).await,
+            Interaction::Component(c) => self.component(http, &c, http_answer).await,
+            _ => {}
+        }
+    }
+}
+
+#[serenity::async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        let (id, count) = ready.shard.map_or((0, 1), |s| (s.id.0, s.total));
+        tracing::info!("connected as {}, shard {id} of {count}", ready.user.name);
+        self.shard_count.store(count, Ordering::Relaxed);
+        // Once per bot: the process that runs shard 0 registers the commands.
+        if id == 0 {
+            self.register_commands(&ctx.http).await;
+        }
+        // A new session: this process may have just started, so catch up on everything of
+        // this shard.
+        self.catch_up(&ctx.http, Some((id, count)), true);
     }
 
     async fn resume(&self, ctx: Context, _: ResumedEvent) {
         // The same process: its deliveries are still under way, only moves may be owed.
-        self.catch_up(&ctx, false);
+        let count = self.shard_count.load(Ordering::Relaxed);
+        self.catch_up(&ctx.http, Some((ctx.shard_id.0, count)), false);
     }
 
     async fn channel_delete(&self, _: Context, channel: GuildChannel, _: Option<Vec<Message>>) {
@@ -774,15 +904,6 @@ impl EventHandler for Handler {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        let Some(_working) = self.work.start() else {
-            // Shutting down: Discord will tell the user; the next process answers anew.
-            return;
-        };
-        match interaction {
-            Interaction::Command(cmd) => self.command(&ctx, &cmd).await,
-            Interaction::Autocomplete(cmd) => self.autocomplete(&ctx, &cmd).await,
-            Interaction::Component(c) => self.component(&ctx, &c).await,
-            _ => {}
-        }
+        self.handle(&ctx.http, interaction, None).await;
     }
 }

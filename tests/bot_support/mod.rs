@@ -22,6 +22,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         api_proxy: Some(standin.base_url()),
         defer_after: damas::discord::router::DEFER_AFTER,
         settings: Default::default(),
+        shards: damas::discord::shards::ShardPlan::Recommended,
     }
 }
 
@@ -90,8 +91,19 @@ impl BotProcess {
 
     /// [`BotProcess::start`] with its log filter (`RUST_LOG`).
     pub async fn start_logging(standin: &StandIn, db: &Path, rust_log: &str) -> BotProcess {
+        BotProcess::start_with_env(standin, db, rust_log, &[]).await
+    }
+
+    /// [`BotProcess::start_logging`] with more environment variables (shard ranges).
+    pub async fn start_with_env(
+        standin: &StandIn,
+        db: &Path,
+        rust_log: &str,
+        vars: &[(&str, &str)],
+    ) -> BotProcess {
         let child = Command::new(env!("CARGO_BIN_EXE_damas"))
             .arg("bot")
+            .envs(vars.iter().copied())
             .env("DISCORD_TOKEN", standin.token())
             .env("DISCORD_API_PROXY", standin.base_url())
             .env("DISCORD_GUILD_ID", GUILD.to_string())

@@ -201,6 +201,7 @@ fn identify(
             resumable: true,
             live: true,
             created,
+            shard: (shard_id, shard_count),
         },
     );
     if let Some(conn) = st.conns.get_mut(&conn_id) {

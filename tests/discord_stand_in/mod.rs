@@ -29,6 +29,7 @@
 #![allow(dead_code)]
 
 mod gateway;
+pub mod http_mode;
 pub mod payloads;
 mod rest;
 pub mod validate;
@@ -132,6 +133,8 @@ pub struct Config {
     /// Whether the bytes of uploaded files are kept (in the log and for the CDN). Off for the
     /// load benchmark, where thousands of board pictures would only fill memory.
     pub keep_uploads: bool,
+    /// How many shards `GET /gateway/bot` recommends.
+    pub recommended_shards: u32,
 }
 
 impl Default for Config {
@@ -144,6 +147,7 @@ impl Default for Config {
             wait: Duration::from_secs(10),
             tap: None,
             keep_uploads: true,
+            recommended_shards: 1,
         }
     }
 }
@@ -338,6 +342,8 @@ pub struct SentInteraction {
     /// The gateway sequence number it was sent with.
     pub seq: u64,
     pub payload: Value,
+    /// The shard (id, count) of the session it was sent on; (0, 1) when posted by HTTP.
+    pub shard: (u64, u64),
 }
 
 // ---- faults and notifications -------------------------------------------------------------------
@@ -514,6 +520,20 @@ pub(crate) struct Session {
     /// READY or RESUMED was sent on the current connection.
     pub(crate) live: bool,
     pub(crate) created: u64,
+    /// The shard (id, count) it identified as.
+    pub(crate) shard: (u64, u64),
+}
+
+impl Session {
+    /// Whether Discord sends this guild's events (None: direct messages) on this session's
+    /// shard: `(guild_id >> 22) % count`, direct messages on shard 0.
+    pub(crate) fn carries(&self, guild: Option<u64>) -> bool {
+        let (id, count) = self.shard;
+        match guild {
+            Some(g) if count > 1 => (g >> 22) % count == id,
+            _ => id == 0,
+        }
+    }
 }
 
 pub(crate) struct InteractionState {
@@ -552,6 +572,8 @@ pub(crate) struct State {
     /// The bot's permissions per channel, where a test set them (threads inherit their
     /// parent's); [`DEFAULT_APP_PERMISSIONS`] elsewhere.
     pub(crate) app_permissions: HashMap<u64, u64>,
+    /// Tokens of interactions posted by HTTP whose answer (the response body) is not read yet.
+    pub(crate) pending_http: std::collections::HashSet<String>,
 }
 
 impl State {
@@ -573,11 +595,25 @@ impl State {
             .map(|(id, _)| id.clone())
     }
 
-    /// The newest session that could still be resumed, connected or not.
-    pub(crate) fn resumable_session(&self) -> Option<String> {
+    /// The newest live session of the shard that carries this guild's events.
+    pub(crate) fn live_session_for(&self, guild: Option<u64>) -> Option<String> {
         self.sessions
             .iter()
-            .filter(|(_, s)| s.resumable)
+            .filter(|(_, s)| s.live && s.conn.is_some() && s.carries(guild))
+            .max_by_key(|(_, s)| s.created)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// The newest session that could still be resumed, connected or not.
+    pub(crate) fn resumable_session(&self) -> Option<String> {
+        self.resumable_session_for(None)
+    }
+
+    /// The same, of the shard that carries this guild's events.
+    pub(crate) fn resumable_session_for(&self, guild: Option<u64>) -> Option<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.resumable && s.carries(guild))
             .max_by_key(|(_, s)| s.created)
             .map(|(id, _)| id.clone())
     }
@@ -605,6 +641,9 @@ pub(crate) struct Inner {
     pub(crate) bot: TestUser,
     pub(crate) state: Mutex<State>,
     pub(crate) changed: watch::Sender<u64>,
+    /// Signs the interactions posted by HTTP (`damas serve`); its public key is the
+    /// application's `verify_key`.
+    pub(crate) signing_key: ed25519_dalek::SigningKey,
 }
 
 impl Inner {
@@ -694,6 +733,7 @@ impl StandIn {
             bot,
             state: Mutex::default(),
             changed,
+            signing_key: ed25519_dalek::SigningKey::from_bytes(&[7; 32]),
         });
         let app = axum::Router::new()
             .route("/ws", axum::routing::get(gateway::upgrade))
@@ -985,6 +1025,39 @@ impl StandIn {
     /// Whether a bot is connected and ready now.
     pub fn is_connected(&self) -> bool {
         self.inner.state().live_session().is_some()
+    }
+
+    /// Waits until `n` shards are connected and ready; returns their (id, count), sorted.
+    pub async fn wait_shards_connected(&self, n: usize) -> Vec<(u64, u64)> {
+        let what = format!("{n} connected shards");
+        self.wait_state(&what, self.inner.cfg.wait, |st| {
+            let mut shards: Vec<(u64, u64)> = st
+                .sessions
+                .values()
+                .filter(|s| s.live && s.conn.is_some())
+                .map(|s| s.shard)
+                .collect();
+            shards.sort_unstable();
+            (shards.len() >= n).then_some(shards)
+        })
+        .await
+    }
+
+    /// The shards (id, count) the bot identified as, in order, refused ones included.
+    pub fn identified_shards(&self) -> Vec<(u64, u64)> {
+        self.inner
+            .state()
+            .log
+            .iter()
+            .filter(|r| r.route == Route::Identify)
+            .map(|r| {
+                let shard = &r.body()["shard"];
+                (
+                    shard[0].as_u64().unwrap_or(0),
+                    shard[1].as_u64().unwrap_or(1),
+                )
+            })
+            .collect()
     }
 
     /// Waits until no bot is connected (e.g. after `shard_manager.shutdown_all()`).
@@ -1379,6 +1452,26 @@ impl StandIn {
         {
             panic!("serenity would drop this interaction silently: {e}\npayload: {payload:#}");
         }
+        let (id, token, kind) = self.register_interaction(&payload);
+        let (seq, shard) = self
+            .dispatch_on_shard("INTERACTION_CREATE", payload.clone(), queue)
+            .await;
+        if let Some(st) = self.inner.state().interactions.get_mut(&id) {
+            st.sent_at = Instant::now();
+        }
+        SentInteraction {
+            id,
+            token,
+            kind,
+            seq,
+            payload,
+            shard,
+        }
+    }
+
+    /// Remembers an interaction about to be sent, so that its answers can be checked; returns
+    /// its id, token and type.
+    pub(crate) fn register_interaction(&self, payload: &Value) -> (u64, String, u64) {
         let id: u64 = payload["id"]
             .as_str()
             .and_then(|s| s.parse().ok())
@@ -1398,65 +1491,54 @@ impl StandIn {
         let message_id: Option<u64> = message
             .as_ref()
             .and_then(|m| m["id"].as_str()?.parse().ok());
-        {
-            let mut st = self.inner.state();
-            if let Some(guild) = guild {
-                st.channel_guilds.insert(channel, guild);
-            }
-            if let (Some(mid), Some(m)) = (message_id, message) {
-                st.messages.entry(mid).or_insert(m);
-            }
-            st.tokens.insert(token.clone(), id);
-            st.interactions.insert(
-                id,
-                InteractionState {
-                    token: token.clone(),
-                    kind,
-                    place,
-                    message: message_id,
-                    sent_at: Instant::now(),
-                    ack: None,
-                    original: None,
-                    followups: Vec::new(),
-                },
-            );
+        let mut st = self.inner.state();
+        if let Some(guild) = guild {
+            st.channel_guilds.insert(channel, guild);
         }
-        let seq = if queue {
-            self.queue_dispatch("INTERACTION_CREATE", payload.clone())
-                .await
-        } else {
-            self.dispatch("INTERACTION_CREATE", payload.clone()).await
-        };
-        if let Some(st) = self.inner.state().interactions.get_mut(&id) {
-            st.sent_at = Instant::now();
+        if let (Some(mid), Some(m)) = (message_id, message) {
+            st.messages.entry(mid).or_insert(m);
         }
-        SentInteraction {
+        st.tokens.insert(token.clone(), id);
+        st.interactions.insert(
             id,
-            token,
-            kind,
-            seq,
-            payload,
-        }
+            InteractionState {
+                token: token.clone(),
+                kind,
+                place,
+                message: message_id,
+                sent_at: Instant::now(),
+                ack: None,
+                original: None,
+                followups: Vec::new(),
+            },
+        );
+        (id, token, kind)
     }
 
-    /// Sends any dispatch event (`t`, `d`) to the connected bot; returns its sequence number.
+    /// Sends any dispatch event (`t`, `d`) to the connected bot, on the shard that carries
+    /// `d.guild_id` (shard 0 without one); returns its sequence number.
     pub async fn dispatch(&self, t: &str, d: Value) -> u64 {
-        let what = format!("a connected bot to send {t} to");
-        let t = t.to_owned();
-        self.wait_state(&what, self.inner.cfg.wait, |st| {
-            let session = st.live_session()?;
-            Some(st.dispatch(&session, &t, d.clone()))
-        })
-        .await
+        self.dispatch_on_shard(t, d, false).await.0
     }
 
-    /// Sends a dispatch to the newest resumable session, connected or not (replayed on RESUME).
+    /// Sends a dispatch to the newest resumable session of its shard, connected or not
+    /// (replayed on RESUME).
     pub async fn queue_dispatch(&self, t: &str, d: Value) -> u64 {
-        let what = format!("a session to queue {t} in");
+        self.dispatch_on_shard(t, d, true).await.0
+    }
+
+    /// Sends a dispatch on the session of the shard that carries its guild; with `queue`,
+    /// also to a session whose connection is down. Returns its sequence number and the shard.
+    async fn dispatch_on_shard(&self, t: &str, d: Value, queue: bool) -> (u64, (u64, u64)) {
+        let guild: Option<u64> = d["guild_id"].as_str().and_then(|s| s.parse().ok());
+        let what = format!("a connected bot (the shard of guild {guild:?}) to send {t} to");
         let t = t.to_owned();
         self.wait_state(&what, self.inner.cfg.wait, |st| {
-            let session = st.live_session().or_else(|| st.resumable_session())?;
-            Some(st.dispatch(&session, &t, d.clone()))
+            let session = st
+                .live_session_for(guild)
+                .or_else(|| queue.then(|| st.resumable_session_for(guild)).flatten())?;
+            let shard = st.sessions[&session].shard;
+            Some((st.dispatch(&session, &t, d.clone()), shard))
         })
         .await
     }

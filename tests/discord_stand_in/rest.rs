@@ -81,6 +81,11 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
             })
     };
     inner.bump();
+    // The answer to an interaction posted by HTTP is the body of that request's response:
+    // Discord shows it only once it has read it.
+    if let Route::Original { token } = &rec.route {
+        inner.wait_http_answer(token).await;
+    }
     match fault {
         Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
         Some(action) => return injected_failure(&inner, rec, body, action),
@@ -339,7 +344,7 @@ fn answer(inner: &Inner, st: &mut State, rec: &mut Recorded) -> Answer {
             200,
             Some(json!({
                 "url": inner.gateway_url(),
-                "shards": 1,
+                "shards": inner.cfg.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
             })),
         ),
@@ -384,7 +389,7 @@ fn application_json(inner: &Inner) -> Value {
         "bot_require_code_grant": false,
         "bot": inner.bot.json(),
         "owner": {"id": "1", "username": "owner", "discriminator": "0", "global_name": "owner", "avatar": null},
-        "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
+        "verify_key": super::http_mode::public_key_hex(inner),
         "team": null,
         "flags": 0,
         "role_connections_verification_url": null,
@@ -828,7 +833,13 @@ fn edit_message(
 
 // ---- interactions ------------------------------------------------------------------------------
 
-fn callback(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64, token: &str) -> Answer {
+pub(crate) fn callback(
+    inner: &Inner,
+    st: &mut State,
+    rec: &mut Recorded,
+    id: u64,
+    token: &str,
+) -> Answer {
     let Some(it) = st.interactions.get(&id).filter(|i| i.token == token) else {
         rec.problems
             .push("no interaction has this id and token".to_owned());

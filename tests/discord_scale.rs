@@ -1,0 +1,434 @@
+//! Beyond one gateway connection: `damas bot` runs the shards Discord recommends (or a range of
+//! them), and `damas serve` takes interactions on Discord's HTTP endpoint. These run the real
+//! `damas` binary as a child process against the stand-in.
+
+mod bot_support;
+mod discord_stand_in;
+
+use bot_support::*;
+use discord_stand_in::*;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use tokio::io::AsyncBufReadExt;
+
+/// serenity starts one shard every 5 s: four take 15 s and more.
+async fn standin_recommending(shards: u32) -> StandIn {
+    StandIn::start_with(Config {
+        wait: Duration::from_secs(45),
+        recommended_shards: shards,
+        ..Config::default()
+    })
+    .await
+}
+
+/// A guild whose events Discord sends on shard `shard` of `count`.
+fn guild_on_shard(shard: u64, count: u64) -> u64 {
+    ((count + shard) << 22) | 4242
+}
+
+/// `/help` in a channel of `guild`: answered (type 4) on the shard that carries the guild.
+async fn help_is_answered(standin: &StandIn, guild: u64) -> SentInteraction {
+    let alice = TestUser::random("alice");
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            Place::guild(guild, snowflake()),
+            "help",
+            vec![],
+        ))
+        .await;
+    let cb = standin.callback(&sent).await;
+    assert_eq!(cb.callback_type(), Some(4), "{}", cb.summary());
+    assert_eq!(cb.status, 204, "{}", cb.summary());
+    sent
+}
+
+fn commands_puts(standin: &StandIn) -> usize {
+    standin
+        .log()
+        .iter()
+        .filter(|r| r.method == "PUT" && matches!(r.route, Route::Commands { .. }))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_runs_every_shard_discord_recommends() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin_recommending(4).await;
+    let _bot = BotProcess::start(&standin, &dir.path().join("db")).await;
+
+    let connected = standin.wait_shards_connected(4).await;
+    assert_eq!(connected, vec![(0, 4), (1, 4), (2, 4), (3, 4)]);
+    let mut identified = standin.identified_shards();
+    identified.sort_unstable();
+    assert_eq!(identified, connected, "one IDENTIFY per shard");
+    for shard in 0..4 {
+        let sent = help_is_answered(&standin, guild_on_shard(shard, 4)).await;
+        assert_eq!(sent.shard, (shard, 4));
+    }
+    // The commands are registered once, by shard 0, not once per shard.
+    assert_eq!(commands_puts(&standin), 1, "{}", standin.log_text());
+    standin.assert_no_refusals();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shard_range_connects_only_its_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin_recommending(4).await;
+    let _bot = BotProcess::start_with_env(
+        &standin,
+        &dir.path().join("db"),
+        "info,serenity=warn",
+        &[("DISCORD_SHARDS", "2-3"), ("DISCORD_SHARD_COUNT", "4")],
+    )
+    .await;
+
+    assert_eq!(standin.wait_shards_connected(2).await, vec![(2, 4), (3, 4)]);
+    // serenity would start a third shard 5 s after the second.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let mut identified = standin.identified_shards();
+    identified.sort_unstable();
+    assert_eq!(identified, vec![(2, 4), (3, 4)], "{}", standin.log_text());
+    help_is_answered(&standin, guild_on_shard(3, 4)).await;
+    // Shard 0 runs elsewhere, and registers the commands there.
+    assert_eq!(commands_puts(&standin), 0);
+    assert!(
+        !standin.log().iter().any(|r| r.route == Route::GatewayBot),
+        "a range needs no recommendation"
+    );
+    standin.assert_no_refusals();
+}
+
+#[tokio::test]
+async fn a_bad_shard_range_is_a_one_line_error_naming_the_variable() {
+    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("bot")
+        .env("DISCORD_TOKEN", "x")
+        .env("DISCORD_SHARDS", "2-4")
+        .env("DISCORD_SHARD_COUNT", "4")
+        .current_dir(tempfile::tempdir().unwrap().path())
+        .output()
+        .expect("damas runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.trim().starts_with("error: DISCORD_SHARDS "), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+/// alice plays White against the expert in `place` and moves 10-14: the bot owes its move.
+async fn hand_the_bot_its_turn(standin: &StandIn, place: Place) {
+    let alice = TestUser::random("alice");
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![
+                opt_str("level", "expert"),
+                opt_str("variant", "spanish"),
+                opt_str("colour", "white"),
+            ],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let mv = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "move",
+            vec![opt_str("move", "10-14")],
+        ))
+        .await;
+    let cb = standin.callback(&mv).await;
+    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+}
+
+fn bot_post_in(channel: u64) -> impl Fn(&Recorded) -> bool {
+    move |r| {
+        r.method == "POST"
+            && r.status == 200
+            && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_each_shard_catches_up_on_its_own_servers_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let standin = standin_recommending(2).await;
+    let range = |r: &'static str| [("DISCORD_SHARDS", r), ("DISCORD_SHARD_COUNT", "2")];
+    let log = "info,serenity=warn";
+    let bot = BotProcess::start_with_env(&standin, &db, log, &range("0-1")).await;
+    standin.wait_shards_connected(2).await;
+    let place = Place::guild(guild_on_shard(1, 2), snowflake());
+    hand_the_bot_its_turn(&standin, place).await;
+    bot.signal("KILL");
+    drop(bot);
+    standin.wait_disconnected().await;
+
+    // Shard 0 alone: the game is on shard 1, so this process leaves it alone.
+    let bot = BotProcess::start_with_env(&standin, &db, log, &range("0-0")).await;
+    standin
+        .assert_no_request_within(Duration::from_secs(5), bot_post_in(place.channel))
+        .await;
+    bot.signal("KILL");
+    drop(bot);
+    standin.wait_disconnected().await;
+
+    // Shard 1: its READY makes the move.
+    let _bot = BotProcess::start_with_env(&standin, &db, log, &range("1-1")).await;
+    let post = standin
+        .next_request_within(
+            Duration::from_secs(15),
+            "the bot's move",
+            bot_post_in(place.channel),
+        )
+        .await;
+    assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
+    standin
+        .assert_no_request_within(Duration::from_secs(3), bot_post_in(place.channel))
+        .await;
+}
+
+// ---- the HTTP interactions endpoint ------------------------------------------------------------
+
+/// `damas serve --listen 127.0.0.1:0` on the stand-in; killed when dropped.
+struct ServeProcess {
+    _child: tokio::process::Child,
+    /// `http://ADDR/interactions`
+    url: String,
+}
+
+impl ServeProcess {
+    async fn start(standin: &StandIn, db: &Path) -> ServeProcess {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env("DISCORD_TOKEN", standin.token())
+            .env("DISCORD_PUBLIC_KEY", standin.public_key_hex())
+            .env("DISCORD_API_PROXY", standin.base_url())
+            .env("DISCORD_GUILD_ID", GUILD.to_string())
+            .env("DAMAS_DB", db)
+            .env("DAMAS_SEARCH_THREADS", "1")
+            .env("RUST_LOG", "info,serenity=warn")
+            .current_dir(db.parent().expect("db has a parent"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("damas serve starts");
+        // Its log goes to standard output too: read up to the line that says where it
+        // listens, then keep reading so that the pipe never fills.
+        let stdout = child.stdout.take().expect("stdout");
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        let find = async {
+            while let Some(line) = lines.next_line().await.expect("read stdout") {
+                if let Some(addr) = line.strip_prefix("listening on ") {
+                    return addr.to_owned();
+                }
+            }
+            panic!("damas serve ended without saying where it listens");
+        };
+        let addr = tokio::time::timeout(Duration::from_secs(30), find)
+            .await
+            .expect("damas serve says where it listens within 30 s");
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        ServeProcess {
+            _child: child,
+            url: format!("http://{addr}/interactions"),
+        }
+    }
+}
+
+async fn standin() -> StandIn {
+    StandIn::start_with(Config {
+        wait: Duration::from_secs(30),
+        ..Config::default()
+    })
+    .await
+}
+
+/// The completion of a deferred answer: `PATCH .../messages/@original` of this interaction.
+async fn original_edit(standin: &StandIn, sent: &SentInteraction) -> Recorded {
+    let token = sent.token.clone();
+    standin
+        .next_request(move |r| {
+            r.method == "PATCH" && matches!(&r.route, Route::Original { token: t } if *t == token)
+        })
+        .await
+}
+
+fn reaches_discord(r: &Recorded) -> bool {
+    matches!(
+        r.route,
+        Route::Callback { .. }
+            | Route::Original { .. }
+            | Route::Followup { .. }
+            | Route::ChannelMessages { .. }
+            | Route::ChannelMessage { .. }
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_endpoint_answers_a_ping_and_refuses_what_discord_did_not_sign() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let serve = ServeProcess::start(&standin, &dir.path().join("db")).await;
+
+    let ping = serde_json::to_vec(&json!({
+        "type": 1,
+        "id": snowflake().to_string(),
+        "application_id": standin.application_id().to_string(),
+        "token": "cGluZw.ping.stand-in",
+        "version": 1,
+    }))
+    .unwrap();
+    let pong = standin
+        .post_raw(&serve.url, &standin.signature_headers(&ping), &ping)
+        .await;
+    assert_eq!((pong.status, pong.body), (200, json!({"type": 1})));
+
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let play = |standin: &StandIn| {
+        standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![opt_str("level", "easy"), opt_str("colour", "white")],
+        )
+    };
+    let body = serde_json::to_vec(&play(&standin)).unwrap();
+    let signed_elsewhere = standin.signature_headers(b"{}");
+    let mut other_time = standin.signature_headers(&body);
+    other_time[1].1 = "1".to_owned();
+    let no_such_key = vec![
+        ("X-Signature-Ed25519", "ab".repeat(64)),
+        other_time[1].clone(),
+    ];
+    for (what, headers) in [
+        ("no signature", vec![]),
+        ("the signature of another body", signed_elsewhere),
+        ("another timestamp", other_time),
+        ("a signature by no key", no_such_key),
+    ] {
+        let answered = standin.post_raw(&serve.url, &headers, &body).await;
+        assert_eq!(answered.status, 401, "{what}: {:?}", answered.body);
+    }
+    // Nothing reached Discord, and no game was started: the same command, signed, starts one.
+    standin
+        .assert_no_request_within(Duration::from_secs(2), reaches_discord)
+        .await;
+    let (sent, answered) = standin.post_interaction(&serve.url, play(&standin)).await;
+    assert_eq!(answered.status, 200);
+    // A board has a picture, which the response body cannot carry: deferred, then edited in.
+    assert_eq!(answered.body["type"], 5, "{}", answered.body);
+    let board = original_edit(&standin, &sent).await;
+    board_png(&board);
+    standin.assert_no_refusals();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_bot_is_played_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let serve = ServeProcess::start(&standin, &dir.path().join("db")).await;
+    // The commands were registered at start.
+    standin.commands_put().await;
+
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let (sent, answered) = standin
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(
+                &alice,
+                place,
+                "play",
+                vec![
+                    opt_str("level", "easy"),
+                    opt_str("variant", "spanish"),
+                    opt_str("colour", "white"),
+                ],
+            ),
+        )
+        .await;
+    assert_eq!(
+        (answered.status, answered.body["type"].clone()),
+        (200, json!(5))
+    );
+    original_edit(&standin, &sent).await;
+
+    // Text only: answered in the response body itself.
+    let (_, help) = standin
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(&alice, place, "help", vec![]),
+        )
+        .await;
+    assert_eq!(help.body["type"], 4, "{}", help.body);
+    assert!(
+        !help.body["data"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty()
+            || help.body["data"]["embeds"]
+                .as_array()
+                .is_some_and(|e| !e.is_empty())
+    );
+
+    let (_, suggestions) = standin
+        .post_interaction(
+            &serve.url,
+            standin.autocomplete(&alice, place, "move", vec![opt_focused("move", 3, "10")]),
+        )
+        .await;
+    assert_eq!(suggestions.body["type"], 8, "{}", suggestions.body);
+    let choices: Vec<Value> = suggestions.body["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap();
+    assert!(choices.iter().any(|c| c["value"] == "10-14"), "{choices:?}");
+
+    let (sent, answered) = standin
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(&alice, place, "move", vec![opt_str("move", "10-14")]),
+        )
+        .await;
+    assert_eq!(answered.body["type"], 5, "{}", answered.body);
+    let shown = original_edit(&standin, &sent).await;
+    assert!(
+        text(&shown).contains("alice played 10-14"),
+        "{}",
+        text(&shown)
+    );
+
+    // No gateway: the move alice's interaction owed the bot is posted in the channel.
+    let reply = standin.next_request(bot_post_in(place.channel)).await;
+    assert!(text(&reply).contains("played"), "{}", text(&reply));
+    let board = standin
+        .message(reply.message_id().expect("the post's id"))
+        .expect("the bot's board");
+
+    // alice answers with the board's menu: a component, acknowledged in the body (type 6),
+    // her board then as a follow-up.
+    let pick = first_menu_move(&standin, &alice, &board).expect("a move menu");
+    let (sent, answered) = standin.post_interaction(&serve.url, pick).await;
+    assert_eq!(answered.body["type"], 6, "{}", answered.body);
+    let token = sent.token.clone();
+    let followup = standin
+        .next_request(move |r| {
+            r.method == "POST" && matches!(&r.route, Route::Followup { token: t } if *t == token)
+        })
+        .await;
+    assert!(
+        text(&followup).contains("alice played"),
+        "{}",
+        text(&followup)
+    );
+    standin.next_request(bot_post_in(place.channel)).await;
+    standin.assert_no_refusals();
+}

@@ -19,6 +19,7 @@ pub mod play;
 pub mod reply;
 pub mod settings;
 pub mod sweep;
+pub mod titles;
 
 pub use crate::store::UserRef;
 pub use bot::Owed;

@@ -287,3 +287,10 @@ cmd-forget-me = forget-me
 cmd-forget-me-desc = Erase your name, records and leaderboard places from the bot
 opt-days = days
 opt-days-desc = Days each player has for a move (1 to 14; 3 if left out)
+
+## titles
+player-title-expert = Expert
+player-title-pro = Pro
+player-title-earned = 🏅 { $name } earns the title { $title } in { $variant }: a score of { $score } against the bot at { $level }.
+stats-player-title = { $variant }: { $title } (best score { $best } against the bot at { $level })
+name-with-player-title = { $name } · { $title }

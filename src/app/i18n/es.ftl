@@ -290,3 +290,10 @@ cmd-forget-me = olvidarme
 cmd-forget-me-desc = Borra tu nombre, tu historial y tus puestos en las clasificaciones
 opt-days = días
 opt-days-desc = Días que tiene cada jugador para mover (de 1 a 14; 3 si no se indica)
+
+## titles
+player-title-expert = Experto
+player-title-pro = Pro
+player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en nivel { $level }.
+stats-player-title = { $variant }: { $title } (mejor puntaje { $best } contra el bot en nivel { $level })
+name-with-player-title = { $name } · { $title }

@@ -470,3 +470,88 @@ async fn a_forgotten_player_shows_as_a_deleted_player_in_old_games() {
     assert!(pdn.contains("[Black \"deleted player\"]"), "{pdn}");
     assert!(!pdn.contains("bobbinette"), "{pdn}");
 }
+
+/// Stores a game of `person` (Black) against the bot at Medium, in English draughts, from
+/// `fen`, in its own channel.
+async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &str) -> Place {
+    use damas::store::{GameRecord, Seat};
+    let store = w.app.store();
+    let players = [
+        Seat::Bot {
+            level: Level::Medium.id().to_string(),
+        },
+        Seat::Human {
+            user_id: person.user_id,
+            name: person.name.clone(),
+        },
+    ];
+    let mut rec = GameRecord::new(
+        store.new_game_id().unwrap(),
+        PLACE.guild_id,
+        channel_id,
+        Variant::English,
+        players,
+        0,
+    );
+    rec.start_fen = Some(fen.to_string());
+    store.create_game(rec).await.unwrap();
+    Place {
+        guild_id: PLACE.guild_id,
+        channel_id,
+    }
+}
+
+/// Black's 18x25 takes White's last man: 2 pieces left after one move score 790 (Expert);
+/// with eight more men, 1,590 (Pro).
+const EXPERT_WIN: &str = "B:W22:B14,18";
+const PRO_WIN: &str = "B:W22:B1,2,3,4,5,6,7,8,14,18";
+
+#[tokio::test]
+async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
+    let w = world();
+    let ana = actor(1, "ana");
+    let mut ana_es = actor(1, "ana");
+    ana_es.locale = "es-ES".into();
+    let final_text = |a: &damas::app::Answer| {
+        let r = only(a);
+        assert!(r.buttons.is_empty(), "a final board: {r:#?}");
+        r.text.clone()
+    };
+
+    let place = against_medium_from(&w, 101, &ana, EXPERT_WIN).await;
+    let text = final_text(&w.app.play_move(&ana, place, "18x25").await);
+    assert!(text.contains("ana earns the title Expert"), "{text}");
+    let stats = only(&w.app.stats(&ana, None)).text.clone();
+    assert!(stats.contains(": Expert (best score 790"), "{stats}");
+
+    // The same score again earns nothing new: no announcement.
+    let place = against_medium_from(&w, 102, &ana, EXPERT_WIN).await;
+    let text = final_text(&w.app.play_move(&ana, place, "18x25").await);
+    assert!(!text.contains("title"), "{text}");
+
+    // Crossing 1,000 earns Pro, announced in Spanish to a Spanish speaker.
+    let place = against_medium_from(&w, 103, &ana, PRO_WIN).await;
+    let text = final_text(&w.app.play_move(&ana_es, place, "18x25").await);
+    assert!(text.contains("ana gana el título Pro"), "{text}");
+    let stats = only(&w.app.stats(&ana, None)).text.clone();
+    assert!(stats.contains(": Pro (best score 1"), "{stats}");
+    assert!(!stats.contains("Expert"), "{stats}");
+    let stats_es = only(&w.app.stats(&ana_es, None)).text.clone();
+    assert!(stats_es.contains(": Pro (mejor puntaje 1"), "{stats_es}");
+
+    // Every leaderboard of the variant names the title; other variants do not.
+    let board = only(
+        &w.app
+            .leaderboard(&ana, PLACE, Some(Variant::English), Some(Level::Medium)),
+    )
+    .text
+    .clone();
+    assert!(board.contains("1. ana · Pro —"), "{board}");
+    let board = only(
+        &w.app
+            .leaderboard(&ana, PLACE, Some(Variant::English), Some(Level::Easy)),
+    )
+    .text
+    .clone();
+    assert!(!board.contains("Pro"), "no line at Easy: {board}");
+}

@@ -372,7 +372,10 @@ mod tests {
         assert_eq!(Title::for_best_score(0), None);
         assert_eq!(Title::for_best_score(win_points(4, 51)), None, "490");
         assert_eq!(Title::for_best_score(499), None);
-        assert_eq!(Title::for_best_score(win_points(5, 60)), Some(Title::Expert));
+        assert_eq!(
+            Title::for_best_score(win_points(5, 60)),
+            Some(Title::Expert)
+        );
         assert_eq!(Title::for_best_score(999), Some(Title::Expert));
         assert_eq!(Title::for_best_score(win_points(10, 60)), Some(Title::Pro));
         assert_eq!(Title::for_best_score(1800), Some(Title::Pro));
@@ -404,7 +407,10 @@ mod tests {
         assert_eq!(s.title_earned, None, "already Expert");
 
         // A high score at another level, or a win with undo, earns nothing.
-        assert_eq!(settled(&big_win(at("hard")), &mut players).title_earned, None);
+        assert_eq!(
+            settled(&big_win(at("hard")), &mut players).title_earned,
+            None
+        );
         let mut undone = big_win(at("medium"));
         undone.undo_used = true;
         assert_eq!(settled(&undone, &mut players).title_earned, None);
@@ -414,8 +420,14 @@ mod tests {
         // 1,590 at Medium: Pro, once; a lower score later takes nothing away.
         let s = settled(&big_win(at("medium")), &mut players);
         assert_eq!((s.score, s.title_earned), (Some(1590), Some(Title::Pro)));
-        assert_eq!(settled(&big_win(at("medium")), &mut players).title_earned, None);
-        assert_eq!(settled(&quick_win(at("medium")), &mut players).title_earned, None);
+        assert_eq!(
+            settled(&big_win(at("medium")), &mut players).title_earned,
+            None
+        );
+        assert_eq!(
+            settled(&quick_win(at("medium")), &mut players).title_earned,
+            None
+        );
         let p = players[1].as_ref().unwrap();
         assert_eq!(title(p, Variant::English), Some(Title::Pro));
 

@@ -294,3 +294,6 @@ player-title-pro = Pro
 player-title-earned = 🏅 { $name } earns the title { $title } in { $variant }: a score of { $score } against the bot at { $level }.
 stats-player-title = { $variant }: { $title } (best score { $best } against the bot at { $level })
 name-with-player-title = { $name } · { $title }
+
+## last move in the board caption
+caption-last-move = Last move { $move } ({ $name })

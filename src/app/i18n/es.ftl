@@ -297,3 +297,6 @@ player-title-pro = Pro
 player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en nivel { $level }.
 stats-player-title = { $variant }: { $title } (mejor puntaje { $best } contra el bot en nivel { $level })
 name-with-player-title = { $name } · { $title }
+
+## last move in the board caption
+caption-last-move = Última jugada { $move } ({ $name })

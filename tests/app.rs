@@ -471,25 +471,20 @@ async fn a_forgotten_player_shows_as_a_deleted_player_in_old_games() {
     assert!(!pdn.contains("bobbinette"), "{pdn}");
 }
 
-/// Stores a game of `person` (Black) against the bot at Medium, in English draughts, from
-/// `fen`, in its own channel.
-async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &str) -> Place {
-    use damas::store::{GameRecord, Seat};
+/// Stores a game in `variant` from `fen`, in its own channel.
+async fn stored_game(
+    w: &World,
+    channel_id: u64,
+    players: [damas::store::Seat; 2],
+    variant: Variant,
+    fen: &str,
+) -> Place {
     let store = w.app.store();
-    let players = [
-        Seat::Bot {
-            level: Level::Medium.id().to_string(),
-        },
-        Seat::Human {
-            user_id: person.user_id,
-            name: person.name.clone(),
-        },
-    ];
-    let mut rec = GameRecord::new(
+    let mut rec = damas::store::GameRecord::new(
         store.new_game_id().unwrap(),
         PLACE.guild_id,
         channel_id,
-        Variant::English,
+        variant,
         players,
         0,
     );
@@ -499,6 +494,22 @@ async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &s
         guild_id: PLACE.guild_id,
         channel_id,
     }
+}
+
+fn seat(a: &Actor) -> damas::store::Seat {
+    damas::store::Seat::Human {
+        user_id: a.user_id,
+        name: a.name.clone(),
+    }
+}
+
+/// Stores a game of `person` (Black) against the bot at Medium, in English draughts, from
+/// `fen`, in its own channel.
+async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &str) -> Place {
+    let bot = damas::store::Seat::Bot {
+        level: Level::Medium.id().to_string(),
+    };
+    stored_game(w, channel_id, [bot, seat(person)], Variant::English, fen).await
 }
 
 /// Black's 18x25 takes White's last man: 2 pieces left after one move score 790 (Expert);
@@ -554,4 +565,70 @@ async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
     .text
     .clone();
     assert!(!board.contains("Pro"), "no line at Easy: {board}");
+}
+
+#[tokio::test]
+async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_its_moves() {
+    let w = world();
+    let (ana, bob) = (actor(1, "ana"), actor(2, "bob"));
+    // Flying kings in the middle and two corners (28 moves): more moves than one Discord menu holds.
+    let place = stored_game(
+        &w,
+        104,
+        [seat(&ana), seat(&bob)],
+        Variant::Spanish,
+        "W:WK1,K4,K14,K15,K18,K19:B32",
+    )
+    .await;
+    let board = only(&w.app.board(&ana, place).await).clone();
+    let menu = board.menu.expect("a move menu");
+    assert!(menu.options.len() > 25, "{} moves", menu.options.len());
+    assert_eq!(
+        damas::app::ComponentId::parse(&menu.id).unwrap().action,
+        Action::Move
+    );
+    let groups = menu.groups.expect("moves grouped by piece");
+    assert_eq!(
+        damas::app::ComponentId::parse(&groups.id).unwrap().action,
+        Action::Piece
+    );
+    let pieces: Vec<&str> = groups.groups.iter().map(|g| g.value.as_str()).collect();
+    assert_eq!(pieces, ["1", "4", "14", "15", "18", "19"]);
+
+    // Picking a piece lists exactly its moves, privately; the lists make up the whole menu.
+    let mut listed = Vec::new();
+    for piece in pieces {
+        let a = w
+            .app
+            .component(&ana, place, &groups.id, &[piece.to_string()])
+            .await;
+        let r = only(&a);
+        assert!(r.is_private());
+        let step = r.menu.as_ref().expect("the piece's moves");
+        assert_eq!(step.id, menu.id);
+        assert!(step.groups.is_none());
+        assert!(
+            step.options
+                .iter()
+                .all(|o| o.value.starts_with(&format!("{piece}-"))),
+            "{piece}: {:?}",
+            step.options
+        );
+        listed.extend(step.options.iter().map(|o| o.value.clone()));
+    }
+    let mut all: Vec<String> = menu.options.iter().map(|o| o.value.clone()).collect();
+    all.sort();
+    listed.sort();
+    assert_eq!(listed, all);
+
+    // A move from the second step is played.
+    let a = w
+        .app
+        .component(&ana, place, &menu.id, &[all[0].clone()])
+        .await;
+    assert!(
+        only(&a).text.contains(&format!("ana played {}", all[0])),
+        "{:#?}",
+        a.replies
+    );
 }

@@ -2,14 +2,11 @@
 
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply};
+use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Reply};
 use super::{bot_level, seat_name, vs_bot};
 use crate::engine::{legal_notations, Color, Explanation, Game, Move, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
-
-/// Discord's limit of options in one select menu.
-pub const MENU_LIMIT: usize = 25;
 
 /// Which side the picture is drawn from: against the bot, the person's; between people, the
 /// side to move (so each player sees the board from their own seat when it is their turn).
@@ -266,42 +263,37 @@ fn person_has_moved(rec: &GameRecord, game: &Game) -> bool {
     game.ply() > usize::from(bot_moves_first)
 }
 
-/// The legal moves as a menu; with more than 25, a menu of the pieces that can move (the
-/// second step, that piece's moves, comes from [`piece_menu`]).
+/// The legal moves as a menu, grouped by the piece that makes them: a front end that cannot
+/// show them all offers the pieces first, and [`piece_menu`] answers that pick.
 pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
     let moves = legal_notations(game.position());
     let ply = game.ply() as u64;
-    if moves.len() <= MENU_LIMIT {
-        return Menu {
-            id: ComponentId::new(Action::Move, channel_id, ply).encode(),
-            placeholder: t(lang, "menu-move"),
-            options: moves
-                .iter()
-                .map(|(m, text)| MenuOption {
-                    label: text.clone(),
-                    value: text.clone(),
-                    description: capture_description(lang, m),
-                })
-                .collect(),
-        };
-    }
     let mut pieces: Vec<Square> = moves.iter().map(|(m, _)| m.from()).collect();
+    pieces.sort_unstable();
     pieces.dedup();
     Menu {
-        id: ComponentId::new(Action::Piece, channel_id, ply).encode(),
-        placeholder: t(lang, "menu-piece"),
-        options: pieces
-            .iter()
-            .take(MENU_LIMIT)
-            .map(|sq| {
-                let count = moves.iter().filter(|(m, _)| m.from() == *sq).count();
-                MenuOption {
-                    label: sq.to_string(),
-                    value: sq.to_string(),
-                    description: Some(tr(lang, "menu-piece-moves", &[("count", n(count as f64))])),
-                }
-            })
-            .collect(),
+        id: ComponentId::new(Action::Move, channel_id, ply).encode(),
+        placeholder: t(lang, "menu-move"),
+        options: move_options(lang, &moves),
+        groups: Some(MenuGroups {
+            id: ComponentId::new(Action::Piece, channel_id, ply).encode(),
+            placeholder: t(lang, "menu-piece"),
+            groups: pieces
+                .iter()
+                .map(|sq| {
+                    let count = moves.iter().filter(|(m, _)| m.from() == *sq).count();
+                    MenuOption {
+                        label: sq.to_string(),
+                        value: sq.to_string(),
+                        description: Some(tr(
+                            lang,
+                            "menu-piece-moves",
+                            &[("count", n(count as f64))],
+                        )),
+                    }
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -317,16 +309,20 @@ pub fn piece_menu(lang: Lang, channel_id: u64, game: &Game, from: Square) -> Opt
     Some(Menu {
         id: ComponentId::new(Action::Move, channel_id, game.ply() as u64).encode(),
         placeholder: t(lang, "menu-move"),
-        options: moves
-            .iter()
-            .take(MENU_LIMIT)
-            .map(|(m, text)| MenuOption {
-                label: text.clone(),
-                value: text.clone(),
-                description: capture_description(lang, m),
-            })
-            .collect(),
+        options: move_options(lang, &moves),
+        groups: None,
     })
+}
+
+fn move_options(lang: Lang, moves: &[(Move, String)]) -> Vec<MenuOption> {
+    moves
+        .iter()
+        .map(|(m, text)| MenuOption {
+            label: text.clone(),
+            value: text.clone(),
+            description: capture_description(lang, m),
+        })
+        .collect()
 }
 
 fn capture_description(lang: Lang, m: &Move) -> Option<String> {

@@ -25,7 +25,8 @@ pub use crate::store::UserRef;
 pub use bot::Owed;
 pub use ids::{Action, ComponentId};
 pub use reply::{
-    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply, Visibility,
+    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Reply,
+    Visibility,
 };
 pub use sweep::Swept;
 

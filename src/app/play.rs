@@ -149,7 +149,8 @@ impl App {
         }
     }
 
-    /// Autocomplete for `/move`: the legal moves that match what was typed so far.
+    /// Autocomplete for `/move`: every legal move that matches what was typed so far (a front
+    /// end shows as many as it can).
     pub async fn autocomplete_move(&self, place: Place, typed: &str) -> Vec<String> {
         let Ok(Some(rec)) = self.store.active_game(place.channel_id) else {
             return vec![];
@@ -165,7 +166,6 @@ impl App {
                 normalize(text).starts_with(&want) || normalize(full).starts_with(&want)
             })
             .map(|(text, _)| text)
-            .take(board::MENU_LIMIT)
             .collect()
     }
 

@@ -11,7 +11,7 @@
 //! - the bot's own moves are posted in the channel, whatever started them.
 
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED};
-use super::respond::Rendered;
+use super::respond::{self, Rendered};
 use super::work::InFlight;
 use crate::app::commands::{self, ArgValue, Invocation};
 use crate::app::i18n::{self, Lang};
@@ -516,7 +516,7 @@ impl Handler {
             .unwrap_or_default();
         let choices = self.app.autocomplete_move(place, &typed).await;
         let mut response = CreateAutocompleteResponse::new();
-        for c in choices {
+        for c in choices.into_iter().take(respond::MENU_OPTIONS_LIMIT) {
             response = response.add_string_choice(c.clone(), c);
         }
         if let Err(e) = cmd
@@ -538,9 +538,12 @@ impl Handler {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
-        let work = self
-            .app
-            .component(&actor, place, &c.data.custom_id, &values);
+        let work = self.app.component(
+            &actor,
+            place,
+            respond::app_component_id(&c.data.custom_id),
+            &values,
+        );
         self.interact(ctx, Target::Component(c), &actor, place, work)
             .await;
     }

@@ -378,7 +378,7 @@ mod tests {
         for id in [
             "damas:move:20:4",
             "damas:accept:20:1700000000000",
-            "variant-pick",
+            "colour:pick",
         ] {
             assert_eq!(app_component_id(id), id);
         }

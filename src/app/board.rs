@@ -60,12 +60,20 @@ fn turn_text(lang: Lang, rec: &GameRecord, game: &Game) -> String {
     )
 }
 
+/// The no-progress count shows once this many moves or fewer are left (seed 002).
+pub const NO_PROGRESS_SHOWN_FROM: u16 = 15;
+
+/// Moves left before the no-progress draw, when few enough to show.
+fn no_progress_shown(game: &Game) -> Option<u16> {
+    let left = game.no_progress_moves_left();
+    (left <= NO_PROGRESS_SHOWN_FROM).then_some(left)
+}
+
 /// The draw rules' counts worth showing (seed 002): moves left before the no-progress draw
 /// once 15 or fewer remain, and the Spanish three-kings count while it runs.
 fn draw_counts(lang: Lang, game: &Game) -> Vec<String> {
     let mut counts = Vec::new();
-    let left = game.no_progress_moves_left();
-    if left <= 15 {
+    if let Some(left) = no_progress_shown(game) {
         counts.push(tr(lang, "status-no-progress", &[("left", n(left))]));
     }
     if let Some((_, left)) = game.three_kings_moves_left() {
@@ -97,10 +105,11 @@ pub fn last_move_text(lang: Lang, rec: &GameRecord, game: &Game) -> Option<Strin
     ))
 }
 
-/// The text drawn above the board. Its status names the last move first, then the result,
-/// or the draw counts before whose turn it is: the picture cuts what does not fit its width,
-/// and a count running out matters more than the turn, which the last move already implies.
-/// An explanation's picture shows an earlier position, so its caption names the law instead.
+/// The text drawn above the board. Its status is short, since the picture cuts what does not
+/// fit its width (the message's text says it all in full): the last move first, then the
+/// result, or the draw count that runs out first before whose turn it is (the players line
+/// names who has which colour). An explanation's picture shows an earlier position, so its
+/// caption names the law instead.
 pub fn caption(
     lang: Lang,
     rec: &GameRecord,
@@ -114,8 +123,12 @@ pub fn caption(
             match game.outcome() {
                 Some(o) => parts.push(i18n::result_text(lang, Some(o))),
                 None => {
-                    parts.extend(draw_counts(lang, game));
-                    parts.push(turn_text(lang, rec, game));
+                    parts.extend(caption_draw_count(lang, game));
+                    parts.push(tr(
+                        lang,
+                        "caption-turn",
+                        &[("color", s(i18n::color_name(lang, game.side_to_move())))],
+                    ));
                     parts.extend(draw_offer_text(lang, rec));
                 }
             }
@@ -127,6 +140,22 @@ pub fn caption(
         players: players_line(lang, rec),
         status,
     }
+}
+
+/// The draw count that will end the game first, in short, if one shows: the no-progress
+/// count (once 15 moves or fewer are left) or the Spanish three-kings count.
+fn caption_draw_count(lang: Lang, game: &Game) -> Option<String> {
+    let no_progress = no_progress_shown(game);
+    let three_kings = game
+        .three_kings_moves_left()
+        .map(|(_, left)| u16::from(left));
+    match (no_progress, three_kings) {
+        (Some(np), Some(tk)) if np < tk => Some(("caption-no-progress", np)),
+        (_, Some(tk)) => Some(("caption-three-kings", tk)),
+        (Some(np), None) => Some(("caption-no-progress", np)),
+        (None, None) => None,
+    }
+    .map(|(id, left)| tr(lang, id, &[("left", n(left))]))
 }
 
 /// Renders the board of a game; `explanation` draws arrows for every capture.
@@ -400,45 +429,55 @@ mod tests {
     const KINGS_ONLY: &str = "W:WK1,K2,K3,K4:BK29,K30,K31,K32";
 
     /// The caption names the last move first, and the no-progress count appears exactly when
-    /// 15 moves or fewer are left, in both languages.
+    /// 15 moves or fewer are left, in both languages; the message's status line says it in full.
     fn caption_counts_down_to_the_no_progress_draw(variant: Variant) {
         let rec = between_people(variant);
         let start = Position::from_fen(variant, KINGS_ONLY).unwrap();
         let mut game = Game::from_position(start);
         let first = caption(Lang::En, &rec, &game, None).status;
-        assert!(first.starts_with("Move 1 · "), "{variant}: {first}");
+        assert_eq!(first, "White to play", "{variant}: no move yet");
 
-        // 15 moves (30 plies) left.
+        // 15 moves (30 plies) left; an even number of plies played, so White is to play.
         let plies = usize::from(variant.no_progress_limit()) - 30;
         assert!(quiet_walk(&mut game, plies), "{variant}: no quiet walk");
         assert_eq!(game.no_progress_moves_left(), 15);
-        let en = caption(Lang::En, &rec, &game, None).status;
-        let es = caption(Lang::Es, &rec, &game, None).status;
-        assert!(
-            en.starts_with(&format!(
-                "{} · 15 moves left before the no-progress draw · Move ",
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!(
+                "{} · draw in 15 moves · White to play",
                 expected_last_move(Lang::En, &game)
-            )),
-            "{variant}: {en}"
+            ),
+            "{variant}"
         );
-        assert!(
-            es.starts_with(&format!(
-                "{} · quedan 15 jugadas para las tablas por falta de progreso · ",
+        assert_eq!(
+            caption(Lang::Es, &rec, &game, None).status,
+            format!(
+                "{} · tablas en 15 jugadas · juegan blancas",
                 expected_last_move(Lang::Es, &game)
-            )),
-            "{variant}: {es}"
+            ),
+            "{variant}"
+        );
+        let full = status_line(Lang::En, &rec, &game);
+        assert!(
+            full.contains(" · 15 moves left before the no-progress draw"),
+            "{variant}: {full}"
+        );
+        let full = status_line(Lang::Es, &rec, &game);
+        assert!(
+            full.contains(" · quedan 15 jugadas para las tablas por falta de progreso"),
+            "{variant}: {full}"
         );
 
         // Two plies earlier, 16 moves were left: no count yet.
         game.undo().unwrap();
         game.undo().unwrap();
         assert_eq!(game.no_progress_moves_left(), 16);
-        let en = caption(Lang::En, &rec, &game, None).status;
-        assert!(
-            en.starts_with(&expected_last_move(Lang::En, &game)),
-            "{variant}: {en}"
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!("{} · White to play", expected_last_move(Lang::En, &game)),
+            "{variant}"
         );
-        assert!(!en.contains("no-progress"), "{variant}: {en}");
+        assert!(!status_line(Lang::En, &rec, &game).contains("no-progress"));
     }
 
     #[test]
@@ -464,29 +503,36 @@ mod tests {
         let mut game = Game::from_position(start);
         assert!(quiet_walk(&mut game, 1));
         assert_eq!(game.three_kings_moves_left(), Some((Color::White, 12)));
-        let en = caption(Lang::En, &rec, &game, None).status;
-        let es = caption(Lang::Es, &rec, &game, None).status;
-        assert!(
-            en.starts_with(&format!(
-                "{} · three kings against one: 12 moves left to win · Move ",
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!(
+                "{} · 3 kings: 12 moves to win · Black to play",
                 expected_last_move(Lang::En, &game)
-            )),
-            "{en}"
+            )
         );
-        assert!(
-            es.starts_with(&format!(
-                "{} · tres damas contra una: quedan 12 jugadas para ganar · ",
+        assert_eq!(
+            caption(Lang::Es, &rec, &game, None).status,
+            format!(
+                "{} · 3 damas: 12 jugadas para ganar · juegan negras",
                 expected_last_move(Lang::Es, &game)
-            )),
-            "{es}"
+            )
         );
+        let full = status_line(Lang::Es, &rec, &game);
+        assert!(
+            full.contains(" · tres damas contra una: quedan 12 jugadas para ganar"),
+            "{full}"
+        );
+
         // English has no such limit: the same material shows no count.
         let english = between_people(Variant::English);
         let mut game =
             Game::from_position(Position::from_fen(Variant::English, "W:WK1,K2,K3:BK32").unwrap());
         assert!(quiet_walk(&mut game, 1));
         let en = caption(Lang::En, &english, &game, None).status;
-        assert!(!en.contains("three kings"), "{en}");
+        assert_eq!(
+            en,
+            format!("{} · Black to play", expected_last_move(Lang::En, &game))
+        );
     }
 
     #[test]

@@ -297,3 +297,12 @@ name-with-player-title = { $name } · { $title }
 
 ## last move in the board caption
 caption-last-move = Last move { $move } ({ $name })
+caption-no-progress = { $left ->
+    [one] draw in 1 move
+   *[other] draw in { $left } moves
+}
+caption-three-kings = 3 kings: { $left ->
+    [one] 1 move
+   *[other] { $left } moves
+} to win
+caption-turn = { $color } to play

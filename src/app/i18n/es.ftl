@@ -300,3 +300,12 @@ name-with-player-title = { $name } · { $title }
 
 ## last move in the board caption
 caption-last-move = Última jugada { $move } ({ $name })
+caption-no-progress = { $left ->
+    [one] tablas en 1 jugada
+   *[other] tablas en { $left } jugadas
+}
+caption-three-kings = 3 damas: { $left ->
+    [one] 1 jugada
+   *[other] { $left } jugadas
+} para ganar
+caption-turn = juegan { $color }

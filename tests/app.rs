@@ -535,3 +535,165 @@ async fn the_bot_moves_only_when_it_holds_the_claim_of_its_turn() {
     assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
     assert_eq!(moves(), 2);
 }
+
+/// Stores a game in `variant` from `fen`, in its own channel.
+async fn stored_game(
+    w: &World,
+    channel_id: u64,
+    players: [damas::store::Seat; 2],
+    variant: Variant,
+    fen: &str,
+) -> Place {
+    let store = w.app.store();
+    let mut rec = damas::store::GameRecord::new(
+        store.new_game_id().unwrap(),
+        PLACE.guild_id,
+        channel_id,
+        variant,
+        players,
+        0,
+    );
+    rec.start_fen = Some(fen.to_string());
+    store.create_game(rec).await.unwrap();
+    Place {
+        guild_id: PLACE.guild_id,
+        channel_id,
+    }
+}
+
+fn seat(a: &Actor) -> damas::store::Seat {
+    damas::store::Seat::Human {
+        user_id: a.user_id,
+        name: a.name.clone(),
+    }
+}
+
+/// Stores a game of `person` (Black) against the bot at Medium, in English draughts, from
+/// `fen`, in its own channel.
+async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &str) -> Place {
+    let bot = damas::store::Seat::Bot {
+        level: Level::Medium.id().to_string(),
+    };
+    stored_game(w, channel_id, [bot, seat(person)], Variant::English, fen).await
+}
+
+/// Black's 18x25 takes White's last man: 2 pieces left after one move score 790 (Expert);
+/// with eight more men, 1,590 (Pro).
+const EXPERT_WIN: &str = "B:W22:B14,18";
+const PRO_WIN: &str = "B:W22:B1,2,3,4,5,6,7,8,14,18";
+
+#[tokio::test]
+async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
+    let w = world();
+    let ana = actor(1, "ana");
+    let mut ana_es = actor(1, "ana");
+    ana_es.locale = "es-ES".into();
+    let final_text = |a: &damas::app::Answer| {
+        let r = only(a);
+        assert!(r.buttons.is_empty(), "a final board: {r:#?}");
+        r.text.clone()
+    };
+
+    let place = against_medium_from(&w, 101, &ana, EXPERT_WIN).await;
+    let text = final_text(&w.app.play_move(&ana, place, "18x25").await);
+    assert!(text.contains("ana earns the title Expert"), "{text}");
+    let stats = only(&w.app.stats(&ana, None)).text.clone();
+    assert!(stats.contains(": Expert (best score 790"), "{stats}");
+
+    // The same score again earns nothing new: no announcement.
+    let place = against_medium_from(&w, 102, &ana, EXPERT_WIN).await;
+    let text = final_text(&w.app.play_move(&ana, place, "18x25").await);
+    assert!(!text.contains("title"), "{text}");
+
+    // Crossing 1,000 earns Pro, announced in Spanish to a Spanish speaker.
+    let place = against_medium_from(&w, 103, &ana, PRO_WIN).await;
+    let text = final_text(&w.app.play_move(&ana_es, place, "18x25").await);
+    assert!(text.contains("ana gana el título Pro"), "{text}");
+    let stats = only(&w.app.stats(&ana, None)).text.clone();
+    assert!(stats.contains(": Pro (best score 1"), "{stats}");
+    assert!(!stats.contains("Expert"), "{stats}");
+    let stats_es = only(&w.app.stats(&ana_es, None)).text.clone();
+    assert!(stats_es.contains(": Pro (mejor puntaje 1"), "{stats_es}");
+
+    // Every leaderboard of the variant names the title; other variants do not.
+    let board = only(
+        &w.app
+            .leaderboard(&ana, PLACE, Some(Variant::English), Some(Level::Medium)),
+    )
+    .text
+    .clone();
+    assert!(board.contains("1. ana · Pro —"), "{board}");
+    let board = only(
+        &w.app
+            .leaderboard(&ana, PLACE, Some(Variant::English), Some(Level::Easy)),
+    )
+    .text
+    .clone();
+    assert!(!board.contains("Pro"), "no line at Easy: {board}");
+}
+
+#[tokio::test]
+async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_its_moves() {
+    let w = world();
+    let (ana, bob) = (actor(1, "ana"), actor(2, "bob"));
+    // Flying kings in the middle and two corners (28 moves): more moves than one Discord menu holds.
+    let place = stored_game(
+        &w,
+        104,
+        [seat(&ana), seat(&bob)],
+        Variant::Spanish,
+        "W:WK1,K4,K14,K15,K18,K19:B32",
+    )
+    .await;
+    let board = only(&w.app.board(&ana, place).await).clone();
+    let menu = board.menu.expect("a move menu");
+    assert!(menu.options.len() > 25, "{} moves", menu.options.len());
+    assert_eq!(
+        damas::app::ComponentId::parse(&menu.id).unwrap().action,
+        Action::Move
+    );
+    let groups = menu.groups.expect("moves grouped by piece");
+    assert_eq!(
+        damas::app::ComponentId::parse(&groups.id).unwrap().action,
+        Action::Piece
+    );
+    let pieces: Vec<&str> = groups.groups.iter().map(|g| g.value.as_str()).collect();
+    assert_eq!(pieces, ["1", "4", "14", "15", "18", "19"]);
+
+    // Picking a piece lists exactly its moves, privately; the lists make up the whole menu.
+    let mut listed = Vec::new();
+    for piece in pieces {
+        let a = w
+            .app
+            .component(&ana, place, &groups.id, &[piece.to_string()])
+            .await;
+        let r = only(&a);
+        assert!(r.is_private());
+        let step = r.menu.as_ref().expect("the piece's moves");
+        assert_eq!(step.id, menu.id);
+        assert!(step.groups.is_none());
+        assert!(
+            step.options
+                .iter()
+                .all(|o| o.value.starts_with(&format!("{piece}-"))),
+            "{piece}: {:?}",
+            step.options
+        );
+        listed.extend(step.options.iter().map(|o| o.value.clone()));
+    }
+    let mut all: Vec<String> = menu.options.iter().map(|o| o.value.clone()).collect();
+    all.sort();
+    listed.sort();
+    assert_eq!(listed, all);
+
+    // A move from the second step is played.
+    let a = w
+        .app
+        .component(&ana, place, &menu.id, &[all[0].clone()])
+        .await;
+    assert!(
+        only(&a).text.contains(&format!("ana played {}", all[0])),
+        "{:#?}",
+        a.replies
+    );
+}

@@ -2,14 +2,11 @@
 
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuOption, Reply};
+use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Reply};
 use super::{bot_level, seat_name, vs_bot};
 use crate::engine::{legal_notations, Color, Explanation, Game, Move, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
-
-/// Discord's limit of options in one select menu.
-pub const MENU_LIMIT: usize = 25;
 
 /// Which side the picture is drawn from: against the bot, the person's; between people, the
 /// side to move (so each player sees the board from their own seat when it is their turn).
@@ -43,8 +40,16 @@ pub fn status_line(lang: Lang, rec: &GameRecord, game: &Game) -> String {
     if let Some(o) = game.outcome() {
         return i18n::result_text(lang, Some(o));
     }
+    let mut parts = vec![turn_text(lang, rec, game)];
+    parts.extend(draw_counts(lang, game));
+    parts.extend(draw_offer_text(lang, rec));
+    parts.join(" · ")
+}
+
+/// "Move 12 · White to play (ana)".
+fn turn_text(lang: Lang, rec: &GameRecord, game: &Game) -> String {
     let side = game.side_to_move();
-    let mut line = tr(
+    tr(
         lang,
         "status-turn",
         &[
@@ -52,25 +57,105 @@ pub fn status_line(lang: Lang, rec: &GameRecord, game: &Game) -> String {
             ("color", s(i18n::color_name(lang, side))),
             ("number", n(game.move_number() as f64)),
         ],
-    );
+    )
+}
+
+/// The no-progress count shows once this many moves or fewer are left (seed 002).
+pub const NO_PROGRESS_SHOWN_FROM: u16 = 15;
+
+/// Moves left before the no-progress draw, when few enough to show.
+fn no_progress_shown(game: &Game) -> Option<u16> {
     let left = game.no_progress_moves_left();
-    if left <= 15 {
-        line.push_str(" · ");
-        line.push_str(&tr(lang, "status-no-progress", &[("left", n(left))]));
+    (left <= NO_PROGRESS_SHOWN_FROM).then_some(left)
+}
+
+/// The draw rules' counts worth showing (seed 002): moves left before the no-progress draw
+/// once 15 or fewer remain, and the Spanish three-kings count while it runs.
+fn draw_counts(lang: Lang, game: &Game) -> Vec<String> {
+    let mut counts = Vec::new();
+    if let Some(left) = no_progress_shown(game) {
+        counts.push(tr(lang, "status-no-progress", &[("left", n(left))]));
     }
     if let Some((_, left)) = game.three_kings_moves_left() {
-        line.push_str(" · ");
-        line.push_str(&tr(lang, "status-three-kings", &[("left", n(left))]));
+        counts.push(tr(lang, "status-three-kings", &[("left", n(left))]));
     }
-    if let Some(c) = rec.draw_offer {
-        line.push_str(" · ");
-        line.push_str(&tr(
+    counts
+}
+
+fn draw_offer_text(lang: Lang, rec: &GameRecord) -> Option<String> {
+    rec.draw_offer.map(|c| {
+        tr(
             lang,
             "status-draw-offered",
             &[("name", s(seat_name(lang, rec.seat(c))))],
-        ));
+        )
+    })
+}
+
+/// "Last move 11-15 (ana)": the move that led to the current position and who played it.
+pub fn last_move_text(lang: Lang, rec: &GameRecord, game: &Game) -> Option<String> {
+    let (before, mv) = game.last_move()?;
+    Some(tr(
+        lang,
+        "caption-last-move",
+        &[
+            ("move", s(before.move_notation(mv))),
+            ("name", s(seat_name(lang, rec.seat(before.side_to_move())))),
+        ],
+    ))
+}
+
+/// The text drawn above the board. Its status is short, since the picture cuts what does not
+/// fit its width (the message's text says it all in full): the last move first, then the
+/// result, or the draw count that runs out first before whose turn it is (the players line
+/// names who has which colour). An explanation's picture shows an earlier position, so its
+/// caption names the law instead.
+pub fn caption(
+    lang: Lang,
+    rec: &GameRecord,
+    game: &Game,
+    explanation: Option<&Explanation>,
+) -> Caption {
+    let status = match explanation {
+        Some(exp) => i18n::law_text(lang, exp),
+        None => {
+            let mut parts: Vec<String> = last_move_text(lang, rec, game).into_iter().collect();
+            match game.outcome() {
+                Some(o) => parts.push(i18n::result_text(lang, Some(o))),
+                None => {
+                    parts.extend(caption_draw_count(lang, game));
+                    parts.push(tr(
+                        lang,
+                        "caption-turn",
+                        &[("color", s(i18n::color_name(lang, game.side_to_move())))],
+                    ));
+                    parts.extend(draw_offer_text(lang, rec));
+                }
+            }
+            parts.join(" · ")
+        }
+    };
+    Caption {
+        title: i18n::variant_title(lang, rec.variant),
+        players: players_line(lang, rec),
+        status,
     }
-    line
+}
+
+/// The draw count that will end the game first, in short, if one shows: the no-progress
+/// count (once 15 moves or fewer are left) or the Spanish three-kings count.
+fn caption_draw_count(lang: Lang, game: &Game) -> Option<String> {
+    let no_progress = no_progress_shown(game);
+    let three_kings = game
+        .three_kings_moves_left()
+        .map(|(_, left)| u16::from(left));
+    match (no_progress, three_kings) {
+        (Some(np), Some(tk)) if np < tk => Some(("caption-no-progress", np)),
+        (_, Some(tk)) => Some(("caption-three-kings", tk)),
+        (Some(np), None) => Some(("caption-no-progress", np)),
+        (None, None) => None,
+    }
+    .map(|(id, left)| tr(lang, id, &[("left", n(left))]))
 }
 
 /// Renders the board of a game; `explanation` draws arrows for every capture.
@@ -81,17 +166,7 @@ pub fn picture(
     explanation: Option<(&crate::engine::Position, &Explanation)>,
     reachable_from: Option<Square>,
 ) -> Option<Vec<u8>> {
-    // An explanation's picture shows an earlier position: its caption names the law, not
-    // whose turn it is now.
-    let status = match explanation {
-        Some((_, exp)) => i18n::law_text(lang, exp),
-        None => status_line(lang, rec, game),
-    };
-    let caption = Caption {
-        title: i18n::variant_title(lang, rec.variant),
-        players: players_line(lang, rec),
-        status,
-    };
+    let caption = caption(lang, rec, game, explanation.map(|(_, e)| e));
     let (position, last_move) = match explanation {
         Some((p, _)) => (p, None),
         None => (game.position(), game.moves().last().copied()),
@@ -220,42 +295,37 @@ fn person_has_moved(rec: &GameRecord, game: &Game) -> bool {
     game.ply() > usize::from(bot_moves_first)
 }
 
-/// The legal moves as a menu; with more than 25, a menu of the pieces that can move (the
-/// second step, that piece's moves, comes from [`piece_menu`]).
+/// The legal moves as a menu, grouped by the piece that makes them: a front end that cannot
+/// show them all offers the pieces first, and [`piece_menu`] answers that pick.
 pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
     let moves = legal_notations(game.position());
     let ply = game.ply() as u64;
-    if moves.len() <= MENU_LIMIT {
-        return Menu {
-            id: ComponentId::new(Action::Move, channel_id, ply).encode(),
-            placeholder: t(lang, "menu-move"),
-            options: moves
-                .iter()
-                .map(|(m, text)| MenuOption {
-                    label: text.clone(),
-                    value: text.clone(),
-                    description: capture_description(lang, m),
-                })
-                .collect(),
-        };
-    }
     let mut pieces: Vec<Square> = moves.iter().map(|(m, _)| m.from()).collect();
+    pieces.sort_unstable();
     pieces.dedup();
     Menu {
-        id: ComponentId::new(Action::Piece, channel_id, ply).encode(),
-        placeholder: t(lang, "menu-piece"),
-        options: pieces
-            .iter()
-            .take(MENU_LIMIT)
-            .map(|sq| {
-                let count = moves.iter().filter(|(m, _)| m.from() == *sq).count();
-                MenuOption {
-                    label: sq.to_string(),
-                    value: sq.to_string(),
-                    description: Some(tr(lang, "menu-piece-moves", &[("count", n(count as f64))])),
-                }
-            })
-            .collect(),
+        id: ComponentId::new(Action::Move, channel_id, ply).encode(),
+        placeholder: t(lang, "menu-move"),
+        options: move_options(lang, &moves),
+        groups: Some(MenuGroups {
+            id: ComponentId::new(Action::Piece, channel_id, ply).encode(),
+            placeholder: t(lang, "menu-piece"),
+            groups: pieces
+                .iter()
+                .map(|sq| {
+                    let count = moves.iter().filter(|(m, _)| m.from() == *sq).count();
+                    MenuOption {
+                        label: sq.to_string(),
+                        value: sq.to_string(),
+                        description: Some(tr(
+                            lang,
+                            "menu-piece-moves",
+                            &[("count", n(count as f64))],
+                        )),
+                    }
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -271,16 +341,20 @@ pub fn piece_menu(lang: Lang, channel_id: u64, game: &Game, from: Square) -> Opt
     Some(Menu {
         id: ComponentId::new(Action::Move, channel_id, game.ply() as u64).encode(),
         placeholder: t(lang, "menu-move"),
-        options: moves
-            .iter()
-            .take(MENU_LIMIT)
-            .map(|(m, text)| MenuOption {
-                label: text.clone(),
-                value: text.clone(),
-                description: capture_description(lang, m),
-            })
-            .collect(),
+        options: move_options(lang, &moves),
+        groups: None,
     })
+}
+
+fn move_options(lang: Lang, moves: &[(Move, String)]) -> Vec<MenuOption> {
+    moves
+        .iter()
+        .map(|(m, text)| MenuOption {
+            label: text.clone(),
+            value: text.clone(),
+            description: capture_description(lang, m),
+        })
+        .collect()
 }
 
 fn capture_description(lang: Lang, m: &Move) -> Option<String> {
@@ -294,4 +368,191 @@ fn capture_description(lang: Lang, m: &Move) -> Option<String> {
             ],
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Position, Variant};
+
+    fn between_people(variant: Variant) -> GameRecord {
+        let person = |user_id: u64, name: &str| Seat::Human {
+            user_id,
+            name: name.into(),
+        };
+        GameRecord::new(
+            1,
+            Some(2),
+            3,
+            variant,
+            [person(1, "ana"), person(2, "bob")],
+            0,
+        )
+    }
+
+    /// Plays `plies` moves that leave every draw count but repetition running: no capture, no
+    /// man move, no position seen before, none that hands the opponent a capture.
+    fn quiet_walk(game: &mut Game, plies: usize) -> bool {
+        if plies == 0 {
+            return true;
+        }
+        let moves: Vec<Move> = game.position().legal_moves().into_iter().collect();
+        for mv in moves {
+            let next = game.position().apply(&mv);
+            if mv.is_capture()
+                || game.position().moves_man(&mv)
+                || next.has_capture()
+                || game.positions().contains(&next)
+            {
+                continue;
+            }
+            game.play(mv).unwrap();
+            if game.outcome().is_none() && quiet_walk(game, plies - 1) {
+                return true;
+            }
+            game.undo().unwrap();
+        }
+        false
+    }
+
+    /// "Last move 11-15 (ana)", in `lang`.
+    fn expected_last_move(lang: Lang, game: &Game) -> String {
+        let (before, _) = game.last_move().expect("a move was played");
+        let mover = match before.side_to_move() {
+            Color::White => "ana",
+            Color::Black => "bob",
+        };
+        let played = game.notations().pop().unwrap();
+        match lang {
+            Lang::En => format!("Last move {played} ({mover})"),
+            Lang::Es => format!("Última jugada {played} ({mover})"),
+        }
+    }
+
+    const KINGS_ONLY: &str = "W:WK1,K2,K3,K4:BK29,K30,K31,K32";
+
+    /// The caption names the last move first, and the no-progress count appears exactly when
+    /// 15 moves or fewer are left, in both languages; the message's status line says it in full.
+    fn caption_counts_down_to_the_no_progress_draw(variant: Variant) {
+        let rec = between_people(variant);
+        let start = Position::from_fen(variant, KINGS_ONLY).unwrap();
+        let mut game = Game::from_position(start);
+        let first = caption(Lang::En, &rec, &game, None).status;
+        assert_eq!(first, "White to play", "{variant}: no move yet");
+
+        // 15 moves (30 plies) left; an even number of plies played, so White is to play.
+        let plies = usize::from(variant.no_progress_limit()) - 30;
+        assert!(quiet_walk(&mut game, plies), "{variant}: no quiet walk");
+        assert_eq!(game.no_progress_moves_left(), 15);
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!(
+                "{} · draw in 15 moves · White to play",
+                expected_last_move(Lang::En, &game)
+            ),
+            "{variant}"
+        );
+        assert_eq!(
+            caption(Lang::Es, &rec, &game, None).status,
+            format!(
+                "{} · tablas en 15 jugadas · juegan blancas",
+                expected_last_move(Lang::Es, &game)
+            ),
+            "{variant}"
+        );
+        let full = status_line(Lang::En, &rec, &game);
+        assert!(
+            full.contains(" · 15 moves left before the no-progress draw"),
+            "{variant}: {full}"
+        );
+        let full = status_line(Lang::Es, &rec, &game);
+        assert!(
+            full.contains(" · quedan 15 jugadas para las tablas por falta de progreso"),
+            "{variant}: {full}"
+        );
+
+        // Two plies earlier, 16 moves were left: no count yet.
+        game.undo().unwrap();
+        game.undo().unwrap();
+        assert_eq!(game.no_progress_moves_left(), 16);
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!("{} · White to play", expected_last_move(Lang::En, &game)),
+            "{variant}"
+        );
+        assert!(!status_line(Lang::En, &rec, &game).contains("no-progress"));
+    }
+
+    #[test]
+    fn spanish_caption_names_the_last_move_and_the_no_progress_count() {
+        caption_counts_down_to_the_no_progress_draw(Variant::Spanish);
+    }
+
+    #[test]
+    fn portuguese_caption_names_the_last_move_and_the_no_progress_count() {
+        caption_counts_down_to_the_no_progress_draw(Variant::Portuguese);
+    }
+
+    #[test]
+    fn english_caption_names_the_last_move_and_the_no_progress_count() {
+        caption_counts_down_to_the_no_progress_draw(Variant::English);
+    }
+
+    #[test]
+    fn spanish_caption_counts_the_three_kings_limit() {
+        let rec = between_people(Variant::Spanish);
+        // Three kings, one on the long diagonal, against one: the count starts at once.
+        let start = Position::from_fen(Variant::Spanish, "W:WK1,K2,K3:BK32").unwrap();
+        let mut game = Game::from_position(start);
+        assert!(quiet_walk(&mut game, 1));
+        assert_eq!(game.three_kings_moves_left(), Some((Color::White, 12)));
+        assert_eq!(
+            caption(Lang::En, &rec, &game, None).status,
+            format!(
+                "{} · 3 kings: 12 moves to win · Black to play",
+                expected_last_move(Lang::En, &game)
+            )
+        );
+        assert_eq!(
+            caption(Lang::Es, &rec, &game, None).status,
+            format!(
+                "{} · 3 damas: 12 jugadas para ganar · juegan negras",
+                expected_last_move(Lang::Es, &game)
+            )
+        );
+        let full = status_line(Lang::Es, &rec, &game);
+        assert!(
+            full.contains(" · tres damas contra una: quedan 12 jugadas para ganar"),
+            "{full}"
+        );
+
+        // English has no such limit: the same material shows no count.
+        let english = between_people(Variant::English);
+        let mut game =
+            Game::from_position(Position::from_fen(Variant::English, "W:WK1,K2,K3:BK32").unwrap());
+        assert!(quiet_walk(&mut game, 1));
+        let en = caption(Lang::En, &english, &game, None).status;
+        assert_eq!(
+            en,
+            format!("{} · Black to play", expected_last_move(Lang::En, &game))
+        );
+    }
+
+    #[test]
+    fn a_finished_game_caption_names_the_last_move_and_the_result() {
+        let rec = between_people(Variant::English);
+        let start = Position::from_fen(Variant::English, "B:W22:B14,18").unwrap();
+        let mut game = Game::from_position(start);
+        game.play_text("18x25").unwrap();
+        let en = caption(Lang::En, &rec, &game, None).status;
+        assert_eq!(
+            en,
+            format!(
+                "{} · {}",
+                expected_last_move(Lang::En, &game),
+                i18n::result_text(Lang::En, game.outcome())
+            )
+        );
+        assert!(en.starts_with("Last move 18x25 (bob)"), "{en}");
+    }
 }

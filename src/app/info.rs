@@ -5,9 +5,10 @@ use super::board::board_reply;
 use super::commands::COMMANDS;
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::reply::{Attachment, Reply};
-use super::{game_of, seat_name, storage_failed, Actor, Answer, App, Place, UserRef};
+use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{export_pdn, PdnTags, Variant, THREE_KINGS_MOVES};
+use crate::store::scoring;
 
 impl App {
     /// `/board`: posts the current board again (the old one's controls go away).
@@ -92,6 +93,13 @@ impl App {
                     ));
                 }
             }
+            if let Some(title) = scoring::title(&record, v) {
+                let best = record
+                    .bot(v, scoring::TITLE_LEVEL)
+                    .and_then(|b| b.best_score)
+                    .unwrap_or(0);
+                lines.push(titles::stats_line(lang, v, title, best));
+            }
         }
         Reply::private(lines.join("\n")).into()
     }
@@ -134,22 +142,24 @@ impl App {
                 .with_title(title)
                 .into();
         }
-        let lines: Vec<String> = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                tr(
-                    lang,
-                    "leaderboard-line",
-                    &[
-                        ("rank", n((i + 1) as f64)),
-                        ("name", s(&e.name)),
-                        ("score", n(e.score)),
-                        ("games", n(e.games as f64)),
-                    ],
-                )
-            })
-            .collect();
+        let mut lines = Vec::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
+            // Titles come from the player's record, not from this board's line: one source.
+            let player_title = match self.store.player(e.user_id) {
+                Ok(p) => p.and_then(|p| scoring::title(&p, v)),
+                Err(e) => return storage_failed(lang, &e).into(),
+            };
+            lines.push(tr(
+                lang,
+                "leaderboard-line",
+                &[
+                    ("rank", n((i + 1) as f64)),
+                    ("name", s(titles::titled_name(lang, &e.name, player_title))),
+                    ("score", n(e.score)),
+                    ("games", n(e.games as f64)),
+                ],
+            ));
+        }
         Reply::public(lines.join("\n")).with_title(title).into()
     }
 

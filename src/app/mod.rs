@@ -24,12 +24,13 @@ pub mod review;
 pub mod settings;
 pub mod sweep;
 pub mod threads;
+pub mod titles;
 
 pub use crate::store::UserRef;
 pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
-    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuOption, Reply,
+    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Reply,
     ThreadLineRef, Visibility,
 };
 pub use sweep::Swept;

@@ -5,9 +5,11 @@ use super::board::{self, board_reply, piece_menu};
 use super::i18n::{self, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
-use super::{bot_level, game_of, seat_of, storage_failed, vs_bot, Actor, Answer, App, Place};
+use super::{
+    bot_level, game_of, seat_of, storage_failed, titles, vs_bot, Actor, Answer, App, Place,
+};
 use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Law, Move, Square};
-use crate::store::{GameRecord, StoreError, StoredMove};
+use crate::store::{FinishSummary, GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
 struct Loaded {
@@ -42,24 +44,38 @@ impl App {
     /// built on an outdated read is a [`StoreError::Conflict`].
     pub(crate) async fn save(
         &self,
-        mut rec: GameRecord,
+        rec: GameRecord,
         game: &Game,
         expected_ply: usize,
     ) -> Result<GameRecord, StoreError> {
+        Ok(self.save_reporting(rec, game, expected_ply).await?.0)
+    }
+
+    /// [`Self::save`], also returning what the end of the game changed for the players
+    /// (`None` while it goes on): scores, ratings, titles earned.
+    pub(crate) async fn save_reporting(
+        &self,
+        mut rec: GameRecord,
+        game: &Game,
+        expected_ply: usize,
+    ) -> Result<(GameRecord, Option<FinishSummary>), StoreError> {
         rec.moves = game.moves().iter().map(StoredMove::from_move).collect();
         rec.outcome = game.outcome();
         rec.last_move_at_ms = self.now_ms();
+        let mut finished = None;
         rec.revision = if game.is_over() {
-            self.store
-                .finish_game(rec.channel_id, expected_ply, &rec)
-                .await?;
+            finished = Some(
+                self.store
+                    .finish_game(rec.channel_id, expected_ply, &rec)
+                    .await?,
+            );
             rec.revision + 1
         } else {
             self.store
                 .update_game(rec.channel_id, expected_ply, &rec)
                 .await?
         };
-        Ok(rec)
+        Ok((rec, finished))
     }
 
     fn save_error(&self, lang: Lang, e: &StoreError) -> Reply {
@@ -103,11 +119,11 @@ impl App {
         let mut rec = rec;
         // A move answers a pending draw offer with "no".
         rec.draw_offer = None;
-        let rec = match self.save(rec, &game, ply).await {
+        let (rec, finished) = match self.save_reporting(rec, &game, ply).await {
             Ok(r) => r,
             Err(e) => return self.save_error(lang, &e).into(),
         };
-        let headline = tr(
+        let mut headline = tr(
             lang,
             "played",
             &[
@@ -115,6 +131,12 @@ impl App {
                 ("move", s(before.move_notation(&mv))),
             ],
         );
+        // Only a person's own move can win them a game against the bot, so only here can a
+        // title be earned.
+        if let Some(news) = finished.and_then(|f| titles::earned_lines(lang, &rec, &f)) {
+            headline.push('\n');
+            headline.push_str(&news);
+        }
         let mut reply = board_reply(lang, &rec, &game, Some(headline));
         board::notify_side_to_move(&mut reply, &rec, &game);
         let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
@@ -128,7 +150,8 @@ impl App {
         }
     }
 
-    /// Autocomplete for `/move`: the legal moves that match what was typed so far.
+    /// Autocomplete for `/move`: every legal move that matches what was typed so far (a front
+    /// end shows as many as it can).
     pub async fn autocomplete_move(&self, place: Place, typed: &str) -> Vec<String> {
         let Ok(Some(rec)) = self.store.active_game(place.channel_id) else {
             return vec![];
@@ -144,7 +167,6 @@ impl App {
                 normalize(text).starts_with(&want) || normalize(full).starts_with(&want)
             })
             .map(|(text, _)| text)
-            .take(board::MENU_LIMIT)
             .collect()
     }
 

@@ -435,7 +435,7 @@ fn puzzle_reply(
     reply
 }
 
-/// The solver's moves as a menu (at most 25; the rest are typed with `/move`).
+/// The solver's moves as a menu (puzzles are chosen with few enough moves for one menu).
 fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
     Menu {
         // Puzzle menus belong to their solver, not to a channel: the channel part is unused.
@@ -443,12 +443,12 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
         placeholder: t(lang, "menu-move"),
         options: legal_notations(position)
             .into_iter()
-            .take(super::board::MENU_LIMIT)
             .map(|(_, text)| MenuOption {
                 label: text.clone(),
                 value: text,
                 description: None,
             })
             .collect(),
+        groups: None,
     }
 }

@@ -33,12 +33,27 @@ pub struct MenuOption {
     pub description: Option<String>,
 }
 
-/// A select menu (at most 25 options).
+/// A choice of one option, however many there are. Each front end shows it within its own
+/// limits: the console lists every option; Discord, whose select menus are short, shows one
+/// menu when the options fit, else a menu of the [`Menu::groups`] first.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Menu {
+    /// The component id a pick among [`Menu::options`] comes back with.
     pub id: String,
     pub placeholder: String,
     pub options: Vec<MenuOption>,
+    /// The options sorted into groups (the moves by the piece that makes them), for a front
+    /// end that cannot show them all at once.
+    pub groups: Option<MenuGroups>,
+}
+
+/// Choosing a group before an option: a pick among [`MenuGroups::groups`] comes back with
+/// [`MenuGroups::id`], and the app answers it with a [`Menu`] of that group's options.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MenuGroups {
+    pub id: String,
+    pub placeholder: String,
+    pub groups: Vec<MenuOption>,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]

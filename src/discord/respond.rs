@@ -4,7 +4,7 @@
 //! builders the delivery needs: an interaction response, a follow-up, an edit of the deferred
 //! original, or a plain channel message.
 
-use crate::app::{ButtonStyle as AppButtonStyle, Reply};
+use crate::app::{Button as AppButton, ButtonStyle as AppButtonStyle, Menu, MenuOption, Reply};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
@@ -19,7 +19,7 @@ pub const BOARD_FILE: &str = "board.png";
 const CONTENT_LIMIT: usize = 2000;
 const DESCRIPTION_LIMIT: usize = 4096;
 const BUTTONS_PER_ROW: usize = 5;
-/// A select menu holds at most this many options.
+/// A select menu holds at most this many options, and an autocomplete answer this many choices.
 pub const MENU_OPTIONS_LIMIT: usize = 25;
 
 fn clip(s: &str, max: usize) -> String {
@@ -40,28 +40,26 @@ fn button_style(s: AppButtonStyle) -> ButtonStyle {
     }
 }
 
-/// Action rows: the menu first (a row of its own), then buttons five to a row.
+/// Discord allows this many action rows in a message.
+const ROWS_LIMIT: usize = 5;
+/// Buttons take at most this many rows, so a menu always has one.
+const BUTTON_ROWS_LIMIT: usize = 4;
+/// Joins a menu's id to the number of its part when a long menu is split: custom ids must be
+/// unique within a message. Never in the app's ids (`damas:<action>:…`).
+const PART_MARK: char = '#';
+
+/// Action rows: the menu first (in as many rows as it takes), then buttons five to a row.
 pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
-    let mut rows = Vec::new();
-    if let Some(menu) = &reply.menu {
-        let options = menu
-            .options
-            .iter()
-            .take(MENU_OPTIONS_LIMIT)
-            .map(|o| {
-                let mut opt = CreateSelectMenuOption::new(clip(&o.label, 100), clip(&o.value, 100));
-                if let Some(d) = &o.description {
-                    opt = opt.description(clip(d, 100));
-                }
-                opt
-            })
-            .collect();
-        rows.push(CreateActionRow::SelectMenu(
-            CreateSelectMenu::new(menu.id.clone(), CreateSelectMenuKind::String { options })
-                .placeholder(clip(&menu.placeholder, 150)),
-        ));
-    }
-    for chunk in reply.buttons.chunks(BUTTONS_PER_ROW).take(4) {
+    let button_rows: Vec<&[AppButton]> = reply
+        .buttons
+        .chunks(BUTTONS_PER_ROW)
+        .take(BUTTON_ROWS_LIMIT)
+        .collect();
+    let mut rows = match &reply.menu {
+        Some(menu) => menu_rows(menu, ROWS_LIMIT - button_rows.len()),
+        None => Vec::new(),
+    };
+    for chunk in button_rows {
         rows.push(CreateActionRow::Buttons(
             chunk
                 .iter()
@@ -74,6 +72,68 @@ pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
         ));
     }
     rows
+}
+
+/// A menu within Discord's limits, in at most `room` rows: one select menu when its options
+/// fit; else one of its groups, whose pick the app answers with that group's options; else
+/// (no groups, or too many) its options split over several select menus.
+fn menu_rows(menu: &Menu, room: usize) -> Vec<CreateActionRow> {
+    if menu.options.len() <= MENU_OPTIONS_LIMIT {
+        return vec![select_menu(&menu.id, &menu.placeholder, &menu.options)];
+    }
+    if let Some(g) = menu
+        .groups
+        .as_ref()
+        .filter(|g| g.groups.len() <= MENU_OPTIONS_LIMIT)
+    {
+        return vec![select_menu(&g.id, &g.placeholder, &g.groups)];
+    }
+    let parts = menu.options.chunks(MENU_OPTIONS_LIMIT);
+    if parts.len() > room {
+        tracing::warn!(
+            "menu {} has {} options, more than {room} menus hold; the rest are left out",
+            menu.id,
+            menu.options.len()
+        );
+    }
+    parts
+        .take(room)
+        .enumerate()
+        .map(|(k, options)| select_menu(&part_id(&menu.id, k), &menu.placeholder, options))
+        .collect()
+}
+
+/// The custom id of part `k` of a split menu: the menu's own id for the first.
+fn part_id(id: &str, k: usize) -> String {
+    if k == 0 {
+        id.to_string()
+    } else {
+        format!("{id}{PART_MARK}{k}")
+    }
+}
+
+/// The app's component id behind a custom id that Discord sends back (see [`part_id`]).
+pub fn app_component_id(custom_id: &str) -> &str {
+    custom_id
+        .split_once(PART_MARK)
+        .map_or(custom_id, |(id, _)| id)
+}
+
+fn select_menu(id: &str, placeholder: &str, options: &[MenuOption]) -> CreateActionRow {
+    let options = options
+        .iter()
+        .map(|o| {
+            let mut opt = CreateSelectMenuOption::new(clip(&o.label, 100), clip(&o.value, 100));
+            if let Some(d) = &o.description {
+                opt = opt.description(clip(d, 100));
+            }
+            opt
+        })
+        .collect();
+    CreateActionRow::SelectMenu(
+        CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+            .placeholder(clip(placeholder, 150)),
+    )
 }
 
 /// Fills one of serenity's two interaction message builders, whose methods share names but
@@ -215,5 +275,119 @@ impl Rendered {
             m = m.embed(e);
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Button, MenuGroups};
+
+    fn options(prefix: &str, count: usize) -> Vec<MenuOption> {
+        (0..count)
+            .map(|i| MenuOption {
+                label: format!("{prefix}{i}"),
+                value: format!("{prefix}{i}"),
+                description: None,
+            })
+            .collect()
+    }
+
+    fn moves(count: usize, pieces: Option<usize>) -> Menu {
+        Menu {
+            id: "damas:move:20:4".into(),
+            placeholder: "Choose your move".into(),
+            options: options("m", count),
+            groups: pieces.map(|n| MenuGroups {
+                id: "damas:piece:20:4".into(),
+                placeholder: "Choose which piece to move".into(),
+                groups: options("p", n),
+            }),
+        }
+    }
+
+    fn buttons(count: usize) -> Vec<Button> {
+        (0..count)
+            .map(|i| Button {
+                id: format!("damas:resign:20:{i}"),
+                label: "Resign".into(),
+                style: AppButtonStyle::Danger,
+            })
+            .collect()
+    }
+
+    /// The select menus a reply becomes, as Discord receives them: (custom id, option values).
+    fn select_menus(menu: Menu, button_count: usize) -> Vec<(String, Vec<String>)> {
+        let mut reply = Reply::public("board");
+        reply.menu = Some(menu);
+        reply.buttons = buttons(button_count);
+        let rows = serde_json::to_value(components(&reply)).unwrap();
+        let rows = rows.as_array().unwrap();
+        assert!(rows.len() <= ROWS_LIMIT, "{rows:#?}");
+        rows.iter()
+            .flat_map(|row| row["components"].as_array().unwrap().clone())
+            .filter(|c| c["type"] == 3)
+            .map(|c| {
+                let values = c["options"].as_array().unwrap();
+                assert!(values.len() <= MENU_OPTIONS_LIMIT);
+                (
+                    c["custom_id"].as_str().unwrap().to_string(),
+                    values
+                        .iter()
+                        .map(|o| o["value"].as_str().unwrap().to_string())
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn moves_that_fit_make_one_menu_of_moves() {
+        let menus = select_menus(moves(25, Some(12)), 4);
+        assert_eq!(menus.len(), 1);
+        assert_eq!(menus[0].0, "damas:move:20:4");
+        assert_eq!(menus[0].1.len(), 25);
+    }
+
+    #[test]
+    fn too_many_moves_offer_the_pieces_first() {
+        let menus = select_menus(moves(26, Some(12)), 4);
+        assert_eq!(menus.len(), 1);
+        assert_eq!(menus[0].0, "damas:piece:20:4");
+        assert_eq!(
+            menus[0].1,
+            (0..12).map(|i| format!("p{i}")).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn too_many_options_without_groups_are_split_over_menus_with_their_own_ids() {
+        let menus = select_menus(moves(60, None), 4);
+        let ids: Vec<&str> = menus.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["damas:move:20:4", "damas:move:20:4#1", "damas:move:20:4#2"]
+        );
+        let all: Vec<String> = menus.iter().flat_map(|(_, v)| v.clone()).collect();
+        assert_eq!(all, (0..60).map(|i| format!("m{i}")).collect::<Vec<_>>());
+        // A pick in any part reaches the app under the menu's own id.
+        for id in ids {
+            assert_eq!(app_component_id(id), "damas:move:20:4");
+        }
+        // With four rows of buttons, one row is left: the first part only.
+        let menus = select_menus(moves(60, None), 20);
+        assert_eq!(menus.len(), 1);
+        assert_eq!(menus[0].1.len(), MENU_OPTIONS_LIMIT);
+    }
+
+    #[test]
+    fn app_ids_pass_through_unchanged() {
+        for id in [
+            "damas:move:20:4",
+            "damas:accept:20:1700000000000",
+            "colour:pick",
+        ] {
+            assert_eq!(app_component_id(id), id);
+        }
     }
 }

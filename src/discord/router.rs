@@ -11,7 +11,7 @@
 //! - the bot's own moves are posted in the channel, whatever started them.
 
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
-use super::respond::Rendered;
+use super::respond::{self, Rendered};
 use super::shards::shard_of;
 use super::webhook::HttpAnswer;
 use super::work::InFlight;
@@ -747,7 +747,7 @@ impl Handler {
             .unwrap_or_default();
         let choices = self.app.autocomplete_move(place, &typed).await;
         let mut response = CreateAutocompleteResponse::new();
-        for c in choices {
+        for c in choices.into_iter().take(respond::MENU_OPTIONS_LIMIT) {
             response = response.add_string_choice(c.clone(), c);
         }
         let target = Target {
@@ -781,7 +781,12 @@ impl Handler {
         let work = async {
             let answer = self
                 .app
-                .component(&actor, place, &c.data.custom_id, &values)
+                .component(
+                    &actor,
+                    place,
+                    respond::app_component_id(&c.data.custom_id),
+                    &values,
+                )
                 .await;
             open_thread(http, &self.app, answer).await
         };

@@ -611,6 +611,9 @@ pub struct SeatSummary {
     pub new_best: bool,
     /// Against a person: rating before and after.
     pub rating: Option<(Rating, Rating)>,
+    /// The title this game earned: its score lifted the best score at
+    /// [`super::scoring::TITLE_LEVEL`] over a threshold for the first time.
+    pub title_earned: Option<super::scoring::Title>,
 }
 
 /// What [`super::Store::finish_game`] did.

@@ -5,7 +5,7 @@
 use super::records::{
     level_index, GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary,
 };
-use crate::engine::{Color, Game, Outcome};
+use crate::engine::{Color, Game, Outcome, Variant};
 use skillratings::glicko2::{glicko2, Glicko2Config};
 use skillratings::Outcomes;
 
@@ -15,6 +15,50 @@ pub const POINTS_PER_PIECE: u32 = 100;
 pub const POINTS_PER_MOVE_SAVED: u32 = 10;
 /// Moves a win may take before it stops earning speed points.
 pub const MOVES_PAR: u32 = 60;
+
+/// The level whose best score earns titles (seed 002: "at Medium").
+pub const TITLE_LEVEL: &str = "medium";
+/// Best score at [`TITLE_LEVEL`] that earns [`Title::Expert`] (seed 002).
+pub const EXPERT_SCORE: u32 = 500;
+/// Best score at [`TITLE_LEVEL`] that earns [`Title::Pro`] (seed 002).
+pub const PRO_SCORE: u32 = 1000;
+
+/// A title earned against the computer, higher titles ordered after lower ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Title {
+    Expert,
+    Pro,
+}
+
+impl Title {
+    /// The title a best score at [`TITLE_LEVEL`] earns, if any.
+    pub fn for_best_score(best: u32) -> Option<Title> {
+        if best >= PRO_SCORE {
+            Some(Title::Pro)
+        } else if best >= EXPERT_SCORE {
+            Some(Title::Expert)
+        } else {
+            None
+        }
+    }
+
+    /// A stable name (`expert`, `pro`), e.g. to pick the message that names it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Title::Expert => "expert",
+            Title::Pro => "pro",
+        }
+    }
+}
+
+/// A player's title in `variant`, derived from their stored best ranked score against the
+/// computer at [`TITLE_LEVEL`]: the one place titles come from, so that `/stats`, the
+/// leaderboards and the end of a game never disagree.
+pub fn title(p: &PlayerRecord, variant: Variant) -> Option<Title> {
+    p.bot(variant, TITLE_LEVEL)
+        .and_then(|b| b.best_score)
+        .and_then(Title::for_best_score)
+}
 
 /// The seed 002 score of a finished game for the human against the computer: 100 per own
 /// piece left plus 10 per own move under 60 for a win; 0 for anything else (a draw, a loss,
@@ -125,6 +169,7 @@ pub(crate) fn settle(
                     ranked: false,
                     new_best: false,
                     rating: Some((before[i], after[i])),
+                    title_earned: None,
                 });
             }
         }
@@ -141,6 +186,7 @@ pub(crate) fn settle(
             let (Some(p), Some(level)) = (players[i].as_mut(), bot_level) else {
                 return seats;
             };
+            let title_before = title(p, rec.variant);
             let result = result_for(outcome, human);
             let points = score_in(game, human);
             let ranked = result == GameResult::Win && !rec.undo_used;
@@ -157,6 +203,7 @@ pub(crate) fn settle(
                     bot.unranked_wins += 1;
                 }
             }
+            let title_after = title(p, rec.variant);
             seats[i] = Some(SeatSummary {
                 user_id: p.user_id,
                 result,
@@ -164,6 +211,7 @@ pub(crate) fn settle(
                 ranked,
                 new_best,
                 rating: None,
+                title_earned: title_after.filter(|_| title_after > title_before),
             });
         }
     }
@@ -181,7 +229,7 @@ fn count(t: &mut super::records::Tally, result: GameResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Position, Variant, WinReason};
+    use crate::engine::{Position, WinReason};
     use crate::store::records::StoredMove;
 
     fn human(id: u64) -> Seat {
@@ -295,5 +343,99 @@ mod tests {
         assert_eq!(hard.unranked_wins, 1);
         assert_eq!(hard.best_score, Some(790));
         assert!(!seats[1].as_ref().unwrap().ranked);
+    }
+
+    /// `quick_win` with eight more Black men far away: ten pieces left, a score of 1,590.
+    fn big_win(players: [Seat; 2]) -> GameRecord {
+        let fen = "B:W22:B1,2,3,4,5,6,7,8,14,18";
+        let mut rec = GameRecord::new(2, Some(5), 9, Variant::English, players, 0);
+        rec.start_fen = Some(fen.to_string());
+        let mut game = Game::from_position(Position::from_fen(Variant::English, fen).unwrap());
+        let mv = game.play_text("18x25").unwrap();
+        rec.moves.push(StoredMove::from_move(&mv));
+        rec.outcome = game.outcome();
+        rec
+    }
+
+    /// Settles `rec` for the records in `players`; the human's summary.
+    fn settled(rec: &GameRecord, players: &mut [Option<PlayerRecord>; 2]) -> SeatSummary {
+        let game = rec.to_game().unwrap();
+        let seats = settle(rec, &game, rec.outcome.unwrap(), players);
+        let human = human_against_bot(rec).unwrap();
+        seats[crate::store::records::color_index(human)]
+            .clone()
+            .unwrap()
+    }
+
+    #[test]
+    fn titles_start_at_500_and_1000() {
+        assert_eq!(Title::for_best_score(0), None);
+        assert_eq!(Title::for_best_score(win_points(4, 51)), None, "490");
+        assert_eq!(Title::for_best_score(499), None);
+        assert_eq!(
+            Title::for_best_score(win_points(5, 60)),
+            Some(Title::Expert)
+        );
+        assert_eq!(Title::for_best_score(999), Some(Title::Expert));
+        assert_eq!(Title::for_best_score(win_points(10, 60)), Some(Title::Pro));
+        assert_eq!(Title::for_best_score(1800), Some(Title::Pro));
+        assert!(crate::store::records::BOT_LEVELS.contains(&TITLE_LEVEL));
+
+        // Only the best score at Medium, in the variant asked about, counts.
+        let mut p = PlayerRecord::new(7, "ana".into());
+        let level = |l: &str| level_index(l).unwrap();
+        p.variant_mut(Variant::English).bots[level("hard")].best_score = Some(1500);
+        assert_eq!(title(&p, Variant::English), None);
+        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(499);
+        assert_eq!(title(&p, Variant::English), None);
+        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(500);
+        assert_eq!(title(&p, Variant::English), Some(Title::Expert));
+        assert_eq!(title(&p, Variant::Spanish), None);
+        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(1000);
+        assert_eq!(title(&p, Variant::English), Some(Title::Pro));
+    }
+
+    #[test]
+    fn a_title_is_announced_only_by_the_game_that_earns_it() {
+        let mut players = [None, Some(PlayerRecord::new(7, "user7".into()))];
+        let at = |level: &str| [bot(level), human(7)];
+
+        // 790 at Medium: Expert, once.
+        let s = settled(&quick_win(at("medium")), &mut players);
+        assert_eq!((s.score, s.title_earned), (Some(790), Some(Title::Expert)));
+        let s = settled(&quick_win(at("medium")), &mut players);
+        assert_eq!(s.title_earned, None, "already Expert");
+
+        // A high score at another level, or a win with undo, earns nothing.
+        assert_eq!(
+            settled(&big_win(at("hard")), &mut players).title_earned,
+            None
+        );
+        let mut undone = big_win(at("medium"));
+        undone.undo_used = true;
+        assert_eq!(settled(&undone, &mut players).title_earned, None);
+        let p = players[1].as_ref().unwrap();
+        assert_eq!(title(p, Variant::English), Some(Title::Expert));
+
+        // 1,590 at Medium: Pro, once; a lower score later takes nothing away.
+        let s = settled(&big_win(at("medium")), &mut players);
+        assert_eq!((s.score, s.title_earned), (Some(1590), Some(Title::Pro)));
+        assert_eq!(
+            settled(&big_win(at("medium")), &mut players).title_earned,
+            None
+        );
+        assert_eq!(
+            settled(&quick_win(at("medium")), &mut players).title_earned,
+            None
+        );
+        let p = players[1].as_ref().unwrap();
+        assert_eq!(title(p, Variant::English), Some(Title::Pro));
+
+        // Straight to Pro from nothing announces Pro alone.
+        let mut fresh = [None, Some(PlayerRecord::new(7, "user7".into()))];
+        assert_eq!(
+            settled(&big_win(at("medium")), &mut fresh).title_earned,
+            Some(Title::Pro)
+        );
     }
 }

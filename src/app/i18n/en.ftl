@@ -387,3 +387,22 @@ err-review-expired = This analysis is no longer kept: run /review again.
 replay-start = Start position
 replay-status = { $number } { $move }
 pdn-replay-attached = The game as a PDN file, and as an animation.
+
+## titles
+player-title-expert = Expert
+player-title-pro = Pro
+player-title-earned = 🏅 { $name } earns the title { $title } in { $variant }: a score of { $score } against the bot at { $level }.
+stats-player-title = { $variant }: { $title } (best score { $best } against the bot at { $level })
+name-with-player-title = { $name } · { $title }
+
+## last move in the board caption
+caption-last-move = Last move { $move } ({ $name })
+caption-no-progress = { $left ->
+    [one] draw in 1 move
+   *[other] draw in { $left } moves
+}
+caption-three-kings = 3 kings: { $left ->
+    [one] 1 move
+   *[other] { $left } moves
+} to win
+caption-turn = { $color } to play

@@ -393,3 +393,22 @@ err-review-expired = Este análisis ya no se guarda: vuelve a usar /analizar.
 replay-start = Posición inicial
 replay-status = { $number } { $move }
 pdn-replay-attached = La partida en un archivo PDN y en animación.
+
+## titles
+player-title-expert = Experto
+player-title-pro = Pro
+player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en nivel { $level }.
+stats-player-title = { $variant }: { $title } (mejor puntaje { $best } contra el bot en nivel { $level })
+name-with-player-title = { $name } · { $title }
+
+## last move in the board caption
+caption-last-move = Última jugada { $move } ({ $name })
+caption-no-progress = { $left ->
+    [one] tablas en 1 jugada
+   *[other] tablas en { $left } jugadas
+}
+caption-three-kings = 3 damas: { $left ->
+    [one] 1 jugada
+   *[other] { $left } jugadas
+} para ganar
+caption-turn = juegan { $color }

@@ -1383,6 +1383,22 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         .await
         .unwrap();
     assert!(store.set_challenge_message(7, 1_000, 777).await.unwrap());
+    // A game thread with its line in the parent channel.
+    let thread = damas::store::GameThread {
+        parent_channel_id: 5,
+        game_id: running.id,
+        line_message_id: Some(556),
+    };
+    store.put_game_thread(8, &thread).await.unwrap();
+    // A puzzle solver on a server's puzzle board.
+    store
+        .update_puzzle_player(3, "solver", 10, |mut p| {
+            p.record_attempt(1_350.0, true);
+            Ok::<_, ()>((p, ()))
+        })
+        .await
+        .unwrap()
+        .unwrap();
     running
 }
 

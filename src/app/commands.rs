@@ -244,30 +244,20 @@ impl CommandSpec {
     }
 }
 
-const VARIANT: OptionSpec = OptionSpec {
-    name: "variant",
-    kind: OptionKind::Choice(Choices::Variant),
-    required: false,
-    description: "opt-variant-desc",
-};
-const COLOUR: OptionSpec = OptionSpec {
-    name: "colour",
-    kind: OptionKind::Choice(Choices::Colour),
-    required: false,
-    description: "opt-colour-desc",
-};
-const THREAD: OptionSpec = OptionSpec {
-    name: "thread",
-    kind: OptionKind::Choice(Choices::Thread),
-    required: false,
-    description: "opt-thread-desc",
-};
-const LEVEL: OptionSpec = OptionSpec {
-    name: "level",
-    kind: OptionKind::Choice(Choices::Level),
-    required: false,
-    description: "opt-level-desc",
-};
+/// An optional option with fixed choices (most options are).
+const fn choice(name: &'static str, choices: Choices, description: &'static str) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Choice(choices),
+        required: false,
+        description,
+    }
+}
+
+const VARIANT: OptionSpec = choice("variant", Choices::Variant, "opt-variant-desc");
+const COLOUR: OptionSpec = choice("colour", Choices::Colour, "opt-colour-desc");
+const THREAD: OptionSpec = choice("thread", Choices::Thread, "opt-thread-desc");
+const LEVEL: OptionSpec = choice("level", Choices::Level, "opt-level-desc");
 
 /// Every command, in the order the help lists them.
 pub static COMMANDS: &[CommandSpec] = &[

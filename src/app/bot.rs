@@ -69,6 +69,29 @@ impl BotTurnClaims for BotMovesInFlight {
     }
 }
 
+/// Processes sharing PostgreSQL claim a channel's bot turn with a lease row there.
+impl BotTurnClaims for crate::store::BotTurnLeases {
+    fn claim(
+        &self,
+        channel_id: u64,
+    ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>> {
+        Box::pin(async move {
+            match crate::store::BotTurnLeases::claim(self, channel_id) {
+                Ok(lease) => lease.map(|held| Box::new(held) as BotTurnClaim),
+                // The next trigger (an interaction, the periodic catch-up) tries again.
+                Err(e) => {
+                    tracing::error!("cannot claim the bot's turn in channel {channel_id}: {e}");
+                    None
+                }
+            }
+        })
+    }
+
+    fn held_here(&self, channel_id: u64) -> bool {
+        crate::store::BotTurnLeases::held_here(self, channel_id)
+    }
+}
+
 /// Holds a channel's place in [`BotMovesInFlight`] until dropped (also on panic).
 struct InFlight {
     set: BotMovesInFlight,
@@ -245,7 +268,13 @@ impl App {
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
             // Another trigger (another process) stored a move first: it shows it.
-            Err(StoreError::Conflict { .. }) => return Answer::default(),
+            Err(StoreError::Conflict { .. }) => {
+                tracing::info!(
+                    "channel {}: another trigger stored the bot's move first; this search was wasted",
+                    place.channel_id
+                );
+                return Answer::default();
+            }
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let mut headline = tr(

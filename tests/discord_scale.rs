@@ -201,7 +201,7 @@ struct ServeProcess {
     _child: tokio::process::Child,
     /// `http://ADDR/interactions`
     url: String,
-    /// Everything it printed (its log goes to standard output).
+    /// Everything it printed: its log (standard error) and standard output.
     output: Arc<Mutex<Vec<String>>>,
 }
 
@@ -231,15 +231,24 @@ impl ServeProcess {
             .current_dir(workdir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("damas serve starts");
-        // Its log goes to standard output too: read up to the line that says where it
-        // listens, then keep reading so that the pipe never fills.
+        let output = Arc::new(Mutex::new(Vec::new()));
+        // Its log: kept, and passed on to the test's own standard error.
+        let mut log = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let kept = Arc::clone(&output);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = log.next_line().await {
+                eprintln!("{line}");
+                kept.lock().unwrap().push(line);
+            }
+        });
+        // Read standard output up to the line that says where it listens, then keep reading
+        // so that the pipe never fills.
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let output = Arc::new(Mutex::new(Vec::new()));
         let find = async {
             while let Some(line) = lines.next_line().await.expect("read stdout") {
                 output.lock().unwrap().push(line.clone());
@@ -502,7 +511,12 @@ async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
     ];
     let store = damas::store::Store::open(&db).expect("the test's view of the database");
     for s in &serve {
-        assert_eq!(s.printed("the bot's turns are claimed as").len(), 1);
+        let said = s.printed("");
+        assert_eq!(
+            s.printed("the bot's turns are claimed as").len(),
+            1,
+            "{said:#?}"
+        );
     }
 
     let alice = TestUser::random("alice");

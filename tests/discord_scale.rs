@@ -276,7 +276,11 @@ impl ServeProcess {
 
     fn printed(&self, what: &str) -> Vec<String> {
         let output = self.output.lock().unwrap();
-        output.iter().filter(|l| l.contains(what)).cloned().collect()
+        output
+            .iter()
+            .filter(|l| l.contains(what))
+            .cloned()
+            .collect()
     }
 }
 
@@ -569,10 +573,18 @@ async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
     let answers = futures::future::join_all(racing).await;
     assert!(answers.iter().all(|(_, a)| a.status == 200));
     standin.next_request(bot_post_in(place.channel)).await;
-    assert_eq!(plies(&store, place.channel), ply + 2, "one move and the bot's");
+    assert_eq!(
+        plies(&store, place.channel),
+        ply + 2,
+        "one move and the bot's"
+    );
     // The winner's board (an edit of its deferred answer) is the only one saying it.
     let winner = standin.next_request(played(&notation)).await;
-    assert!(matches!(winner.route, Route::Original { .. }), "{}", winner.summary());
+    assert!(
+        matches!(winner.route, Route::Original { .. }),
+        "{}",
+        winner.summary()
+    );
 
     // A request Discord did not sign changes nothing.
     let (notation, ply) = next_move(&store, place.channel);

@@ -44,13 +44,22 @@ fn one_claimer_holds_the_turn_and_the_other_gets_it_once_released() {
     let a = a.bot_turn_leases("process-a", BOT_TURN_LEASE_TTL).unwrap();
     let b = b.bot_turn_leases("process-b", BOT_TURN_LEASE_TTL).unwrap();
 
-    let held = a.claim(CHANNEL).unwrap().expect("a free channel is claimed");
+    let held = a
+        .claim(CHANNEL)
+        .unwrap()
+        .expect("a free channel is claimed");
     assert!(held.holder().starts_with("process-a"), "{held:?}");
     assert!(a.held_here(CHANNEL) && !b.held_here(CHANNEL));
     assert!(b.claim(CHANNEL).unwrap().is_none(), "b claimed a's turn");
-    assert!(a.claim(CHANNEL).unwrap().is_none(), "a claimed its own turn twice");
+    assert!(
+        a.claim(CHANNEL).unwrap().is_none(),
+        "a claimed its own turn twice"
+    );
     // Other channels are independent.
-    let other = b.claim(CHANNEL + 1).unwrap().expect("another channel is free");
+    let other = b
+        .claim(CHANNEL + 1)
+        .unwrap()
+        .expect("another channel is free");
     let rows = sql(&url, "SELECT holder FROM bot_turn_leases ORDER BY channel");
     let holders: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
     assert_eq!(holders.len(), 2, "{holders:?}");
@@ -77,12 +86,18 @@ fn a_lease_left_by_a_dead_process_is_taken_once_it_expires() {
             CHANNEL as i64
         ),
     );
-    assert!(a.claim(CHANNEL).unwrap().is_none(), "a live lease was taken");
+    assert!(
+        a.claim(CHANNEL).unwrap().is_none(),
+        "a live lease was taken"
+    );
     sql(
         &url,
         "UPDATE bot_turn_leases SET expires_at = now() - interval '1 second'",
     );
-    let taken = a.claim(CHANNEL).unwrap().expect("an expired lease is taken");
+    let taken = a
+        .claim(CHANNEL)
+        .unwrap()
+        .expect("an expired lease is taken");
     let holder: String = sql(&url, "SELECT holder FROM bot_turn_leases")[0].get(0);
     assert_eq!(holder, taken.holder());
     // The new lease lasts the ttl from now.
@@ -115,7 +130,10 @@ fn a_holder_that_lives_keeps_renewing_its_lease() {
         assert!(std::time::Instant::now() < deadline, "never renewed");
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert!(b.claim(CHANNEL).unwrap().is_none(), "a renewed lease was taken");
+    assert!(
+        b.claim(CHANNEL).unwrap().is_none(),
+        "a renewed lease was taken"
+    );
     drop(held);
     assert!(b.claim(CHANNEL).unwrap().is_some());
 }

@@ -33,10 +33,10 @@ pub type BotTurnClaim = Box<dyn Send + Sync>;
 /// Who may make the bot's move in a channel now: at most one holder per channel, across every
 /// process that shares the store.
 ///
-/// A PostgreSQL implementation: `INSERT INTO bot_turn_leases (channel, holder, expires)
-/// ... ON CONFLICT DO NOTHING`, or taking an expired row with `SELECT ... FOR UPDATE SKIP
-/// LOCKED` and renewing it; the guard deletes its row when dropped. The lease must outlast the
-/// search ([`BOT_THINKING_LIMIT`]) and the store's write.
+/// Two implementations: [`BotMovesInFlight`] (one process, sled) and
+/// [`crate::store::BotTurnLeases`] (processes sharing PostgreSQL: a lease row per channel,
+/// renewed while its holder searches and stores, so it outlasts any search, and expiring on
+/// its own when the holder dies).
 pub trait BotTurnClaims: Send + Sync {
     /// Claims the bot's turn in `channel_id`; `None` if someone holds it already.
     fn claim(

@@ -18,6 +18,9 @@
 //!
 //! Migrations are embedded ([`MIGRATIONS`]) and applied at open, under an advisory lock so
 //! that processes starting together apply each once.
+//!
+//! Besides the trees, the table `bot_turn_leases` says which process is making the bot's
+//! move in a channel ([`super::leases`]).
 
 use super::kv::{prefix_end, Entry, Scan, Tx, TxError, TxResult};
 use super::{StoreError, TREES};

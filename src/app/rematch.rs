@@ -142,7 +142,7 @@ impl App {
             colour: None,
             move_time_ms: Some(rec.move_time_ms),
             // As in tournament play, the rematch of a ballot game keeps its opening.
-            same_opening: super::ballot::opening_of(&rec),
+            same_opening: super::ballot::opening_of(rec),
             ..Terms::default()
         };
         self.challenge_on(actor, place, &opponent, terms).await

@@ -4,12 +4,14 @@
 
 mod bot_support;
 mod discord_stand_in;
+mod store_common;
 
 use bot_support::*;
 use discord_stand_in::*;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
 
@@ -199,10 +201,23 @@ struct ServeProcess {
     _child: tokio::process::Child,
     /// `http://ADDR/interactions`
     url: String,
+    /// Everything it printed: its log (standard error) and standard output.
+    output: Arc<Mutex<Vec<String>>>,
 }
 
 impl ServeProcess {
     async fn start(standin: &StandIn, db: &Path) -> ServeProcess {
+        let workdir = db.parent().expect("db has a parent");
+        ServeProcess::start_with(standin, db.to_str().expect("a UTF-8 path"), workdir, &[]).await
+    }
+
+    /// With `DAMAS_DB=db` (a folder or a PostgreSQL URL), in `workdir`, with more variables.
+    async fn start_with(
+        standin: &StandIn,
+        db: &str,
+        workdir: &Path,
+        env: &[(&str, &str)],
+    ) -> ServeProcess {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_damas"))
             .args(["serve", "--listen", "127.0.0.1:0"])
             .env("DISCORD_TOKEN", standin.token())
@@ -212,19 +227,31 @@ impl ServeProcess {
             .env("DAMAS_DB", db)
             .env("DAMAS_SEARCH_THREADS", "1")
             .env("RUST_LOG", "info,serenity=warn")
-            .current_dir(db.parent().expect("db has a parent"))
+            .envs(env.iter().copied())
+            .current_dir(workdir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("damas serve starts");
-        // Its log goes to standard output too: read up to the line that says where it
-        // listens, then keep reading so that the pipe never fills.
+        let output = Arc::new(Mutex::new(Vec::new()));
+        // Its log: kept, and passed on to the test's own standard error.
+        let mut log = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let kept = Arc::clone(&output);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = log.next_line().await {
+                eprintln!("{line}");
+                kept.lock().unwrap().push(line);
+            }
+        });
+        // Read standard output up to the line that says where it listens, then keep reading
+        // so that the pipe never fills.
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = tokio::io::BufReader::new(stdout).lines();
         let find = async {
             while let Some(line) = lines.next_line().await.expect("read stdout") {
+                output.lock().unwrap().push(line.clone());
                 if let Some(addr) = line.strip_prefix("listening on ") {
                     return addr.to_owned();
                 }
@@ -234,11 +261,26 @@ impl ServeProcess {
         let addr = tokio::time::timeout(Duration::from_secs(30), find)
             .await
             .expect("damas serve says where it listens within 30 s");
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let kept = Arc::clone(&output);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().unwrap().push(line);
+            }
+        });
         ServeProcess {
             _child: child,
             url: format!("http://{addr}/interactions"),
+            output,
         }
+    }
+
+    fn printed(&self, what: &str) -> Vec<String> {
+        let output = self.output.lock().unwrap();
+        output
+            .iter()
+            .filter(|l| l.contains(what))
+            .cloned()
+            .collect()
     }
 }
 
@@ -430,5 +472,144 @@ async fn a_game_against_the_bot_is_played_over_http() {
         text(&followup)
     );
     standin.next_request(bot_post_in(place.channel)).await;
+    standin.assert_no_refusals();
+}
+
+// ---- two `serve` processes sharing one PostgreSQL ----------------------------------------------
+
+/// The canonical notation of the first legal move of the channel's game, and its ply, read
+/// from the shared database.
+fn next_move(store: &damas::store::Store, channel: u64) -> (String, usize) {
+    let rec = store
+        .active_game(channel)
+        .expect("read the game")
+        .expect("a game in the channel");
+    let game = rec.to_game().expect("a readable game");
+    let position = game.position();
+    let mv = position.legal_moves()[0];
+    (position.move_notation(&mv), rec.moves.len())
+}
+
+fn plies(store: &damas::store::Store, channel: u64) -> usize {
+    store
+        .active_game(channel)
+        .expect("read the game")
+        .map_or(0, |r| r.moves.len())
+}
+
+fn played(notation: &str) -> impl Fn(&Recorded) -> bool + '_ {
+    move |r| reaches_discord(r) && text(r).contains(&format!("alice played {notation}"))
+}
+
+/// Both processes take interactions of one game; each catches up every second, so both
+/// try to make every bot move while the expert thinks: the lease lets one search.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
+    let db = store_common::postgres::server().fresh_database();
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let env = [("DAMAS_SWEEP_EVERY", "1s")];
+    let serve = [
+        ServeProcess::start_with(&standin, &db, dir.path(), &env).await,
+        ServeProcess::start_with(&standin, &db, dir.path(), &env).await,
+    ];
+    let store = damas::store::Store::open(&db).expect("the test's view of the database");
+    for s in &serve {
+        let said = s.printed("");
+        assert_eq!(
+            s.printed("the bot's turns are claimed as").len(),
+            1,
+            "{said:#?}"
+        );
+    }
+
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let (sent, answered) = standin
+        .post_interaction(
+            &serve[0].url,
+            standin.slash_command(
+                &alice,
+                place,
+                "play",
+                vec![
+                    opt_str("level", "expert"),
+                    opt_str("variant", "spanish"),
+                    opt_str("colour", "white"),
+                ],
+            ),
+        )
+        .await;
+    assert_eq!(answered.status, 200, "{:?}", answered.body);
+    original_edit(&standin, &sent).await;
+
+    // alice's moves go to one process, then the other.
+    let turns = 4;
+    for turn in 0..turns {
+        let (notation, ply) = next_move(&store, place.channel);
+        assert_eq!(ply, 2 * turn, "every move applied once");
+        let (sent, answered) = standin
+            .post_interaction(
+                &serve[turn % 2].url,
+                standin.slash_command(&alice, place, "move", vec![opt_str("move", &notation)]),
+            )
+            .await;
+        assert_eq!(answered.status, 200, "{:?}", answered.body);
+        let shown = original_edit(&standin, &sent).await;
+        assert!(text(&shown).contains(&format!("alice played {notation}")));
+        let reply = standin.next_request(bot_post_in(place.channel)).await;
+        assert!(text(&reply).contains("Bot · expert"), "{}", text(&reply));
+    }
+    assert_eq!(plies(&store, place.channel), 2 * turns);
+
+    // 100 identical moves at once, half to each process: one is applied.
+    let (notation, ply) = next_move(&store, place.channel);
+    let racing = (0..100).map(|i| {
+        let payload =
+            standin.slash_command(&alice, place, "move", vec![opt_str("move", &notation)]);
+        let (standin, url) = (&standin, &serve[i % 2].url);
+        async move { standin.post_interaction(url, payload).await }
+    });
+    let answers = futures::future::join_all(racing).await;
+    assert!(answers.iter().all(|(_, a)| a.status == 200));
+    standin.next_request(bot_post_in(place.channel)).await;
+    assert_eq!(
+        plies(&store, place.channel),
+        ply + 2,
+        "one move and the bot's"
+    );
+    // The winner's board (an edit of its deferred answer) is the only one saying it.
+    let winner = standin.next_request(played(&notation)).await;
+    assert!(
+        matches!(winner.route, Route::Original { .. }),
+        "{}",
+        winner.summary()
+    );
+
+    // A request Discord did not sign changes nothing.
+    let (notation, ply) = next_move(&store, place.channel);
+    let body = serde_json::to_vec(&standin.slash_command(
+        &alice,
+        place,
+        "move",
+        vec![opt_str("move", &notation)],
+    ))
+    .unwrap();
+    let mut forged = standin.signature_headers(b"{}");
+    forged[1].1 = standin.signature_headers(&body)[1].1.clone();
+    for s in &serve {
+        assert_eq!(standin.post_raw(&s.url, &forged, &body).await.status, 401);
+    }
+
+    // The bot answered once per turn, and neither process searched a move the other made.
+    standin
+        .assert_no_request_within(Duration::from_secs(4), |r| {
+            bot_post_in(place.channel)(r) || played(&notation)(r) || played("")(r)
+        })
+        .await;
+    assert_eq!(plies(&store, place.channel), ply);
+    for s in &serve {
+        assert_eq!(s.printed("this search was wasted"), Vec::<String>::new());
+    }
     standin.assert_no_refusals();
 }

@@ -33,10 +33,10 @@ pub type BotTurnClaim = Box<dyn Send + Sync>;
 /// Who may make the bot's move in a channel now: at most one holder per channel, across every
 /// process that shares the store.
 ///
-/// A PostgreSQL implementation: `INSERT INTO bot_turn_leases (channel, holder, expires)
-/// ... ON CONFLICT DO NOTHING`, or taking an expired row with `SELECT ... FOR UPDATE SKIP
-/// LOCKED` and renewing it; the guard deletes its row when dropped. The lease must outlast the
-/// search ([`BOT_THINKING_LIMIT`]) and the store's write.
+/// Two implementations: [`BotMovesInFlight`] (one process, sled) and
+/// [`crate::store::BotTurnLeases`] (processes sharing PostgreSQL: a lease row per channel,
+/// renewed while its holder searches and stores, so it outlasts any search, and expiring on
+/// its own when the holder dies).
 pub trait BotTurnClaims: Send + Sync {
     /// Claims the bot's turn in `channel_id`; `None` if someone holds it already.
     fn claim(
@@ -66,6 +66,29 @@ impl BotTurnClaims for BotMovesInFlight {
 
     fn held_here(&self, channel_id: u64) -> bool {
         self.contains(channel_id)
+    }
+}
+
+/// Processes sharing PostgreSQL claim a channel's bot turn with a lease row there.
+impl BotTurnClaims for crate::store::BotTurnLeases {
+    fn claim(
+        &self,
+        channel_id: u64,
+    ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>> {
+        Box::pin(async move {
+            match crate::store::BotTurnLeases::claim(self, channel_id) {
+                Ok(lease) => lease.map(|held| Box::new(held) as BotTurnClaim),
+                // The next trigger (an interaction, the periodic catch-up) tries again.
+                Err(e) => {
+                    tracing::error!("cannot claim the bot's turn in channel {channel_id}: {e}");
+                    None
+                }
+            }
+        })
+    }
+
+    fn held_here(&self, channel_id: u64) -> bool {
+        crate::store::BotTurnLeases::held_here(self, channel_id)
     }
 }
 
@@ -245,7 +268,13 @@ impl App {
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
             // Another trigger (another process) stored a move first: it shows it.
-            Err(StoreError::Conflict { .. }) => return Answer::default(),
+            Err(StoreError::Conflict { .. }) => {
+                tracing::info!(
+                    "channel {}: another trigger stored the bot's move first; this search was wasted",
+                    place.channel_id
+                );
+                return Answer::default();
+            }
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let mut headline = tr(

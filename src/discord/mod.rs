@@ -194,6 +194,17 @@ fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
             ..Config::default()
         },
     );
+    // Processes sharing PostgreSQL claim the bot's turns there; sled's one process, here.
+    let app = match store.bot_turn_leases(
+        &crate::store::leases::this_process(),
+        crate::store::BOT_TURN_LEASE_TTL,
+    ) {
+        Some(leases) => {
+            tracing::info!("the bot's turns are claimed as {}", leases.holder());
+            app.with_bot_turn_claims(Arc::new(leases))
+        }
+        None => app,
+    };
     Ok((store, app))
 }
 

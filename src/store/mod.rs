@@ -47,7 +47,9 @@
 //! - finished games ([`archive`]): [`Store::archived_game`], [`Store::games_of_player`],
 //!   [`Store::games_in_channel`], [`Store::last_game_between`];
 //! - players and leaderboards ([`leaderboards`]): [`Store::player`], [`Store::leaderboard`];
-//! - erasure ([`forget`]): [`Store::forget_user`].
+//! - erasure ([`forget`]): [`Store::forget_user`];
+//! - the bot's turn, shared between processes on PostgreSQL ([`leases`]):
+//!   [`Store::bot_turn_leases`].
 
 pub mod archive;
 mod cancel;
@@ -60,6 +62,7 @@ pub mod forget;
 pub mod games;
 mod kv;
 pub mod leaderboards;
+pub mod leases;
 mod pg;
 pub mod posts;
 pub mod puzzles;
@@ -73,6 +76,7 @@ pub use codec::FORMAT_VERSION;
 pub use durability::{Durability, FatalHook};
 pub use error::{Invalid, StoreError};
 pub use forget::ForgetSummary;
+pub use leases::{BotTurnLeases, LeaseGuard, BOT_TURN_LEASE_TTL};
 pub use posts::{BoardPost, PostRecorded};
 pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{

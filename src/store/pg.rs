@@ -18,12 +18,16 @@
 //!
 //! Migrations are embedded ([`MIGRATIONS`]) and applied at open, under an advisory lock so
 //! that processes starting together apply each once.
+//!
+//! Besides the trees, the table `bot_turn_leases` says which process is making the bot's
+//! move in a channel ([`super::leases`]).
 
 use super::kv::{prefix_end, Entry, Scan, Tx, TxError, TxResult};
 use super::{StoreError, TREES};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::NoTls;
 
@@ -33,6 +37,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "trees", include_str!("migrations/0001_trees.sql")),
     (2, "threads", include_str!("migrations/0002_threads.sql")),
     (3, "puzzles", include_str!("migrations/0003_puzzles.sql")),
+    (
+        4,
+        "bot_turn_leases",
+        include_str!("migrations/0004_bot_turn_leases.sql"),
+    ),
 ];
 
 /// Connections per process. A transaction holds one for its length.
@@ -395,6 +404,130 @@ impl PgKv {
                 }
             }
         }
+    }
+}
+
+// ---- leases on the bot's turn (see `super::leases`) ----
+
+/// A channel id as the lease table's `bigint` key: the same 64 bits (snowflakes fit in 63).
+fn lease_key(channel: u64) -> i64 {
+    channel as i64
+}
+
+/// `ttl` as the milliseconds the lease statements add to `now()`.
+fn lease_millis(ttl: Duration) -> f64 {
+    ttl.as_secs_f64() * 1000.0
+}
+
+const LEASE_UNTIL: &str = "now() + $3::float8 * interval '1 millisecond'";
+
+impl PgKv {
+    /// Takes `channel`'s lease for `holder` until `ttl` from now, in one transaction: a row
+    /// nobody holds is inserted; a row past its expiry (its holder died) is taken over; a live
+    /// row, or one another claimer has locked right now (`SKIP LOCKED`: never wait behind
+    /// it), means someone else has it. `true` when `holder` has it now.
+    pub fn claim_lease(
+        &self,
+        channel: u64,
+        holder: &str,
+        ttl: Duration,
+    ) -> Result<bool, StoreError> {
+        let pool = self.pool.clone();
+        let (key, holder, ttl) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
+        self.run(async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await?;
+            let current = tx
+                .query_opt(
+                    "SELECT expires_at <= now() FROM bot_turn_leases \
+                     WHERE channel = $1 FOR UPDATE SKIP LOCKED",
+                    &[&key],
+                )
+                .await?;
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&key, &holder, &ttl];
+            let taken = match current.map(|row| row.get::<_, bool>(0)) {
+                // Held, and its holder is alive.
+                Some(false) => false,
+                Some(true) => {
+                    let sql = format!(
+                        "UPDATE bot_turn_leases SET holder = $2, expires_at = {LEASE_UNTIL} \
+                         WHERE channel = $1"
+                    );
+                    tx.execute(&sql, &params).await? == 1
+                }
+                // No row, or one being claimed by someone else this instant.
+                None => {
+                    let sql = format!(
+                        "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
+                         VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO NOTHING"
+                    );
+                    tx.execute(&sql, &params).await? == 1
+                }
+            };
+            tx.commit().await?;
+            Ok(taken)
+        })
+    }
+
+    /// Gives `channel`'s lease up, if `holder` still has it.
+    pub fn release_lease(&self, channel: u64, holder: &str) -> Result<(), StoreError> {
+        let pool = self.pool.clone();
+        let (key, holder) = (lease_key(channel), holder.to_owned());
+        self.run(async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            client
+                .execute(
+                    "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2",
+                    &[&key, &holder],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// Pushes the expiry of `holder`'s lease on `channel` to `ttl` from now, every `ttl / 3`,
+    /// until aborted: a holder that lives keeps its lease however long its work takes. Stops
+    /// (and says so) if the lease was lost.
+    pub fn keep_lease(
+        &self,
+        channel: u64,
+        holder: &str,
+        ttl: Duration,
+    ) -> tokio::task::AbortHandle {
+        let pool = self.pool.clone();
+        let (key, holder_text, millis) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
+        let every = (ttl / 3).max(Duration::from_millis(100));
+        let renewal = async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let renewed = async {
+                    let client = pool.get().await.map_err(pool_error)?;
+                    let sql = format!(
+                        "UPDATE bot_turn_leases SET expires_at = {LEASE_UNTIL} \
+                         WHERE channel = $1 AND holder = $2"
+                    );
+                    Ok::<_, StoreError>(
+                        client.execute(&sql, &[&key, &holder_text, &millis]).await? == 1,
+                    )
+                };
+                match renewed.await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        tracing::warn!(
+                            "the bot's turn in channel {channel} was lost by {holder_text}"
+                        );
+                        return;
+                    }
+                    // The database may be back at the next tick, before the lease expires.
+                    Err(e) => {
+                        tracing::warn!("cannot renew the bot's turn in channel {channel}: {e}")
+                    }
+                }
+            }
+        };
+        self.handle.spawn(renewal).abort_handle()
     }
 }
 

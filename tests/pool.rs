@@ -90,6 +90,42 @@ fn a_short_search_starts_before_every_waiting_expert_search() {
     }
 }
 
+/// Easy and medium are milliseconds of work; hard's node budget is a good part of a second:
+/// queued behind a burst of hard searches, an easy move would still keep its player waiting.
+#[test]
+fn easy_and_medium_start_before_every_waiting_hard_search_and_hard_before_expert() {
+    let pool = SearchPool::new(1, 16);
+    let (release, gate) = hold_the_worker(&pool);
+    let started = Arc::new(AtomicUsize::new(0));
+    let position = game(Variant::Spanish, "W:W1,3,8,12,14,15:B21,22,23,29,30");
+    let job = |level: Level| {
+        let started = Arc::clone(&started);
+        let position = position.clone();
+        move |ctx: &mut damas::ai::JobContext<'_>| {
+            let order = started.fetch_add(1, Ordering::SeqCst);
+            ctx.best_move(&position, level, &nodes(2_000));
+            order
+        }
+    };
+    let submit = |level: Level, n: usize| -> Vec<Ticket<usize>> {
+        (0..n)
+            .map(|_| pool.submit(JobClass::of(level), job(level)))
+            .collect()
+    };
+    let experts = submit(Level::Expert, 5);
+    let hards = submit(Level::Hard, 10);
+    let quick = [submit(Level::Medium, 1), submit(Level::Easy, 1)].concat();
+    drop(release);
+    assert_eq!(wait(gate), Ok(()));
+    let order = |tickets: Vec<Ticket<usize>>| -> Vec<usize> {
+        tickets.into_iter().map(|t| wait(t).unwrap_or(usize::MAX)).collect()
+    };
+    let (quick, hards, experts) = (order(quick), order(hards), order(experts));
+    assert_eq!(quick, [0, 1], "medium, then easy, first: in order of arrival");
+    assert_eq!(hards, (2..12).collect::<Vec<_>>(), "then every hard search");
+    assert!(experts.iter().all(|&e| e >= 12), "expert last: {experts:?}");
+}
+
 #[test]
 fn tickets_know_their_place_in_the_queue() {
     let pool = SearchPool::new(1, 16);
@@ -104,17 +140,20 @@ fn tickets_know_their_place_in_the_queue() {
     let first_hard = hard(&pool);
     let second_hard = pool.submit(JobClass::Short, |_| ());
     let third_expert = expert(&pool);
-    assert_eq!(pool.queued(), 5);
+    let medium = pool.submit_best_move(spanish.clone(), Level::Medium, nodes(1_000));
+    assert_eq!(pool.queued(), 6);
     assert_eq!(first_expert.ahead(), 0);
     assert_eq!(second_expert.ahead(), 1);
-    // Short jobs queue only behind short ones.
+    // Short jobs queue only behind quick and short ones.
     assert_eq!(first_hard.ahead(), 0);
     assert_eq!(second_hard.ahead(), 1);
     // A long job waits for everything queued before it.
     assert_eq!(third_expert.ahead(), 4);
+    // A quick job, for nothing but quick ones.
+    assert_eq!(medium.ahead(), 0);
     drop(release);
     assert_eq!(wait(gate), Ok(()));
-    for ticket in [first_expert, second_expert, first_hard, third_expert] {
+    for ticket in [first_expert, second_expert, first_hard, third_expert, medium] {
         assert!(matches!(wait(ticket), Ok(Some(_))));
     }
     assert_eq!(wait(second_hard), Ok(()));

@@ -2,14 +2,14 @@
 //!
 //! The bot's moves, and later game reviews, puzzle checks and GIFs, run here rather than on
 //! the async runtime: a few dedicated OS threads, each keeping one transposition table for
-//! its whole life. Jobs wait in two queues: every [`JobClass::Short`] job starts before any
-//! [`JobClass::Long`] one, first come first served inside a class, so an easy move is never
-//! stuck behind expert searches; and a short job that finds every thread busy with long ones
-//! hurries one of them ([`JobContext::hurry`]), so it waits at most about
-//! [`EXPERT_FLOOR_UNDER_LOAD`], not a whole expert search. When many jobs wait, an expert
-//! search thinks for less ([`expert_time_under_load`]). Search threads run at a lower CPU
-//! priority than the rest of the process, so answering people comes before thinking. Results come back through a [`Ticket`], awaited from async
-//! code or waited for on a plain thread.
+//! its whole life. Jobs wait in three queues, one per [`JobClass`]: a job starts before every
+//! waiting job of a slower class, first come first served inside a class, so an easy move is
+//! never stuck behind hard or expert searches; and a quick or short job that finds every
+//! thread busy with long ones hurries one of them ([`JobContext::hurry`]), so it waits at most
+//! about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole expert search. When many jobs wait, an
+//! expert search thinks for less ([`expert_time_under_load`]). Search threads run at a lower
+//! CPU //! priority than the rest of the process, so answering people comes before thinking. Results
+//! come back through a [`Ticket`], awaited from async code or waited for on a plain thread.
 
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
@@ -26,23 +26,33 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::sync::oneshot;
 
-/// Which queue a job waits in.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Which queue a job waits in, quickest first: a job starts before every waiting job of a
+/// later class.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum JobClass {
-    /// Bounded by depth or nodes, done well within a second (easy, medium, hard): starts
-    /// before every long job still waiting.
+    /// Bounded by a small depth, done in milliseconds (easy, medium).
+    Quick,
+    /// Bounded by a node budget, done within about a third of a second (hard).
     Short,
     /// On a clock or long by nature (expert, a whole game's review).
     Long,
 }
 
 impl JobClass {
+    /// The classes in the order their jobs start.
+    const BY_PRIORITY: [JobClass; 3] = [JobClass::Quick, JobClass::Short, JobClass::Long];
+
     /// The queue of a bot move at `level`.
     pub const fn of(level: Level) -> JobClass {
         match level {
-            Level::Easy | Level::Medium | Level::Hard => JobClass::Short,
+            Level::Easy | Level::Medium => JobClass::Quick,
+            Level::Hard => JobClass::Short,
             Level::Expert => JobClass::Long,
         }
+    }
+
+    const fn index(self) -> usize {
+        self as usize
     }
 }
 
@@ -94,7 +104,7 @@ impl JobContext<'_> {
         Arc::clone(self.stop)
     }
 
-    /// Raised when a short job waits for this thread (long jobs only): a long job should
+    /// Raised when a quick or short job waits for this thread (long jobs only): a long job should
     /// return what it has once it has had [`EXPERT_FLOOR_UNDER_LOAD`].
     pub fn hurry(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.hurry)
@@ -160,8 +170,8 @@ where
 
 #[derive(Default)]
 struct Queues {
-    short: VecDeque<Box<dyn QueuedJob>>,
-    long: VecDeque<Box<dyn QueuedJob>>,
+    /// One queue per [`JobClass`], in [`JobClass::BY_PRIORITY`] order.
+    waiting: [VecDeque<Box<dyn QueuedJob>>; 3],
     closed: bool,
     /// Workers waiting for a job.
     idle: usize,
@@ -171,12 +181,21 @@ struct Queues {
 
 impl Queues {
     fn len(&self) -> usize {
-        self.short.len() + self.long.len()
+        self.waiting.iter().map(VecDeque::len).sum()
     }
 
-    /// The next job to start: short ones first, each class in order of arrival.
-    fn next(&mut self) -> Option<Box<dyn QueuedJob>> {
-        self.short.pop_front().or_else(|| self.long.pop_front())
+    /// The queued jobs that start before a job of `class` queued now: those of its class and
+    /// of every quicker one.
+    fn ahead_of(&self, class: JobClass) -> usize {
+        self.waiting[..=class.index()].iter().map(VecDeque::len).sum()
+    }
+
+    /// The next job to start and its class: the quickest class first, each in order of
+    /// arrival.
+    fn next(&mut self) -> Option<(Box<dyn QueuedJob>, JobClass)> {
+        JobClass::BY_PRIORITY
+            .into_iter()
+            .find_map(|class| Some((self.waiting[class.index()].pop_front()?, class)))
     }
 }
 
@@ -195,7 +214,7 @@ impl Shared {
     }
 }
 
-/// Dedicated search threads, each with its own transposition table, fed from two queues.
+/// Dedicated search threads, each with its own transposition table, fed from three queues.
 pub struct SearchPool {
     shared: Arc<Shared>,
     workers: Mutex<Vec<JoinHandle<()>>>,
@@ -257,11 +276,7 @@ impl SearchPool {
 
     /// The jobs that would start before a job of `class` submitted now.
     pub fn ahead_of(&self, class: JobClass) -> usize {
-        let queues = self.shared.lock();
-        match class {
-            JobClass::Short => queues.short.len(),
-            JobClass::Long => queues.len(),
-        }
+        self.shared.lock().ahead_of(class)
     }
 
     /// Queues `job`; it runs on a worker with that worker's table. A job that panics gives
@@ -278,18 +293,12 @@ impl SearchPool {
             let _ = reply.send(Err(PoolError::ShutDown));
             return Ticket { ahead: 0, result };
         }
-        let ahead = match class {
-            JobClass::Short => queues.short.len(),
-            JobClass::Long => queues.len(),
-        }; // (as in `ahead_of`, under the same lock as the push)
-        let job = Box::new(Job { work: job, reply });
-        match class {
-            JobClass::Short => queues.short.push_back(job),
-            JobClass::Long => queues.long.push_back(job),
-        }
-        // A short job with no idle worker would wait for a whole long search: one of those
+        // (as in `ahead_of`, under the same lock as the push)
+        let ahead = queues.ahead_of(class);
+        queues.waiting[class.index()].push_back(Box::new(Job { work: job, reply }));
+        // A quicker job with no idle worker would wait for a whole long search: one of those
         // is told to finish soon (the oldest, likeliest to be near its end anyway).
-        if class == JobClass::Short && queues.idle == 0 && !queues.unhurried_long.is_empty() {
+        if class < JobClass::Long && queues.idle == 0 && !queues.unhurried_long.is_empty() {
             queues
                 .unhurried_long
                 .remove(0)
@@ -332,18 +341,7 @@ impl SearchPool {
     /// they have, and waits for the workers to finish. Called by `Drop`; calling it again
     /// does nothing.
     pub fn shutdown(&self) {
-        let dropped = {
-            let mut queues = self.shared.lock();
-            queues.closed = true;
-            (
-                std::mem::take(&mut queues.short),
-                std::mem::take(&mut queues.long),
-            )
-        };
-        // Outside the lock: dropping a job's sender wakes its ticket.
-        drop(dropped);
-        self.shared.stop.store(true, Ordering::Relaxed);
-        self.shared.work_ready.notify_all();
+        self.close();
         let workers = std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
         let me = std::thread::current().id();
         for worker in workers {
@@ -352,6 +350,20 @@ impl SearchPool {
                 let _ = worker.join();
             }
         }
+    }
+
+    /// [`SearchPool::shutdown`] without waiting for the workers: fit for async code. The
+    /// running jobs finish soon after (their searches see the stop flag).
+    pub fn close(&self) {
+        let dropped = {
+            let mut queues = self.shared.lock();
+            queues.closed = true;
+            std::mem::take(&mut queues.waiting)
+        };
+        // Outside the lock: dropping a job's sender wakes its ticket.
+        drop(dropped);
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.work_ready.notify_all();
     }
 }
 
@@ -373,10 +385,10 @@ fn work(shared: &Shared, table_bytes: usize) {
                 if queues.closed {
                     return;
                 }
-                let long = queues.short.is_empty();
                 match queues.next() {
-                    Some(job) if job.abandoned() => continue,
-                    Some(job) => {
+                    Some((job, _)) if job.abandoned() => continue,
+                    Some((job, class)) => {
+                        let long = class == JobClass::Long;
                         if long {
                             queues.unhurried_long.push(Arc::clone(&hurry));
                         }
@@ -440,7 +452,7 @@ pub struct Ticket<T> {
 
 impl<T> Ticket<T> {
     /// How many queued jobs were to start before this one when it was submitted (0: next).
-    /// Short jobs submitted later can still overtake a long one.
+    /// Quicker jobs submitted later can still overtake it.
     pub fn ahead(&self) -> usize {
         self.ahead
     }
@@ -526,8 +538,8 @@ mod tests {
 
     #[test]
     fn levels_fall_into_their_queues() {
-        assert_eq!(JobClass::of(Level::Easy), JobClass::Short);
-        assert_eq!(JobClass::of(Level::Medium), JobClass::Short);
+        assert_eq!(JobClass::of(Level::Easy), JobClass::Quick);
+        assert_eq!(JobClass::of(Level::Medium), JobClass::Quick);
         assert_eq!(JobClass::of(Level::Hard), JobClass::Short);
         assert_eq!(JobClass::of(Level::Expert), JobClass::Long);
     }

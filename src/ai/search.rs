@@ -48,7 +48,7 @@ pub struct SearchOptions {
     /// returned.
     pub stop: Option<Arc<AtomicBool>>,
     /// Lets the caller cut the clock short while the search runs (the search pool does when
-    /// a short job waits for this search's thread).
+    /// a quick or short job waits for this search's thread).
     pub hurry: Option<Hurry>,
 }
 

@@ -572,23 +572,22 @@ async fn stop_bot(
     peak: &AtomicU64,
     within: Duration,
 ) -> bool {
-    if let Some(kib) = peak_rss_kib(bot.0.id()) {
+    if let Some(kib) = peak_rss_kib(bot.pid()) {
         peak.fetch_max(kib, Ordering::Relaxed);
     }
     bot.signal("TERM");
     let deadline = Instant::now() + within;
     let clean = loop {
-        if let Some(kib) = peak_rss_kib(bot.0.id()) {
+        if let Some(kib) = peak_rss_kib(bot.pid()) {
             peak.fetch_max(kib, Ordering::Relaxed);
         }
-        match bot.0.try_wait() {
-            Ok(Some(status)) => break status.success(),
-            Ok(None) if Instant::now() < deadline => {
+        match bot.try_wait() {
+            Some(status) => break status.success(),
+            None if Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(50)).await
             }
-            _ => {
-                let _ = bot.0.kill();
-                let _ = bot.0.wait();
+            None => {
+                bot.kill();
                 break false;
             }
         }
@@ -676,7 +675,7 @@ async fn run(sizes: Sizes) {
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let mut bot = start_bot(&standin, &db).await;
-    pid.store(bot.0.id(), Ordering::Relaxed);
+    pid.store(bot.pid(), Ordering::Relaxed);
     sample_rss(
         Arc::clone(&pid),
         Arc::clone(&peak),
@@ -721,7 +720,7 @@ async fn run(sizes: Sizes) {
             drop(bot);
             shared.standin.wait_disconnected().await;
             bot = start_bot(&shared.standin, &db).await;
-            pid.store(bot.0.id(), Ordering::Relaxed);
+            pid.store(bot.pid(), Ordering::Relaxed);
             restart_note = format!(
                 "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",
                 started.elapsed().as_secs_f64() - t.elapsed().as_secs_f64(),

@@ -416,10 +416,15 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     config.settings.challenge_ttl = Duration::from_secs(1);
     let (bot, app) = start_bot_app(&standin, config, |app| app).await;
     standin.commands_put().await;
+    let handler = damas::discord::router::Handler::new(
+        app.clone(),
+        Some(GUILD),
+        damas::discord::work::InFlight::new(),
+        damas::discord::router::DEFER_AFTER,
+    );
     let sweeper = tokio::spawn(damas::discord::sweep_every(
         std::sync::Arc::new(standin.http()),
-        app.clone(),
-        damas::discord::work::InFlight::new(),
+        std::sync::Arc::new(handler),
         Duration::from_millis(200),
     ));
     let alice = TestUser::random("alice");

@@ -10,10 +10,8 @@ use bot_support::*;
 use discord_stand_in::*;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::Duration;
-use tokio::io::AsyncBufReadExt;
 
 /// serenity starts one shard every 5 s: four take 15 s and more.
 async fn standin_recommending(shards: u32) -> StandIn {
@@ -194,95 +192,70 @@ async fn after_a_restart_each_shard_catches_up_on_its_own_servers_only() {
         .await;
 }
 
-// ---- the HTTP interactions endpoint ------------------------------------------------------------
-
-/// `damas serve --listen 127.0.0.1:0` on the stand-in; killed when dropped.
-struct ServeProcess {
-    _child: tokio::process::Child,
-    /// `http://ADDR/interactions`
-    url: String,
-    /// Everything it printed: its log (standard error) and standard output.
-    output: Arc<Mutex<Vec<String>>>,
+/// Runs `statement` on the database at `url`: what the test sees of the lease table.
+async fn sql(url: &str, statement: &str) -> Vec<tokio_postgres::Row> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    client.query(statement, &[]).await.expect(statement)
 }
 
-impl ServeProcess {
-    async fn start(standin: &StandIn, db: &Path) -> ServeProcess {
-        let workdir = db.parent().expect("db has a parent");
-        ServeProcess::start_with(standin, db.to_str().expect("a UTF-8 path"), workdir, &[]).await
-    }
-
-    /// With `DAMAS_DB=db` (a folder or a PostgreSQL URL), in `workdir`, with more variables.
-    async fn start_with(
-        standin: &StandIn,
-        db: &str,
-        workdir: &Path,
-        env: &[(&str, &str)],
-    ) -> ServeProcess {
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_damas"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .env("DISCORD_TOKEN", standin.token())
-            .env("DISCORD_PUBLIC_KEY", standin.public_key_hex())
-            .env("DISCORD_API_PROXY", standin.base_url())
-            .env("DISCORD_GUILD_ID", GUILD.to_string())
-            .env("DAMAS_DB", db)
-            .env("DAMAS_SEARCH_THREADS", "1")
-            .env("RUST_LOG", "info,serenity=warn")
-            .envs(env.iter().copied())
-            .current_dir(workdir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("damas serve starts");
-        let output = Arc::new(Mutex::new(Vec::new()));
-        // Its log: kept, and passed on to the test's own standard error.
-        let mut log = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let kept = Arc::clone(&output);
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = log.next_line().await {
-                eprintln!("{line}");
-                kept.lock().unwrap().push(line);
-            }
-        });
-        // Read standard output up to the line that says where it listens, then keep reading
-        // so that the pipe never fills.
-        let stdout = child.stdout.take().expect("stdout");
-        let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let find = async {
-            while let Some(line) = lines.next_line().await.expect("read stdout") {
-                output.lock().unwrap().push(line.clone());
-                if let Some(addr) = line.strip_prefix("listening on ") {
-                    return addr.to_owned();
-                }
-            }
-            panic!("damas serve ended without saying where it listens");
-        };
-        let addr = tokio::time::timeout(Duration::from_secs(30), find)
-            .await
-            .expect("damas serve says where it listens within 30 s");
-        let kept = Arc::clone(&output);
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = lines.next_line().await {
-                kept.lock().unwrap().push(line);
-            }
-        });
-        ServeProcess {
-            _child: child,
-            url: format!("http://{addr}/interactions"),
-            output,
+/// `damas bot` on PostgreSQL is killed while the expert thinks: its lease on the turn stays
+/// behind. The next process's READY catch-up is refused the move while that lease holds, and
+/// no person will act; once it expires, the sweeper's nudge makes the move, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_refused_by_a_dead_processs_lease_is_made_once_the_lease_expires() {
+    let db = store_common::postgres::server().fresh_database();
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let launch = Launch {
+        http: false,
+        db: &db,
+        workdir: dir.path(),
+        log: "info,serenity=warn",
+        vars: &[("DAMAS_SWEEP_EVERY", "1s")],
+    };
+    let mut bot = BotProcess::launch(&standin, launch).await;
+    let place = Place::guild(GUILD, snowflake());
+    hand_the_bot_its_turn(&standin, place).await;
+    let leased = "SELECT holder FROM bot_turn_leases";
+    for _ in 0..200 {
+        if !sql(&db, leased).await.is_empty() {
+            break;
         }
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
+    bot.kill();
+    standin.wait_disconnected().await;
+    assert_eq!(sql(&db, leased).await.len(), 1, "the dead process's lease");
+    assert!(
+        !standin.log().iter().any(bot_post_in(place.channel)),
+        "the expert moved before the kill"
+    );
+    // However long the new process takes to start, the old lease still holds at its READY.
+    sql(&db, "UPDATE bot_turn_leases SET expires_at = now() + interval '1 hour'").await;
 
-    fn printed(&self, what: &str) -> Vec<String> {
-        let output = self.output.lock().unwrap();
-        output
-            .iter()
-            .filter(|l| l.contains(what))
-            .cloned()
-            .collect()
-    }
+    let _bot = BotProcess::launch(&standin, launch).await;
+    standin
+        .assert_no_request_within(Duration::from_secs(3), bot_post_in(place.channel))
+        .await;
+    sql(&db, "UPDATE bot_turn_leases SET expires_at = now() - interval '1 second'").await;
+    let post = standin
+        .next_request_within(
+            Duration::from_secs(15),
+            "the bot's move",
+            bot_post_in(place.channel),
+        )
+        .await;
+    assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
+    standin
+        .assert_no_request_within(Duration::from_secs(3), bot_post_in(place.channel))
+        .await;
+    assert!(sql(&db, leased).await.is_empty(), "the lease is released");
 }
+
+// ---- the HTTP interactions endpoint ------------------------------------------------------------
 
 async fn standin() -> StandIn {
     StandIn::start_with(Config {
@@ -317,7 +290,7 @@ fn reaches_discord(r: &Recorded) -> bool {
 async fn the_endpoint_answers_a_ping_and_refuses_what_discord_did_not_sign() {
     let dir = tempfile::tempdir().unwrap();
     let standin = standin().await;
-    let serve = ServeProcess::start(&standin, &dir.path().join("db")).await;
+    let serve = BotProcess::serve(&standin, &dir.path().join("db")).await;
 
     let ping = serde_json::to_vec(&json!({
         "type": 1,
@@ -376,7 +349,7 @@ async fn the_endpoint_answers_a_ping_and_refuses_what_discord_did_not_sign() {
 async fn a_game_against_the_bot_is_played_over_http() {
     let dir = tempfile::tempdir().unwrap();
     let standin = standin().await;
-    let serve = ServeProcess::start(&standin, &dir.path().join("db")).await;
+    let serve = BotProcess::serve(&standin, &dir.path().join("db")).await;
     // The commands were registered at start.
     standin.commands_put().await;
 
@@ -510,8 +483,8 @@ async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
     let standin = standin().await;
     let env = [("DAMAS_SWEEP_EVERY", "1s")];
     let serve = [
-        ServeProcess::start_with(&standin, &db, dir.path(), &env).await,
-        ServeProcess::start_with(&standin, &db, dir.path(), &env).await,
+        BotProcess::serve_with(&standin, &db, dir.path(), &env).await,
+        BotProcess::serve_with(&standin, &db, dir.path(), &env).await,
     ];
     let store = damas::store::Store::open(&db).expect("the test's view of the database");
     for s in &serve {

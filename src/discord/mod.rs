@@ -211,34 +211,40 @@ fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
 /// off (it would bypass the proxy) and every REST call goes to the proxy.
 pub async fn client(config: &BotConfig, app: App) -> Result<Client, BotError> {
-    client_tracking(config, app, InFlight::new()).await
+    let handler = router::Handler::new(app, config.guild_id, InFlight::new(), config.defer_after);
+    client_with(config, Arc::new(handler)).await
 }
 
-/// [`client`], counting the work under way in `work` (for a clean shutdown).
-pub async fn client_tracking(
+/// [`client`] with its event handler, shared with the sweeper ([`sweep_every`]).
+pub async fn client_with(
     config: &BotConfig,
-    app: App,
-    work: Arc<InFlight>,
+    handler: Arc<router::Handler>,
 ) -> Result<Client, BotError> {
     let http = checked_http(config).await?;
     // Commands, autocomplete and components need no privileged intent.
     let intents = GatewayIntents::GUILDS;
-    let handler = router::Handler::new(app, config.guild_id, work, config.defer_after);
     Ok(serenity::all::ClientBuilder::new_with_http(http, intents)
-        .event_handler(handler)
+        .event_handler_arc(handler)
         .await?)
 }
 
-/// Runs the sweeper every `every` (reminders, losses on time, expired challenges) until the
-/// task is aborted; each pass counts as work under way for a clean shutdown.
-pub async fn sweep_every(http: Arc<Http>, app: App, work: Arc<InFlight>, every: Duration) {
+/// Every `every` until the task is aborted: the sweeper (reminders, losses on time, expired
+/// challenges; each pass counts as work under way for a clean shutdown), then the moves the
+/// bot owes whose boards are shown. A (re)connection's catch-up can be refused such a move:
+/// on PostgreSQL, a process that died while searching leaves its lease for up to
+/// [`crate::store::BOT_TURN_LEASE_TTL`], and nothing else would start the move once it expires.
+pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: Duration) {
     let mut ticks = tokio::time::interval(every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
-        let Some(_working) = work.start() else { return };
-        let swept = app.sweep().await;
-        router::deliver_swept(&http, &app, swept).await;
+        let Some(working) = handler.work.start() else {
+            return;
+        };
+        let swept = handler.app.sweep().await;
+        router::deliver_swept(&http, &handler.app, swept).await;
+        drop(working);
+        handler.nudge_owed_moves(&http);
     }
 }
 
@@ -268,12 +274,17 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     let (store, app) = open_app(&config)?;
     let settings = &config.settings;
     let work = InFlight::new();
-    let mut client = client_tracking(&config, app.clone(), Arc::clone(&work)).await?;
+    let handler = Arc::new(router::Handler::new(
+        app,
+        config.guild_id,
+        Arc::clone(&work),
+        config.defer_after,
+    ));
+    let mut client = client_with(&config, Arc::clone(&handler)).await?;
     let shards = client.shard_manager.clone();
     let sweeper = tokio::spawn(sweep_every(
         client.http.clone(),
-        app,
-        Arc::clone(&work),
+        Arc::clone(&handler),
         settings.sweep_every,
     ));
     let started = async {
@@ -292,6 +303,8 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
             // The gateway closes first: interactions it already delivered are still
             // answered; then the work under way gets its time.
             shards.shutdown_all().await;
+            // Queued bot moves are left to the next start rather than waited for.
+            handler.app.stop_searches();
             let drained = work.close_and_drain(SHUTDOWN_GRACE).await;
             if !drained {
                 tracing::warn!("{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up", work.active());

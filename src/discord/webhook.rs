@@ -9,10 +9,9 @@
 //! channel) goes over REST. With no gateway, nothing announces a (re)connection: owed moves
 //! are started by interactions and by a periodic catch-up.
 
-use super::router::{deliver_swept, Handler};
+use super::router::Handler;
 use super::work::InFlight;
 use super::{stop_signal, BotConfig, BotError, SHUTDOWN_GRACE};
-use crate::app::App;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -149,28 +148,6 @@ async fn interaction(
     }
 }
 
-/// Every `every`: the sweeper, then the bot's owed moves whose boards are shown (those whose
-/// interaction is still being answered start from it).
-async fn sweep_and_catch_up(
-    http: Arc<Http>,
-    app: App,
-    handler: Arc<Handler>,
-    work: Arc<InFlight>,
-    every: Duration,
-) {
-    let mut ticks = tokio::time::interval(every);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ticks.tick().await;
-    loop {
-        ticks.tick().await;
-        let Some(working) = work.start() else { return };
-        let swept = app.sweep().await;
-        deliver_swept(&http, &app, swept).await;
-        drop(working);
-        handler.nudge_owed_moves(&http);
-    }
-}
-
 /// `damas serve --listen ADDR`: the bot on the HTTP interactions endpoint, until SIGTERM or
 /// Ctrl-C. Prints `listening on ADDR` on standard output once it accepts requests.
 pub async fn serve_http(
@@ -201,11 +178,9 @@ pub async fn serve_http(
     let bound = listener.local_addr().map_err(BotError::Runtime)?;
     // This process may have just started: what the last one left undone is done now.
     handler.catch_up(&http, None, true);
-    let sweeper = tokio::spawn(sweep_and_catch_up(
+    let sweeper = tokio::spawn(super::sweep_every(
         Arc::clone(&http),
-        app,
         Arc::clone(&handler),
-        Arc::clone(&work),
         config.settings.sweep_every,
     ));
     let endpoint = Arc::new(Endpoint {
@@ -223,6 +198,8 @@ pub async fn serve_http(
         .await
         .map_err(BotError::Runtime)?;
     tracing::info!("stopping: no new interactions; finishing the work under way");
+    // Queued bot moves are left to the next start rather than waited for.
+    app.stop_searches();
     if !work.close_and_drain(SHUTDOWN_GRACE).await {
         tracing::warn!(
             "{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up",

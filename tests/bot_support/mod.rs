@@ -8,8 +8,10 @@ use damas::discord::{BotConfig, Token};
 use damas::engine::{Color, Position, Square};
 use damas::store::Store;
 use serde_json::Value;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const GUILD: u64 = 4242;
@@ -79,13 +81,36 @@ pub async fn start_bot_app(
     (running, app)
 }
 
-/// `damas bot` as a child process against the stand-in; killed when dropped.
-pub struct BotProcess(pub Child);
+/// The real `damas` binary as a child process against the stand-in: `damas bot` on the
+/// gateway or `damas serve` on the HTTP endpoint. Its log (standard error) is shown as the
+/// test's own and kept with its standard output for [`BotProcess::printed`]. Killed, and
+/// waited for, when dropped: the next process can open the same database at once.
+pub struct BotProcess {
+    child: Child,
+    /// `damas serve`'s endpoint, `http://ADDR/interactions` (empty for `damas bot`).
+    pub url: String,
+    output: Arc<Mutex<Vec<String>>>,
+}
+
+/// Which front end a [`BotProcess`] runs, and where.
+#[derive(Clone, Copy)]
+pub struct Launch<'a> {
+    /// `damas serve --listen 127.0.0.1:0` rather than `damas bot`.
+    pub http: bool,
+    /// `DAMAS_DB`: a folder or a PostgreSQL URL.
+    pub db: &'a str,
+    /// Its working folder, away from the developer's own .env.
+    pub workdir: &'a Path,
+    /// `RUST_LOG`.
+    pub log: &'a str,
+    /// More environment variables (shard ranges, durations, settings).
+    pub vars: &'a [(&'a str, &'a str)],
+}
 
 impl BotProcess {
     /// Starts `damas bot` on `db` and waits until it is connected.
     pub async fn start(standin: &StandIn, db: &Path) -> BotProcess {
-        // Warnings only: the bot logs to stderr, which the test shows as it is.
+        // Warnings only: the log goes to the test's standard error.
         BotProcess::start_logging(standin, db, "warn,serenity=error").await
     }
 
@@ -101,40 +126,142 @@ impl BotProcess {
         rust_log: &str,
         vars: &[(&str, &str)],
     ) -> BotProcess {
-        let child = Command::new(env!("CARGO_BIN_EXE_damas"))
-            .arg("bot")
-            .envs(vars.iter().copied())
+        BotProcess::launch(
+            standin,
+            Launch {
+                http: false,
+                db: db.to_str().expect("a UTF-8 path"),
+                workdir: db.parent().expect("db has a parent"),
+                log: rust_log,
+                vars,
+            },
+        )
+        .await
+    }
+
+    /// `damas serve` on the folder `db`, with one search thread.
+    pub async fn serve(standin: &StandIn, db: &Path) -> BotProcess {
+        let workdir = db.parent().expect("db has a parent");
+        BotProcess::serve_with(standin, db.to_str().expect("a UTF-8 path"), workdir, &[]).await
+    }
+
+    /// `damas serve` on `db` (a folder or a PostgreSQL URL), in `workdir`, with one search
+    /// thread and more variables.
+    pub async fn serve_with(
+        standin: &StandIn,
+        db: &str,
+        workdir: &Path,
+        vars: &[(&str, &str)],
+    ) -> BotProcess {
+        let vars = [&[("DAMAS_SEARCH_THREADS", "1")], vars].concat();
+        let launch = Launch {
+            http: true,
+            db,
+            workdir,
+            log: "info,serenity=warn",
+            vars: &vars,
+        };
+        BotProcess::launch(standin, launch).await
+    }
+
+    /// Starts the process and waits until it is connected (`damas bot`) or says where it
+    /// listens (`damas serve`, within 30 s).
+    pub async fn launch(standin: &StandIn, how: Launch<'_>) -> BotProcess {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        if how.http {
+            command
+                .args(["serve", "--listen", "127.0.0.1:0"])
+                .env("DISCORD_PUBLIC_KEY", standin.public_key_hex());
+        } else {
+            command.arg("bot");
+        }
+        let mut child = command
             .env("DISCORD_TOKEN", standin.token())
             .env("DISCORD_API_PROXY", standin.base_url())
             .env("DISCORD_GUILD_ID", GUILD.to_string())
-            .env("DAMAS_DB", db)
-            .env("RUST_LOG", rust_log)
-            // Away from the developer's own .env.
-            .current_dir(db.parent().expect("db has a parent"))
+            .env("DAMAS_DB", how.db)
+            .env("RUST_LOG", how.log)
+            .envs(how.vars.iter().copied())
+            .current_dir(how.workdir)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
-            .expect("damas bot starts");
-        standin.wait_connected().await;
-        BotProcess(child)
+            .expect("damas starts");
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let (listening, listens_on) = std::sync::mpsc::channel();
+        let keep = |pipe: Box<dyn std::io::Read + Send>, echo: bool| {
+            let (output, listening) = (Arc::clone(&output), listening.clone());
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if echo {
+                        eprintln!("{line}");
+                    }
+                    if let Some(addr) = line.strip_prefix("listening on ") {
+                        let _ = listening.send(addr.to_owned());
+                    }
+                    output.lock().unwrap().push(line);
+                }
+            });
+        };
+        keep(Box::new(child.stderr.take().expect("stderr")), true);
+        keep(Box::new(child.stdout.take().expect("stdout")), false);
+        drop(listening);
+        let mut url = String::new();
+        if how.http {
+            let addr = tokio::task::spawn_blocking(move || {
+                listens_on.recv_timeout(Duration::from_secs(30))
+            })
+            .await
+            .expect("the wait for its address");
+            let addr = addr.expect("damas serve says where it listens within 30 s");
+            url = format!("http://{addr}/interactions");
+        } else {
+            standin.wait_connected().await;
+        }
+        BotProcess { child, url, output }
+    }
+
+    /// The lines it printed (log and standard output) that contain `what`.
+    pub fn printed(&self, what: &str) -> Vec<String> {
+        let output = self.output.lock().unwrap();
+        output
+            .iter()
+            .filter(|l| l.contains(what))
+            .cloned()
+            .collect()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Sends a signal (`KILL`, `TERM`).
     pub fn signal(&self, sig: &str) {
         let ok = Command::new("kill")
-            .args([&format!("-{sig}"), &self.0.id().to_string()])
+            .args([&format!("-{sig}"), &self.child.id().to_string()])
             .status()
             .expect("kill runs")
             .success();
-        assert!(ok, "kill -{sig} {}", self.0.id());
+        assert!(ok, "kill -{sig} {}", self.child.id());
+    }
+
+    /// Kills it (SIGKILL) and waits for it to be gone.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Its exit status, if it has exited.
+    pub fn try_wait(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().expect("try_wait")
     }
 
     /// Waits for the process to exit, at most `within`.
     pub async fn wait_exit(&mut self, within: Duration) -> std::process::ExitStatus {
         let deadline = std::time::Instant::now() + within;
         loop {
-            if let Some(status) = self.0.try_wait().expect("try_wait") {
+            if let Some(status) = self.try_wait() {
                 return status;
             }
             assert!(
@@ -148,8 +275,7 @@ impl BotProcess {
 
 impl Drop for BotProcess {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        self.kill();
     }
 }
 

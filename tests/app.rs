@@ -5,7 +5,7 @@ mod app_support;
 
 use app_support::*;
 use damas::ai::Level;
-use damas::app::{Action, Actor, App, Config, Place, Reply, UserRef};
+use damas::app::{Action, Actor, App, Config, Owed, Place, Reply, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 
@@ -700,4 +700,77 @@ async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_i
         "{:#?}",
         a.replies
     );
+}
+
+/// A stopping process leaves the bot's queued moves owed, for the next start to make with a
+/// proper search, rather than playing each at once from a shallow one (or making the stop
+/// wait for every queued search).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("store");
+    let config = Config {
+        bot_seed: Some(7),
+        search_threads: 1,
+        ..Config::default()
+    };
+    // The first search holds the one search thread until released.
+    let (entered, search_entered) = std::sync::mpsc::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let released = std::sync::Mutex::new(released);
+    let app = App::new(store.clone(), config.clone()).with_search_hook(move |_| {
+        let _ = entered.send(());
+        let _ = released.lock().unwrap().recv();
+    });
+    let alice = actor(1, "alice");
+    let [first, second] = [20, 21].map(|channel_id| Place {
+        guild_id: Some(10),
+        channel_id,
+    });
+    for place in [first, second] {
+        app.play_bot(
+            &alice,
+            place,
+            Some(Level::Easy),
+            Some(Variant::English),
+            Some(Color::Black),
+        )
+        .await;
+        let a = app.play_move(&alice, place, "11-15").await;
+        assert_eq!(a.bot_turn, Some(place));
+    }
+    let lang = alice.lang();
+    let running = tokio::spawn({
+        let app = app.clone();
+        async move { app.bot_turn(first, lang).await }
+    });
+    tokio::task::spawn_blocking(move || search_entered.recv())
+        .await
+        .unwrap()
+        .expect("the first search started");
+    let queued = tokio::spawn({
+        let app = app.clone();
+        async move { app.bot_turn(second, lang).await }
+    });
+    while app.searches_waiting() == 0 {
+        tokio::task::yield_now().await;
+    }
+
+    app.stop_searches();
+    let answer = queued.await.unwrap();
+    assert!(answer.replies.is_empty(), "{:?}", answer.replies);
+    drop(release);
+    running.await.unwrap();
+    let moves = |channel_id| store.active_game(channel_id).unwrap().unwrap().moves.len();
+    assert_eq!(moves(second.channel_id), 1, "no move made for the queued search");
+    assert!(app
+        .owed_work()
+        .iter()
+        .any(|(owed, _)| *owed == Owed::BotMove(second)));
+
+    // The next start makes it.
+    let next = App::new(store.clone(), config);
+    let b = next.bot_turn(second, lang).await;
+    assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
+    assert_eq!(moves(second.channel_id), 2);
 }

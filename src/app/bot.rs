@@ -218,7 +218,8 @@ impl App {
     /// The bot's move in the channel's game, if it is the bot's turn and no other trigger is
     /// making it already (then the answer is empty). A search that fails is tried again;
     /// after [`SEARCH_ATTEMPTS`] failures the bot plays the best move of a shallow search, so
-    /// a bot never loses by not moving.
+    /// a bot never loses by not moving. After [`App::stop_searches`] the answer is empty
+    /// unless the search was already running (it then plays what it has found).
     pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
         let Some(_claim) = self.bot_moves.claim(place.channel_id).await else {
             return Answer::default();
@@ -246,6 +247,15 @@ impl App {
                 Ok(r) => {
                     found = Some(r);
                     break;
+                }
+                // The process is stopping: the move stays owed, and the next process (or
+                // this one's next catch-up) makes it with a proper search.
+                Err(SearchFailed::ShutDown) => {
+                    tracing::info!(
+                        "channel {}: stopping; the bot's move is left to the next start",
+                        place.channel_id
+                    );
+                    return Answer::default();
                 }
                 Err(e) => tracing::error!(
                     "bot search {attempt} of {SEARCH_ATTEMPTS} in channel {} failed: {e:?}",

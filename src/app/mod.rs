@@ -179,6 +179,19 @@ impl App {
         self
     }
 
+    /// For a process that is stopping: no search starts any more, the queued ones are
+    /// dropped (their bot moves stay owed, for the next start) and the running ones return
+    /// what they have found. A review or replay asked for afterwards fails as on a search
+    /// error.
+    pub fn stop_searches(&self) {
+        self.pool.close();
+    }
+
+    /// Searches queued and not yet started (for logs and tests).
+    pub fn searches_waiting(&self) -> usize {
+        self.pool.queued()
+    }
+
     /// Whether this process is making the bot's move in the channel right now.
     pub fn bot_move_in_flight(&self, channel_id: u64) -> bool {
         self.bot_moves.held_here(channel_id)

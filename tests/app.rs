@@ -762,7 +762,11 @@ async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
     drop(release);
     running.await.unwrap();
     let moves = |channel_id| store.active_game(channel_id).unwrap().unwrap().moves.len();
-    assert_eq!(moves(second.channel_id), 1, "no move made for the queued search");
+    assert_eq!(
+        moves(second.channel_id),
+        1,
+        "no move made for the queued search"
+    );
     assert!(app
         .owed_work()
         .iter()

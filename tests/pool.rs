@@ -59,21 +59,27 @@ fn hold_the_worker(pool: &SearchPool) -> (mpsc::Sender<()>, Ticket<()>) {
     (release_tx, ticket)
 }
 
+/// A maker of search jobs at a level that each give their place in the order jobs started.
+fn start_order_recorder(
+) -> impl Fn(Level) -> Box<dyn FnOnce(&mut damas::ai::JobContext<'_>) -> usize + Send> {
+    let started = Arc::new(AtomicUsize::new(0));
+    let position = game(Variant::Spanish, "W:W1,3,8,12,14,15:B21,22,23,29,30");
+    move |level: Level| {
+        let started = Arc::clone(&started);
+        let position = position.clone();
+        Box::new(move |ctx: &mut damas::ai::JobContext<'_>| {
+            let order = started.fetch_add(1, Ordering::SeqCst);
+            ctx.best_move(&position, level, &nodes(2_000));
+            order
+        })
+    }
+}
+
 #[test]
 fn a_short_search_starts_before_every_waiting_expert_search() {
     let pool = SearchPool::new(1, 16);
     let (release, gate) = hold_the_worker(&pool);
-    let started = Arc::new(AtomicUsize::new(0));
-    let position = game(Variant::Spanish, "W:W1,3,8,12,14,15:B21,22,23,29,30");
-    let job = |level: Level| {
-        let started = Arc::clone(&started);
-        let position = position.clone();
-        move |ctx: &mut damas::ai::JobContext<'_>| {
-            let order = started.fetch_add(1, Ordering::SeqCst);
-            ctx.best_move(&position, level, &nodes(2_000));
-            order
-        }
-    };
+    let job = start_order_recorder();
     let experts: Vec<Ticket<usize>> = (0..20)
         .map(|_| pool.submit(JobClass::of(Level::Expert), job(Level::Expert)))
         .collect();
@@ -96,17 +102,7 @@ fn a_short_search_starts_before_every_waiting_expert_search() {
 fn easy_and_medium_start_before_every_waiting_hard_search_and_hard_before_expert() {
     let pool = SearchPool::new(1, 16);
     let (release, gate) = hold_the_worker(&pool);
-    let started = Arc::new(AtomicUsize::new(0));
-    let position = game(Variant::Spanish, "W:W1,3,8,12,14,15:B21,22,23,29,30");
-    let job = |level: Level| {
-        let started = Arc::clone(&started);
-        let position = position.clone();
-        move |ctx: &mut damas::ai::JobContext<'_>| {
-            let order = started.fetch_add(1, Ordering::SeqCst);
-            ctx.best_move(&position, level, &nodes(2_000));
-            order
-        }
-    };
+    let job = start_order_recorder();
     let submit = |level: Level, n: usize| -> Vec<Ticket<usize>> {
         (0..n)
             .map(|_| pool.submit(JobClass::of(level), job(level)))
@@ -114,14 +110,22 @@ fn easy_and_medium_start_before_every_waiting_hard_search_and_hard_before_expert
     };
     let experts = submit(Level::Expert, 5);
     let hards = submit(Level::Hard, 10);
-    let quick = [submit(Level::Medium, 1), submit(Level::Easy, 1)].concat();
+    let mut quick = submit(Level::Medium, 1);
+    quick.extend(submit(Level::Easy, 1));
     drop(release);
     assert_eq!(wait(gate), Ok(()));
     let order = |tickets: Vec<Ticket<usize>>| -> Vec<usize> {
-        tickets.into_iter().map(|t| wait(t).unwrap_or(usize::MAX)).collect()
+        tickets
+            .into_iter()
+            .map(|t| wait(t).unwrap_or(usize::MAX))
+            .collect()
     };
     let (quick, hards, experts) = (order(quick), order(hards), order(experts));
-    assert_eq!(quick, [0, 1], "medium, then easy, first: in order of arrival");
+    assert_eq!(
+        quick,
+        [0, 1],
+        "medium, then easy, first: in order of arrival"
+    );
     assert_eq!(hards, (2..12).collect::<Vec<_>>(), "then every hard search");
     assert!(experts.iter().all(|&e| e >= 12), "expert last: {experts:?}");
 }
@@ -153,7 +157,13 @@ fn tickets_know_their_place_in_the_queue() {
     assert_eq!(medium.ahead(), 0);
     drop(release);
     assert_eq!(wait(gate), Ok(()));
-    for ticket in [first_expert, second_expert, first_hard, third_expert, medium] {
+    for ticket in [
+        first_expert,
+        second_expert,
+        first_hard,
+        third_expert,
+        medium,
+    ] {
         assert!(matches!(wait(ticket), Ok(Some(_))));
     }
     assert_eq!(wait(second_hard), Ok(()));
@@ -325,6 +335,40 @@ fn a_hurried_expert_search_returns_its_move_instead_of_thinking_for_an_hour() {
             std::mem::forget(pool);
             panic!("the easy move did not hurry the expert search");
         }
+    }
+}
+
+/// An expert search that started with nothing queued is not left to think its whole clock
+/// once many jobs arrive behind it: its clock follows the queue as it grows.
+#[test]
+fn an_expert_search_thinks_less_as_jobs_queue_behind_it() {
+    let pool = SearchPool::new(1, 16);
+    let an_hour = SearchOptions {
+        time: Some(Duration::from_secs(3600)),
+        ..SearchOptions::default()
+    };
+    let expert = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
+    while pool.queued() > 0 {
+        std::thread::yield_now();
+    }
+    // An hour shared with 36,000 jobs is 0.1 s. Long jobs: they do not hurry it.
+    let behind: Vec<Ticket<()>> = (0..36_000)
+        .map(|_| pool.submit(JobClass::Long, |_| ()))
+        .collect();
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done_tx.send(expert.wait());
+    });
+    match done_rx.recv_timeout(PATIENCE) {
+        Ok(expert) => assert!(matches!(expert, Ok(Some(_))), "expert gives its move"),
+        Err(_) => {
+            // Leak the pool rather than wait an hour for the search.
+            std::mem::forget(pool);
+            panic!("the queue did not shorten the expert search");
+        }
+    }
+    for ticket in behind {
+        assert_eq!(wait(ticket), Ok(()));
     }
 }
 

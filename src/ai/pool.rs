@@ -13,13 +13,15 @@
 
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
-use super::search::{best_move, best_move_with_table, Hurry, SearchOptions, SearchResult};
+use super::search::{
+    best_move, best_move_with_table, time_under_load, Hurry, SearchOptions, SearchResult,
+};
 use crate::engine::{Game, Move};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::thread::JoinHandle;
@@ -67,15 +69,13 @@ pub enum PoolError {
     ShutDown,
 }
 
-/// Expert's thinking time when `waiting` jobs are still queued as its search starts.
-///
-/// `base / (1 + waiting)`: if each of the waiting searches also thinks about that long, the
-/// whole queue drains in about one `base`, so a busy bot answers within about twice its usual
-/// time however long the queue. Never less than [`EXPERT_FLOOR_UNDER_LOAD`] (about what
-/// Hard's node budget takes), so expert never plays weaker than hard; never more than `base`.
+/// Expert's thinking time while `waiting` jobs are queued: `base / (1 + waiting)`, never less
+/// than [`EXPERT_FLOOR_UNDER_LOAD`] (about what Hard's node budget takes), so expert never
+/// plays weaker than hard; never more than `base`. A long job's search follows it as the
+/// queue changes ([`JobContext::best_move`]), so a search that started alone is cut short
+/// when many arrive behind it.
 pub fn expert_time_under_load(base: Duration, waiting: usize) -> Duration {
-    let shrunk = base / u32::try_from(waiting.saturating_add(1)).unwrap_or(u32::MAX);
-    shrunk.max(EXPERT_FLOOR_UNDER_LOAD).min(base)
+    time_under_load(base, waiting, EXPERT_FLOOR_UNDER_LOAD)
 }
 
 /// The least time expert is given under load, and what a hurried expert search still gets:
@@ -90,6 +90,8 @@ pub struct JobContext<'a> {
     waiting: usize,
     stop: &'a Arc<AtomicBool>,
     hurry: Arc<AtomicBool>,
+    /// The jobs queued now, for the search's clock.
+    queued: &'a Arc<AtomicUsize>,
     long: bool,
 }
 
@@ -110,8 +112,9 @@ impl JobContext<'_> {
         Arc::clone(&self.hurry)
     }
 
-    /// [`best_move`] with this thread's transposition table. In a long job, the search
-    /// also obeys [`JobContext::hurry`] unless `opts` brings a hurry of its own.
+    /// [`best_move`] with this thread's transposition table. In a long job, unless `opts`
+    /// brings a hurry of its own, the search also obeys [`JobContext::hurry`], and a clock
+    /// shrinks as jobs queue up ([`expert_time_under_load`], the queue read as it runs).
     pub fn best_move(
         &mut self,
         game: &Game,
@@ -123,6 +126,7 @@ impl JobContext<'_> {
                 hurry: Some(Hurry {
                     flag: self.hurry(),
                     within: EXPERT_FLOOR_UNDER_LOAD,
+                    waiting: Some(Arc::clone(self.queued)),
                 }),
                 ..opts.clone()
             };
@@ -187,7 +191,10 @@ impl Queues {
     /// The queued jobs that start before a job of `class` queued now: those of its class and
     /// of every quicker one.
     fn ahead_of(&self, class: JobClass) -> usize {
-        self.waiting[..=class.index()].iter().map(VecDeque::len).sum()
+        self.waiting[..=class.index()]
+            .iter()
+            .map(VecDeque::len)
+            .sum()
     }
 
     /// The next job to start and its class: the quickest class first, each in order of
@@ -201,6 +208,8 @@ impl Queues {
 
 struct Shared {
     queues: Mutex<Queues>,
+    /// `queues`' length, kept up to date under its lock, for searches to read as they run.
+    queued: Arc<AtomicUsize>,
     work_ready: Condvar,
     /// Raised at shutdown; searches submitted without their own stop flag watch it.
     stop: Arc<AtomicBool>,
@@ -230,6 +239,7 @@ impl SearchPool {
         let table_bytes = memory_mb.saturating_mul(1 << 20) / threads;
         let shared = Arc::new(Shared {
             queues: Mutex::new(Queues::default()),
+            queued: Arc::new(AtomicUsize::new(0)),
             work_ready: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
         });
@@ -296,6 +306,7 @@ impl SearchPool {
         // (as in `ahead_of`, under the same lock as the push)
         let ahead = queues.ahead_of(class);
         queues.waiting[class.index()].push_back(Box::new(Job { work: job, reply }));
+        self.shared.queued.store(queues.len(), Ordering::Relaxed);
         // A quicker job with no idle worker would wait for a whole long search: one of those
         // is told to finish soon (the oldest, likeliest to be near its end anyway).
         if class < JobClass::Long && queues.idle == 0 && !queues.unhurried_long.is_empty() {
@@ -309,9 +320,9 @@ impl SearchPool {
         Ticket { ahead, result }
     }
 
-    /// The bot's move at `level`, in the level's queue. An expert search on the level's clock
-    /// thinks for [`expert_time_under_load`] of it; without a stop flag in `opts` the search
-    /// stops when the pool shuts down.
+    /// The bot's move at `level`, in the level's queue. An expert search on a clock thinks
+    /// for [`expert_time_under_load`] of it as the queue changes; without a stop flag in
+    /// `opts` the search stops when the pool shuts down.
     pub fn submit_best_move(
         &self,
         game: Game,
@@ -322,16 +333,6 @@ impl SearchPool {
             opts.stop = Some(Arc::clone(&self.shared.stop));
         }
         self.submit(JobClass::of(level), move |ctx| {
-            if level == Level::Expert {
-                let clock = opts.time.or(opts.limits.and_then(|l| l.time)).or(opts
-                    .limits
-                    .is_none()
-                    .then(|| level.default_time())
-                    .flatten());
-                if let Some(base) = clock {
-                    opts.time = Some(expert_time_under_load(base, ctx.waiting()));
-                }
-            }
             ctx.best_move(&game, level, &opts)
         })
     }
@@ -358,6 +359,7 @@ impl SearchPool {
         let dropped = {
             let mut queues = self.shared.lock();
             queues.closed = true;
+            self.shared.queued.store(0, Ordering::Relaxed);
             std::mem::take(&mut queues.waiting)
         };
         // Outside the lock: dropping a job's sender wakes its ticket.
@@ -385,7 +387,9 @@ fn work(shared: &Shared, table_bytes: usize) {
                 if queues.closed {
                     return;
                 }
-                match queues.next() {
+                let next = queues.next();
+                shared.queued.store(queues.len(), Ordering::Relaxed);
+                match next {
                     Some((job, _)) if job.abandoned() => continue,
                     Some((job, class)) => {
                         let long = class == JobClass::Long;
@@ -410,6 +414,7 @@ fn work(shared: &Shared, table_bytes: usize) {
             waiting,
             stop: &shared.stop,
             hurry: Arc::clone(&hurry),
+            queued: &shared.queued,
             long,
         };
         job.run(&mut ctx);

@@ -17,7 +17,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use smallvec::SmallVec;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -52,13 +52,24 @@ pub struct SearchOptions {
     pub hurry: Option<Hurry>,
 }
 
-/// A clock that can be shortened from another thread: once `flag` is raised, the search
-/// thinks no longer than `within` in all (or stops at once if that has already passed),
-/// returning its deepest completed iteration as usual.
+/// A clock that can be shortened from another thread while the search runs, which then
+/// returns its deepest completed iteration as usual (at once if the new limit has passed):
+/// once `flag` is raised it thinks no longer than `within` in all; with `waiting`, its clock
+/// shrinks as that count grows, by [`time_under_load`] with `within` as the floor.
 #[derive(Clone, Debug)]
 pub struct Hurry {
     pub flag: Arc<AtomicBool>,
     pub within: Duration,
+    /// How many jobs wait for the search threads now (the search pool's queue).
+    pub waiting: Option<Arc<AtomicUsize>>,
+}
+
+/// A clock of `base` shared out among `waiting` more searches: `base / (1 + waiting)`, never
+/// less than `floor` nor more than `base`. If each waiting search also thinks about that long,
+/// the whole queue drains in about one `base`.
+pub fn time_under_load(base: Duration, waiting: usize, floor: Duration) -> Duration {
+    let shrunk = base / u32::try_from(waiting.saturating_add(1)).unwrap_or(u32::MAX);
+    shrunk.max(floor).min(base)
 }
 
 /// The chosen move and how it was found.
@@ -676,16 +687,24 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// The clock now: the limits' time, cut to the hurry's once it is raised.
+    /// The clock now: the limits' time, shrunk by the queue behind this search, cut to the
+    /// hurry's once it is raised.
     fn time_limit(&self) -> Option<Duration> {
-        match self.hurry {
-            Some(hurry) if hurry.flag.load(Ordering::Relaxed) => Some(
-                self.limits
-                    .time
-                    .map_or(hurry.within, |t| t.min(hurry.within)),
-            ),
-            _ => self.limits.time,
+        let Some(hurry) = self.hurry else {
+            return self.limits.time;
+        };
+        let time = match (self.limits.time, &hurry.waiting) {
+            (Some(base), Some(waiting)) => Some(time_under_load(
+                base,
+                waiting.load(Ordering::Relaxed),
+                hurry.within,
+            )),
+            (time, _) => time,
+        };
+        if hurry.flag.load(Ordering::Relaxed) {
+            return Some(time.map_or(hurry.within, |t| t.min(hurry.within)));
         }
+        time
     }
 }
 

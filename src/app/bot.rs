@@ -10,9 +10,7 @@ use super::i18n::{n, s, t, tr, Lang};
 use super::play::forced_note;
 use super::reply::Reply;
 use super::{bot_level, game_of, seat_name, storage_failed, Answer, App, Place};
-use crate::ai::{
-    self, expert_time_under_load, JobClass, Level, PoolError, SearchOptions, SearchResult,
-};
+use crate::ai::{self, JobClass, Level, PoolError, SearchOptions, SearchResult};
 use crate::engine::Game;
 use crate::store::{GameRecord, StoreError};
 use std::collections::HashSet;
@@ -323,20 +321,32 @@ impl App {
         let expert_time = self.config.expert_time;
         let hook = self.search_hook.clone();
         let game = game.clone();
+        let queued_at = std::time::Instant::now();
         let ticket = self.pool.submit(JobClass::of(level), move |ctx| {
+            let waited = queued_at.elapsed();
             if let Some(hook) = hook {
                 hook(attempt);
             }
             let opts = SearchOptions {
                 stop: Some(ctx.stop_flag()),
                 time: Some(match level {
-                    // A busy bot stays responsive: expert thinks less while others wait.
-                    Level::Expert => expert_time_under_load(expert_time, ctx.waiting()),
+                    // A busy bot stays responsive: the pool shrinks expert's clock while
+                    // others wait.
+                    Level::Expert => expert_time,
                     _ => BOT_THINKING_LIMIT,
                 }),
                 ..opts
             };
-            ctx.best_move(&game, level, &opts)
+            let started = std::time::Instant::now();
+            let found = ctx.best_move(&game, level, &opts);
+            tracing::debug!(
+                "{level} search: waited {} ms behind {} jobs, thought {} ms, depth {}",
+                waited.as_millis(),
+                ctx.waiting(),
+                started.elapsed().as_millis(),
+                found.as_ref().map_or(0, |r| r.depth)
+            );
+            found
         });
         match ticket.await {
             Ok(Some(r)) => Ok(r),

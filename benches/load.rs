@@ -266,6 +266,10 @@ struct Stats {
     /// The first few failures, and how many of each kind.
     failures: Vec<String>,
     failure_kinds: HashMap<String, usize>,
+    /// When each failed interaction was sent, in seconds from the start.
+    failures_sent_at: Vec<f64>,
+    /// When the SIGTERM was sent, in seconds from the start.
+    sigterm_at: Option<f64>,
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
     finished: usize,
@@ -295,6 +299,7 @@ impl Shared {
             .lock()
             .unwrap()
             .insert(token.clone(), edit_tx);
+        let sent_at = self.started.elapsed().as_secs_f64();
         let sent = self.standin.send_interaction(payload).await;
         let callback = tokio::time::timeout(ANSWER_WAIT, cb_rx)
             .await
@@ -347,11 +352,13 @@ impl Shared {
         stats.interactions += 1;
         if shown.is_none() {
             stats.failed += 1;
-            let at = self.started.elapsed().as_secs_f64();
             let kind = why.split(" after ").next().unwrap_or_default().to_owned();
             *stats.failure_kinds.entry(kind).or_default() += 1;
+            stats.failures_sent_at.push(sent_at);
             if stats.failures.len() < 5 {
-                stats.failures.push(format!("{what} at {at:.1} s: {why}"));
+                stats
+                    .failures
+                    .push(format!("{what} sent at {sent_at:.2} s: {why}"));
             }
         }
         shown
@@ -714,6 +721,7 @@ async fn run(sizes: Sizes) {
     loop {
         if !restarted && shared.plies_played.load(Ordering::Relaxed) * 2 >= total_plies {
             restarted = true;
+            shared.stats.lock().unwrap().sigterm_at = Some(started.elapsed().as_secs_f64());
             let t = Instant::now();
             let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
             let stopped_in = t.elapsed();
@@ -794,6 +802,16 @@ async fn run(sizes: Sizes) {
     );
     for (kind, n) in &stats.failure_kinds {
         println!("      {n} × {kind}");
+    }
+    if let Some(sigterm) = stats.sigterm_at {
+        // What Discord handed the old process as it closed its gateway connection: lost with
+        // the connection, as they would be with Discord.
+        let at_close = stats
+            .failures_sent_at
+            .iter()
+            .filter(|&&t| (sigterm - 0.1..=sigterm + 1.0).contains(&t))
+            .count();
+        println!("      {at_close} of them sent from 0.1 s before the SIGTERM to 1 s after");
     }
     for failure in &stats.failures {
         println!("      e.g. {failure}");

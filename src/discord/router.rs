@@ -856,6 +856,7 @@ impl Handler {
     ) {
         let Some(_working) = self.work.start() else {
             // Shutting down: Discord will tell the user; the next process answers anew.
+            tracing::warn!("stopping: an interaction came too late to be answered");
             return;
         };
         match interaction {

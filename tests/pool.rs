@@ -4,7 +4,7 @@
 
 use damas::ai::{
     best_move, shallow_best_move, tables_allocated_on_this_thread, JobClass, Level, PoolError,
-    SearchLimits, SearchOptions, SearchPool, Ticket,
+    SearchLimits, SearchOptions, SearchPool, SearchResult, Ticket,
 };
 use damas::engine::{Game, Position, Variant};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -253,19 +253,25 @@ fn shutdown_finishes_the_running_job_and_refuses_the_rest() {
     );
 }
 
-#[test]
-fn shutdown_stops_a_running_expert_search() {
-    let pool = SearchPool::new(1, 16);
+/// An expert search on an hour's clock, submitted to an idle pool; returns once it is running
+/// (the queue is empty).
+fn an_hour_long_expert_search(pool: &SearchPool) -> Ticket<Option<SearchResult>> {
     let an_hour = SearchOptions {
         time: Some(Duration::from_secs(3600)),
         ..SearchOptions::default()
     };
     let search = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
-    // Wait until the search is running (the queue is empty), then shut down: without the
-    // pool's stop flag this would take an hour.
     while pool.queued() > 0 {
         std::thread::yield_now();
     }
+    search
+}
+
+#[test]
+fn shutdown_stops_a_running_expert_search() {
+    let pool = SearchPool::new(1, 16);
+    // Shut down while it runs: without the pool's stop flag this would take an hour.
+    let search = an_hour_long_expert_search(&pool);
     let (done_tx, done_rx) = mpsc::channel();
     let pool = Arc::new(pool);
     let shutting = Arc::clone(&pool);
@@ -311,14 +317,7 @@ fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
 #[test]
 fn a_hurried_expert_search_returns_its_move_instead_of_thinking_for_an_hour() {
     let pool = SearchPool::new(1, 16);
-    let an_hour = SearchOptions {
-        time: Some(Duration::from_secs(3600)),
-        ..SearchOptions::default()
-    };
-    let expert = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
-    while pool.queued() > 0 {
-        std::thread::yield_now();
-    }
+    let expert = an_hour_long_expert_search(&pool);
     // The expert search is running; an easy move arrives and must not wait an hour.
     let easy = pool.submit_best_move(Game::new(Variant::Spanish), Level::Easy, nodes(1_000));
     let (done_tx, done_rx) = mpsc::channel();
@@ -343,14 +342,7 @@ fn a_hurried_expert_search_returns_its_move_instead_of_thinking_for_an_hour() {
 #[test]
 fn an_expert_search_thinks_less_as_jobs_queue_behind_it() {
     let pool = SearchPool::new(1, 16);
-    let an_hour = SearchOptions {
-        time: Some(Duration::from_secs(3600)),
-        ..SearchOptions::default()
-    };
-    let expert = pool.submit_best_move(Game::new(Variant::Spanish), Level::Expert, an_hour);
-    while pool.queued() > 0 {
-        std::thread::yield_now();
-    }
+    let expert = an_hour_long_expert_search(&pool);
     // An hour shared with 36,000 jobs is 0.1 s. Long jobs: they do not hurry it.
     let behind: Vec<Ticket<()>> = (0..36_000)
         .map(|_| pool.submit(JobClass::Long, |_| ()))

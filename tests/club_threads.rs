@@ -34,6 +34,60 @@ async fn start(standin: &StandIn, dir: &std::path::Path) -> (RunningClient, App)
     start_bot_app(standin, config, |a| a).await
 }
 
+/// The bot on a store of its own, and a server channel where it may open threads.
+struct Club {
+    _dir: tempfile::TempDir,
+    standin: StandIn,
+    bot: RunningClient,
+    app: App,
+    channel: Place,
+}
+
+impl Club {
+    async fn start() -> Club {
+        let dir = tempfile::tempdir().unwrap();
+        let standin = StandIn::start().await;
+        let (bot, app) = start(&standin, dir.path()).await;
+        let channel = Place::guild(GUILD, snowflake());
+        standin.allow_threads(channel.channel);
+        Club {
+            _dir: dir,
+            standin,
+            bot,
+            app,
+            channel,
+        }
+    }
+
+    /// `who` plays the bot at easy, with White, from the channel: the game's thread and the
+    /// interaction, once the callback and the thread's first board are in.
+    async fn play_in_thread(&self, who: &TestUser) -> (ThreadInfo, SentInteraction) {
+        let sent = self
+            .standin
+            .send_interaction(self.standin.slash_command(
+                who,
+                self.channel,
+                "play",
+                vec![opt_str("level", "easy"), opt_str("colour", "white")],
+            ))
+            .await;
+        let thread = self.standin.thread_created(self.channel.channel).await;
+        let cb = self.standin.callback(&sent).await;
+        assert!(
+            cb.content().contains(&channel_link(thread.id)),
+            "{}",
+            cb.summary()
+        );
+        self.standin.channel_post(thread.id).await;
+        (thread, sent)
+    }
+
+    async fn stop(self) {
+        self.standin.assert_no_refusals();
+        self.bot.stop().await;
+    }
+}
+
 fn channel_link(thread: u64) -> String {
     format!("<#{thread}>")
 }
@@ -51,12 +105,9 @@ async fn message_edit(standin: &StandIn, channel: u64, message: u64) -> Recorded
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let standin = StandIn::start().await;
-    let (bot, app) = start(&standin, dir.path()).await;
+    let club = Club::start().await;
+    let (standin, app, channel) = (&club.standin, &club.app, club.channel);
     let (alice, bob) = (TestUser::random("alice"), TestUser::random("bob"));
-    let channel = Place::guild(GUILD, snowflake());
-    standin.allow_threads(channel.channel);
 
     // No `thread` option: where the bot may open threads, the game gets one.
     let sent = standin
@@ -103,7 +154,7 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
 
     // alice moves from the thread's board menu; bob resigns from the next board.
     let board = standin.message(board.message_id().unwrap()).unwrap();
-    let pick = first_menu_move(&standin, &alice, &board).expect("a move menu");
+    let pick = first_menu_move(standin, &alice, &board).expect("a move menu");
     assert_eq!(place_of(&pick["message"]).channel, thread.id);
     let sent = standin.send_interaction(pick).await;
     standin.callback(&sent).await;
@@ -123,7 +174,7 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
 
     // The channel's line shows the result, still linking to the thread; the thread is
     // archived, not deleted.
-    let edit = message_edit(&standin, channel.channel, line_id).await;
+    let edit = message_edit(standin, channel.channel, line_id).await;
     assert!(
         text(&edit).contains("White wins by resignation"),
         "{}",
@@ -181,39 +232,18 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
         1,
         "no new thread"
     );
-
-    standin.assert_no_refusals();
-    bot.stop().await;
+    club.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_games_run_in_threads_of_one_channel_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let standin = StandIn::start().await;
-    let (bot, app) = start(&standin, dir.path()).await;
+    let club = Club::start().await;
+    let (standin, app) = (&club.standin, &club.app);
     let (alice, carol) = (TestUser::random("alice"), TestUser::random("carol"));
-    let channel = Place::guild(GUILD, snowflake());
-    standin.allow_threads(channel.channel);
 
     let mut threads = Vec::new();
     for who in [&alice, &carol] {
-        let sent = standin
-            .send_interaction(standin.slash_command(
-                who,
-                channel,
-                "play",
-                vec![opt_str("level", "easy"), opt_str("colour", "white")],
-            ))
-            .await;
-        let thread = standin.thread_created(channel.channel).await;
-        let cb = standin.callback(&sent).await;
-        assert!(
-            cb.content().contains(&channel_link(thread.id)),
-            "{}",
-            cb.summary()
-        );
-        standin.channel_post(thread.id).await;
-        threads.push(thread);
+        threads.push(club.play_in_thread(who).await.0);
     }
     assert_ne!(threads[0].id, threads[1].id);
     assert_eq!(threads[1].name, "carol vs Bot · easy · Spanish draughts");
@@ -228,7 +258,7 @@ async fn two_games_run_in_threads_of_one_channel_at_once() {
 
     // alice's move is answered by the bot in her thread, not in the channel nor carol's.
     let board = standin.messages_in(threads[0].id).pop().unwrap();
-    let pick = first_menu_move(&standin, &alice, &board).expect("a move menu");
+    let pick = first_menu_move(standin, &alice, &board).expect("a move menu");
     let sent = standin.send_interaction(pick).await;
     standin.callback(&sent).await;
     let reply = standin.channel_post(threads[0].id).await;
@@ -237,9 +267,46 @@ async fn two_games_run_in_threads_of_one_channel_at_once() {
     assert_eq!(game.moves.len(), 2);
     let other = app.store().active_game(threads[1].id).unwrap().unwrap();
     assert_eq!(other.moves.len(), 0);
+    club.stop().await;
+}
 
-    standin.assert_no_refusals();
-    bot.stop().await;
+/// `/cancel` in a game's thread ends it as a finished game's end does: the channel's line says
+/// so and the thread is archived.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_cancelled_in_its_thread_closes_the_thread_and_says_so_in_the_channel() {
+    let club = Club::start().await;
+    let (standin, app, channel) = (&club.standin, &club.app, club.channel);
+    let alice = TestUser::random("alice");
+    let (thread, sent) = club.play_in_thread(&alice).await;
+    let line = standin.original_message(&sent);
+    let line_id: u64 = line["id"].as_str().unwrap().parse().unwrap();
+    let in_thread = Place::guild(GUILD, thread.id);
+
+    // Not a moderator (the player herself): refused, and nothing changes.
+    let sent = standin
+        .send_interaction(standin.slash_command(&alice, in_thread, "cancel", vec![]))
+        .await;
+    let cb = standin.callback(&sent).await;
+    assert!(cb.is_ephemeral(), "{}", cb.summary());
+    assert!(app.store().active_game(thread.id).unwrap().is_some());
+
+    let moderator = TestUser::random("mod").with_manage_messages();
+    let sent = standin
+        .send_interaction(standin.slash_command(&moderator, in_thread, "cancel", vec![]))
+        .await;
+    let cb = standin.callback(&sent).await;
+    assert!(
+        text(&cb).contains("mod cancelled the game"),
+        "{}",
+        cb.summary()
+    );
+    assert!(app.store().active_game(thread.id).unwrap().is_none());
+    let edit = message_edit(standin, channel.channel, line_id).await;
+    assert!(text(&edit).contains("cancelled"), "{}", text(&edit));
+    assert!(text(&edit).contains(&channel_link(thread.id)));
+    let archived = standin.wait_thread_archived(thread.id).await;
+    assert_eq!(archived.times_archived, 1);
+    club.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -221,7 +221,15 @@ impl App {
         };
         let ply = rec.moves.len();
         match self.store.cancel_game(place.channel_id, ply).await {
-            Ok(true) => Reply::public(tr(lang, "cancelled", &[("name", s(&actor.name))])).into(),
+            Ok(true) => Answer {
+                replies: vec![Reply::public(tr(
+                    lang,
+                    "cancelled",
+                    &[("name", s(&actor.name))],
+                ))],
+                close_thread: self.thread_game_cancelled(&rec),
+                ..Answer::default()
+            },
             Ok(false) => Reply::private(t(lang, "err-no-game")).into(),
             Err(e) => storage_failed(lang, &e).into(),
         }

@@ -77,6 +77,9 @@ pub struct Answer {
     /// [`App::start_in_thread`] (or [`App::start_without_thread`] if it could not) and shows
     /// that answer instead. The replies here are empty then.
     pub new_thread: Option<ThreadRequest>,
+    /// The game of this thread ended without a board to say so (`/cancel`): the front end
+    /// closes the thread after showing the replies.
+    pub close_thread: Option<ThreadEnd>,
 }
 
 impl Answer {

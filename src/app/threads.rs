@@ -54,6 +54,32 @@ fn thread_name(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
     .collect()
 }
 
+/// The parent channel's line for a game cancelled in its thread (`/cancel`): no result.
+fn cancelled_line_text(lang: Lang, rec: &GameRecord) -> String {
+    let name = thread_name(lang, &rec.players, rec.variant);
+    tr(lang, "thread-line-cancelled", &[("name", s(name))])
+}
+
+/// What closes game thread `thread_id`: its line (`text`) in the parent channel, edited in
+/// place when it was recorded, and the thread archived.
+fn thread_end(thread_id: u64, thread: &GameThread, text: String) -> ThreadEnd {
+    let mut line = Reply::public(text);
+    line.channel = Some(thread.parent_channel_id);
+    line.links_to = Some(thread_id);
+    if thread.line_message_id.is_none() {
+        line.line_of = Some(ThreadLineRef {
+            thread_id,
+            game_id: thread.game_id,
+        });
+    }
+    ThreadEnd {
+        thread_id,
+        parent_channel_id: thread.parent_channel_id,
+        line_message_id: thread.line_message_id,
+        line,
+    }
+}
+
 /// The parent channel's line for a game: its name, and its result once it is over.
 fn line_text(lang: Lang, rec: &GameRecord) -> String {
     let name = thread_name(lang, &rec.players, rec.variant);
@@ -183,20 +209,23 @@ impl App {
             }
         };
         let lang = self.lang_of(&rec);
-        let mut line = Reply::public(line_text(lang, &rec));
-        line.channel = Some(thread.parent_channel_id);
-        line.links_to = Some(board.channel_id);
-        if thread.line_message_id.is_none() {
-            line.line_of = Some(ThreadLineRef {
-                thread_id: board.channel_id,
-                game_id: board.game_id,
-            });
+        Some(thread_end(board.channel_id, &thread, line_text(lang, &rec)))
+    }
+
+    /// Game `rec` was cancelled: if it was played in a thread of its own, the thread is
+    /// closed as a finished game's is, its line saying it was cancelled.
+    pub(crate) fn thread_game_cancelled(&self, rec: &GameRecord) -> Option<ThreadEnd> {
+        match self.store.game_thread(rec.channel_id) {
+            Ok(Some(thread)) if thread.game_id == rec.id => Some(thread_end(
+                rec.channel_id,
+                &thread,
+                cancelled_line_text(self.lang_of(rec), rec),
+            )),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!("cannot read game thread {}: {e}", rec.channel_id);
+                None
+            }
         }
-        Some(ThreadEnd {
-            thread_id: board.channel_id,
-            parent_channel_id: thread.parent_channel_id,
-            line_message_id: thread.line_message_id,
-            line,
-        })
     }
 }

@@ -447,6 +447,9 @@ impl Handler {
         }
         self.deliver(http, target, &answer, deferred, received)
             .await;
+        if let Some(end) = answer.close_thread.clone() {
+            close_thread(http, &self.app, end).await;
+        }
         // Whatever happened, a game waiting for the bot gets its move (in the game's own
         // thread when one was just opened).
         let (trigger, bot_place) = match answer.bot_turn {

@@ -50,7 +50,14 @@ pub struct TestUser {
     pub name: String,
     pub bot: bool,
     pub locale: String,
+    /// Has Manage Messages in every channel (a server's moderator).
+    pub moderator: bool,
 }
+
+/// A member's permissions: VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS and friends.
+const MEMBER_PERMISSIONS: u64 = 2_248_473_465_835_073;
+/// MANAGE_MESSAGES.
+const MANAGE_MESSAGES: u64 = 1 << 13;
 
 impl TestUser {
     /// A human with a fixed id, speaking `en-US`.
@@ -60,6 +67,7 @@ impl TestUser {
             name: name.to_owned(),
             bot: false,
             locale: "en-US".to_owned(),
+            moderator: false,
         }
     }
 
@@ -72,6 +80,18 @@ impl TestUser {
     pub fn into_bot(mut self) -> Self {
         self.bot = true;
         self
+    }
+
+    /// The same user with Manage Messages, as a server's moderators have.
+    pub fn with_manage_messages(mut self) -> Self {
+        self.moderator = true;
+        self
+    }
+
+    /// The member's permissions in the interaction's channel.
+    fn permissions(&self) -> String {
+        let extra = if self.moderator { MANAGE_MESSAGES } else { 0 };
+        (MEMBER_PERMISSIONS | extra).to_string()
     }
 
     /// The same user with another client language; must be one of [`DISCORD_LOCALES`].
@@ -111,8 +131,7 @@ impl TestUser {
             "mute": false,
             "flags": 0,
             "pending": false,
-            // VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS and friends
-            "permissions": "2248473465835073",
+            "permissions": self.permissions(),
             "communication_disabled_until": null,
         })
     }
@@ -127,7 +146,7 @@ impl TestUser {
             "premium_since": null,
             "flags": 0,
             "pending": false,
-            "permissions": "2248473465835073",
+            "permissions": self.permissions(),
             "communication_disabled_until": null,
         })
     }
@@ -189,13 +208,13 @@ impl Place {
                 "type": 0,
                 "name": "draughts",
                 "guild_id": guild.to_string(),
-                "permissions": "2248473465835073",
+                "permissions": MEMBER_PERMISSIONS.to_string(),
                 "parent_id": null,
             }),
             None => json!({
                 "id": self.channel.to_string(),
                 "type": 1,
-                "permissions": "2248473465835073",
+                "permissions": MEMBER_PERMISSIONS.to_string(),
             }),
         }
     }

@@ -296,6 +296,7 @@ choice-thread-no = No
 thread-name = { $white } vs { $black } · { $variant }
 thread-line = { $name } — playing in the thread
 thread-line-over = { $name } — { $result }
+thread-line-cancelled = { $name } — cancelled, counts for neither player
 thread-unavailable = I cannot open threads in this channel (I lack the Create Public Threads permission), so the game is played here.
 thread-failed = Discord would not let me open a thread here, so the game is played in this channel.
 button-rematch = Rematch

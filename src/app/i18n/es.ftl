@@ -299,6 +299,7 @@ choice-thread-no = No
 thread-name = { $white } vs { $black } · { $variant }
 thread-line = { $name } — se juega en el hilo
 thread-line-over = { $name } — { $result }
+thread-line-cancelled = { $name } — cancelada, no cuenta para ninguno de los dos
 thread-unavailable = No puedo abrir hilos en este canal (me falta el permiso Crear hilos públicos), así que la partida se juega aquí.
 thread-failed = Discord no me dejó abrir un hilo aquí, así que la partida se juega en este canal.
 button-rematch = Revancha

@@ -23,43 +23,14 @@ async fn standin() -> StandIn {
     .await
 }
 
-/// alice starts a Spanish game against the expert (she is White) and plays 10-14: the bot
-/// now searches (2 s at the expert level).
-async fn hand_the_bot_its_turn(standin: &StandIn, place: Place) {
-    let alice = TestUser::random("alice");
-    let sent = standin
-        .send_interaction(standin.slash_command(
-            &alice,
-            place,
-            "play",
-            vec![
-                opt_str("level", "expert"),
-                opt_str("variant", "spanish"),
-                opt_str("colour", "white"),
-            ],
-        ))
-        .await;
-    standin.callback(&sent).await;
-    let mv = standin
-        .send_interaction(standin.slash_command(
-            &alice,
-            place,
-            "move",
-            vec![opt_str("move", "10-14")],
-        ))
-        .await;
-    let cb = standin.callback(&mv).await;
-    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
-}
-
 /// The bot's answer, posted in the channel within [`CATCH_UP`].
 async fn the_bot_moves(standin: &StandIn, channel: u64) -> Recorded {
     let post = standin
-        .next_request_within(CATCH_UP, "the bot's move after the restart", |r| {
-            r.method == "POST"
-                && r.status == 200
-                && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
-        })
+        .next_request_within(
+            CATCH_UP,
+            "the bot's move after the restart",
+            bot_post_in(channel),
+        )
         .await;
     assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
     assert!(text(&post).contains("played"), "{}", text(&post));
@@ -69,11 +40,7 @@ async fn the_bot_moves(standin: &StandIn, channel: u64) -> Recorded {
 /// No second board for the same move appears.
 async fn no_second_answer(standin: &StandIn, channel: u64) {
     standin
-        .assert_no_request_within(Duration::from_secs(3), |r| {
-            r.method == "POST"
-                && r.status == 200
-                && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
-        })
+        .assert_no_request_within(Duration::from_secs(3), bot_post_in(channel))
         .await;
 }
 

@@ -116,42 +116,6 @@ async fn a_bad_shard_range_is_a_one_line_error_naming_the_variable() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
-/// alice plays White against the expert in `place` and moves 10-14: the bot owes its move.
-async fn hand_the_bot_its_turn(standin: &StandIn, place: Place) {
-    let alice = TestUser::random("alice");
-    let sent = standin
-        .send_interaction(standin.slash_command(
-            &alice,
-            place,
-            "play",
-            vec![
-                opt_str("level", "expert"),
-                opt_str("variant", "spanish"),
-                opt_str("colour", "white"),
-            ],
-        ))
-        .await;
-    standin.callback(&sent).await;
-    let mv = standin
-        .send_interaction(standin.slash_command(
-            &alice,
-            place,
-            "move",
-            vec![opt_str("move", "10-14")],
-        ))
-        .await;
-    let cb = standin.callback(&mv).await;
-    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
-}
-
-fn bot_post_in(channel: u64) -> impl Fn(&Recorded) -> bool {
-    move |r| {
-        r.method == "POST"
-            && r.status == 200
-            && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_restart_each_shard_catches_up_on_its_own_servers_only() {
     let dir = tempfile::tempdir().unwrap();

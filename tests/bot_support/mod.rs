@@ -332,3 +332,40 @@ pub fn first_menu_move(standin: &StandIn, user: &TestUser, board: &Value) -> Opt
         .to_string();
     Some(standin.select_menu(user, board, &menu, &[&first]))
 }
+
+/// alice plays White against the expert in `place` and moves 10-14: the bot owes its move.
+pub async fn hand_the_bot_its_turn(standin: &StandIn, place: Place) {
+    let alice = TestUser::random("alice");
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![
+                opt_str("level", "expert"),
+                opt_str("variant", "spanish"),
+                opt_str("colour", "white"),
+            ],
+        ))
+        .await;
+    standin.callback(&sent).await;
+    let mv = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "move",
+            vec![opt_str("move", "10-14")],
+        ))
+        .await;
+    let cb = standin.callback(&mv).await;
+    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+}
+
+/// A message the bot posted in `channel` (not an interaction's answer).
+pub fn bot_post_in(channel: u64) -> impl Fn(&Recorded) -> bool {
+    move |r| {
+        r.method == "POST"
+            && r.status == 200
+            && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
+    }
+}

@@ -51,6 +51,8 @@ const DISCORD_DEADLINE: Duration = Duration::from_secs(3);
 /// How long a driver waits for a callback (or a deferred answer's edit) before calling the
 /// interaction failed. Longer than Discord's window, so late answers are seen and counted.
 const ANSWER_WAIT: Duration = Duration::from_secs(15);
+/// A human move's callback slower than this is placed in time in the report.
+const SLOW_CALLBACK: Duration = Duration::from_millis(100);
 /// How long the stand-in waits for a connected bot (the restart) before giving up.
 const CONNECT_WAIT: Duration = Duration::from_secs(120);
 /// How often a person tries a move whose interaction failed before giving up the game.
@@ -270,6 +272,9 @@ struct Stats {
     failures_sent_at: Vec<f64>,
     /// When the SIGTERM was sent, in seconds from the start.
     sigterm_at: Option<f64>,
+    /// When each move whose callback took over [`SLOW_CALLBACK`] was sent, in seconds from
+    /// the start: the slow tail, placed in time (the restart, a flush, the start).
+    slow_callbacks_at: Vec<f64>,
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
     finished: usize,
@@ -309,7 +314,11 @@ impl Shared {
             Some(callback) if callback.status < 300 => {
                 if is_move {
                     let elapsed = callback.elapsed.unwrap_or_default();
-                    self.stats.lock().unwrap().move_callbacks.push(elapsed);
+                    let mut stats = self.stats.lock().unwrap();
+                    stats.move_callbacks.push(elapsed);
+                    if elapsed > SLOW_CALLBACK {
+                        stats.slow_callbacks_at.push(sent_at);
+                    }
                 }
                 if callback.callback_type() == Some(5) {
                     let edit = tokio::time::timeout(ANSWER_WAIT, edit_rx).await;
@@ -785,6 +794,26 @@ async fn run(sizes: Sizes) {
         "  human-move callback      {}",
         p50_p99(stats.move_callbacks.clone())
     );
+    if !stats.slow_callbacks_at.is_empty() {
+        // Where the slow tail sits in time: the seconds holding most of it.
+        let mut by_second: HashMap<u64, usize> = HashMap::new();
+        for &t in &stats.slow_callbacks_at {
+            *by_second.entry(t as u64).or_default() += 1;
+        }
+        let mut seconds: Vec<(u64, usize)> = by_second.into_iter().collect();
+        seconds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let top: Vec<String> = seconds
+            .iter()
+            .take(5)
+            .map(|(s, n)| format!("{n} in {s}–{} s", s + 1))
+            .collect();
+        println!(
+            "  callbacks over {} ms     {} (sent: {})",
+            SLOW_CALLBACK.as_millis(),
+            stats.slow_callbacks_at.len(),
+            top.join(", ")
+        );
+    }
     for (level, _) in sizes.bots.iter().filter(|(_, n)| *n > 0) {
         println!(
             "  bot answer ({level:<6})      {}",

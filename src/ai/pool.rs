@@ -8,8 +8,9 @@
 //! thread busy with long ones hurries one of them ([`JobContext::hurry`]), so it waits at most
 //! about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole expert search. When many jobs wait, an
 //! expert search thinks for less ([`expert_time_under_load`]). Search threads run at a lower
-//! CPU //! priority than the rest of the process, so answering people comes before thinking. Results
-//! come back through a [`Ticket`], awaited from async code or waited for on a plain thread.
+//! CPU priority than the rest of the process, so answering people comes before thinking.
+//! Results come back through a [`Ticket`], awaited from async code or waited for on a plain
+//! thread.
 
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
@@ -96,7 +97,7 @@ pub struct JobContext<'a> {
 }
 
 impl JobContext<'_> {
-    /// How many jobs were queued, in both classes, when this one started.
+    /// How many jobs were queued, in all classes, when this one started.
     pub fn waiting(&self) -> usize {
         self.waiting
     }
@@ -188,6 +189,12 @@ impl Queues {
         self.waiting.iter().map(VecDeque::len).sum()
     }
 
+    /// The queued jobs no idle worker is about to take: what the running searches share
+    /// their time with (a job pushed while a worker sleeps is that worker's at once).
+    fn backlog(&self) -> usize {
+        self.len().saturating_sub(self.idle)
+    }
+
     /// The queued jobs that start before a job of `class` queued now: those of its class and
     /// of every quicker one.
     fn ahead_of(&self, class: JobClass) -> usize {
@@ -208,7 +215,8 @@ impl Queues {
 
 struct Shared {
     queues: Mutex<Queues>,
-    /// `queues`' length, kept up to date under its lock, for searches to read as they run.
+    /// `queues`' backlog ([`Queues::backlog`]), kept up to date under its lock, for searches
+    /// to read as they run.
     queued: Arc<AtomicUsize>,
     work_ready: Condvar,
     /// Raised at shutdown; searches submitted without their own stop flag watch it.
@@ -290,8 +298,8 @@ impl SearchPool {
     }
 
     /// Queues `job`; it runs on a worker with that worker's table. A job that panics gives
-    /// [`PoolError::Panicked`]; after [`SearchPool::shutdown`] every job gives
-    /// [`PoolError::ShutDown`] without running.
+    /// [`PoolError::Panicked`]; after [`SearchPool::close`] (or [`SearchPool::shutdown`])
+    /// every job gives [`PoolError::ShutDown`] without running.
     pub fn submit<T, F>(&self, class: JobClass, job: F) -> Ticket<T>
     where
         T: Send + 'static,
@@ -306,7 +314,9 @@ impl SearchPool {
         // (as in `ahead_of`, under the same lock as the push)
         let ahead = queues.ahead_of(class);
         queues.waiting[class.index()].push_back(Box::new(Job { work: job, reply }));
-        self.shared.queued.store(queues.len(), Ordering::Relaxed);
+        self.shared
+            .queued
+            .store(queues.backlog(), Ordering::Relaxed);
         // A quicker job with no idle worker would wait for a whole long search: one of those
         // is told to finish soon (the oldest, likeliest to be near its end anyway).
         if class < JobClass::Long && queues.idle == 0 && !queues.unhurried_long.is_empty() {
@@ -388,7 +398,7 @@ fn work(shared: &Shared, table_bytes: usize) {
                     return;
                 }
                 let next = queues.next();
-                shared.queued.store(queues.len(), Ordering::Relaxed);
+                shared.queued.store(queues.backlog(), Ordering::Relaxed);
                 match next {
                     Some((job, _)) if job.abandoned() => continue,
                     Some((job, class)) => {

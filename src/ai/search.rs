@@ -143,15 +143,21 @@ fn search_with(
     if opts.time.is_some() {
         limits.time = opts.time;
     }
+    // The table is sized for the clock as it stands now (shrunk by a queue, if any): a
+    // search cut to 0.1 s has no use for, and should not clear, a table sized for 2 s.
+    let bits = table_bits(&SearchLimits {
+        time: Searcher::clock(limits.time, opts.hurry.as_ref()),
+        ..limits
+    });
     let mut own_table;
     let table = match (style.transposition_table, external) {
         (false, _) => None,
         (true, Some(t)) => {
-            t.reset(table_bits(&limits));
+            t.reset(bits);
             Some(t)
         }
         (true, None) => {
-            own_table = Table::new(table_bits(&limits));
+            own_table = Table::new(bits);
             Some(&mut own_table)
         }
     };
@@ -690,10 +696,15 @@ impl<'a> Searcher<'a> {
     /// The clock now: the limits' time, shrunk by the queue behind this search, cut to the
     /// hurry's once it is raised.
     fn time_limit(&self) -> Option<Duration> {
-        let Some(hurry) = self.hurry else {
-            return self.limits.time;
+        Searcher::clock(self.limits.time, self.hurry)
+    }
+
+    /// [`Searcher::time_limit`] for a clock of `time` under `hurry`.
+    fn clock(time: Option<Duration>, hurry: Option<&Hurry>) -> Option<Duration> {
+        let Some(hurry) = hurry else {
+            return time;
         };
-        let time = match (self.limits.time, &hurry.waiting) {
+        let time = match (time, &hurry.waiting) {
             (Some(base), Some(waiting)) => Some(time_under_load(
                 base,
                 waiting.load(Ordering::Relaxed),

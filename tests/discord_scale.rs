@@ -100,20 +100,39 @@ async fn a_shard_range_connects_only_its_shards() {
     standin.assert_no_refusals();
 }
 
+/// A bad shard range or a bad `DAMAS_*` setting: one line naming the variable, exit 2, before
+/// anything connects.
 #[tokio::test]
-async fn a_bad_shard_range_is_a_one_line_error_naming_the_variable() {
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .arg("bot")
-        .env("DISCORD_TOKEN", "x")
-        .env("DISCORD_SHARDS", "2-4")
-        .env("DISCORD_SHARD_COUNT", "4")
-        .current_dir(tempfile::tempdir().unwrap().path())
-        .output()
-        .expect("damas runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.trim().starts_with("error: DISCORD_SHARDS "), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
+    for (variable, value) in [
+        ("DISCORD_SHARDS", "2-4"),
+        ("DAMAS_MOVE_TIME", "3"),
+        ("DAMAS_SWEEP_EVERY", "fast"),
+        ("DAMAS_CHALLENGE_TTL", "0m"),
+        ("DAMAS_SEARCH_THREADS", "0"),
+        ("DAMAS_SEARCH_MEMORY_MB", "lots"),
+    ] {
+        let mut damas = Command::new(env!("CARGO_BIN_EXE_damas"));
+        damas
+            .arg("bot")
+            .env("DISCORD_TOKEN", "x")
+            .env(variable, value);
+        if variable == "DISCORD_SHARDS" {
+            // A range outside the count.
+            damas.env("DISCORD_SHARD_COUNT", "4");
+        }
+        let out = damas
+            .current_dir(tempfile::tempdir().unwrap().path())
+            .output()
+            .expect("damas runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{variable}={value}: {err}");
+        assert!(
+            err.trim().starts_with(&format!("error: {variable} ")),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

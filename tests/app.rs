@@ -704,7 +704,7 @@ async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_i
 
 /// A stopping process leaves the bot's queued moves owed, for the next start to make with a
 /// proper search, rather than playing each at once from a shallow one (or making the stop
-/// wait for every queued search).
+/// wait for every queued search); a running search the stop cuts short is not played either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -759,22 +759,67 @@ async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
     app.stop_searches();
     let answer = queued.await.unwrap();
     assert!(answer.replies.is_empty(), "{:?}", answer.replies);
+    // The running search starts after the stop: it is cut at once.
     drop(release);
-    running.await.unwrap();
+    let answer = running.await.unwrap();
+    assert!(answer.replies.is_empty(), "{:?}", answer.replies);
     let moves = |channel_id| store.active_game(channel_id).unwrap().unwrap().moves.len();
-    assert_eq!(
-        moves(second.channel_id),
-        1,
-        "no move made for the queued search"
-    );
-    assert!(app
-        .owed_work()
-        .iter()
-        .any(|(owed, _)| *owed == Owed::BotMove(second)));
+    for place in [first, second] {
+        assert_eq!(moves(place.channel_id), 1, "no bot move in {place:?}");
+        assert!(app
+            .owed_work()
+            .iter()
+            .any(|(owed, _)| *owed == Owed::BotMove(place)));
+    }
 
-    // The next start makes it.
+    // The next start makes them.
     let next = App::new(store.clone(), config);
-    let b = next.bot_turn(second, lang).await;
-    assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
-    assert_eq!(moves(second.channel_id), 2);
+    for place in [first, second] {
+        let b = next.bot_turn(place, lang).await;
+        assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
+        assert_eq!(moves(place.channel_id), 2);
+    }
+}
+
+/// A bot move nobody has made for longer than two leases live (a process died searching it) is
+/// stalled: the sweeper then starts it whether or not its board was shown.
+#[tokio::test]
+async fn a_bot_move_waiting_past_two_leases_is_stalled() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("store");
+    let now = Arc::new(AtomicU64::new(1_800_000_000_000));
+    let clock = Arc::clone(&now);
+    let config = Config {
+        bot_seed: Some(7),
+        ..Config::default()
+    };
+    let app = App::new(store, config).with_clock(move || clock.load(Ordering::Relaxed));
+    let alice = actor(1, "alice");
+    let place = Place {
+        guild_id: Some(10),
+        channel_id: 20,
+    };
+    app.play_bot(
+        &alice,
+        place,
+        Some(Level::Easy),
+        Some(Variant::English),
+        Some(Color::Black),
+    )
+    .await;
+    assert_eq!(
+        app.play_move(&alice, place, "11-15").await.bot_turn,
+        Some(place)
+    );
+    let lease = damas::store::BOT_TURN_LEASE_TTL.as_millis() as u64;
+
+    now.fetch_add(2 * lease, Ordering::Relaxed);
+    assert!(!app.bot_move_stalled(place), "two leases: not yet");
+    now.fetch_add(1_000, Ordering::Relaxed);
+    assert!(app.bot_move_stalled(place));
+    // Once the bot has moved, nothing is stalled: it is alice's turn.
+    app.bot_turn(place, alice.lang()).await;
+    assert!(!app.bot_move_stalled(place));
 }

@@ -16,6 +16,7 @@ use crate::store::{GameRecord, StoreError};
 use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -163,6 +164,19 @@ impl App {
             }
         }
         owed
+    }
+
+    /// Whether the channel's game has waited for the bot for longer than twice a bot-turn
+    /// lease lives: nobody alive is making that move (a process died searching it, perhaps
+    /// before the board it answers was shown), so it is to be started as owed.
+    pub fn bot_move_stalled(&self, place: Place) -> bool {
+        let Ok(Some(rec)) = self.store.active_game(place.channel_id) else {
+            return false;
+        };
+        let stalled_after = 2 * crate::store::BOT_TURN_LEASE_TTL.as_millis() as u64;
+        rec.to_game()
+            .is_ok_and(|g| !g.is_over() && bot_level(&rec, g.side_to_move()).is_some())
+            && self.now_ms().saturating_sub(rec.last_move_at_ms) > stalled_after
     }
 
     /// Whether the channel's game waits for the bot and the board of the move the bot answers
@@ -346,13 +360,15 @@ impl App {
                 started.elapsed().as_millis(),
                 found.as_ref().map_or(0, |r| r.depth)
             );
-            found
+            // A search the process's stop cut short plays weaker than its level: its move is
+            // not played, and stays owed to the next start. (`None` here: stopped.)
+            (!ctx.stop_flag().load(Ordering::Relaxed)).then_some(found)
         });
         match ticket.await {
-            Ok(Some(r)) => Ok(r),
-            Ok(None) => Err(SearchFailed::NoMove),
+            Ok(Some(Some(r))) => Ok(r),
+            Ok(Some(None)) => Err(SearchFailed::NoMove),
+            Ok(None) | Err(PoolError::ShutDown) => Err(SearchFailed::ShutDown),
             Err(PoolError::Panicked(why)) => Err(SearchFailed::Panicked(why)),
-            Err(PoolError::ShutDown) => Err(SearchFailed::ShutDown),
         }
     }
 

@@ -183,9 +183,9 @@ impl App {
     }
 
     /// For a process that is stopping: no search starts any more, the queued ones are
-    /// dropped (their bot moves stay owed, for the next start) and the running ones return
-    /// what they have found. A review or replay asked for afterwards fails as on a search
-    /// error.
+    /// dropped and the running ones stop at once; no bot move is played from them (each
+    /// stays owed, for the next start). A review cut off answers that the bot is restarting;
+    /// a replay GIF is left out of its PDN.
     pub fn stop_searches(&self) {
         self.pool.close();
     }

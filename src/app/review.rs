@@ -14,7 +14,7 @@ use super::reply::{Button, ButtonStyle, Reply};
 use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
     expected_score, format_eval, line_notation, review_in_pool, JobClass, MoveClass, PlyReview,
-    Review, ReviewError, ReviewOptions,
+    PoolError, Review, ReviewError, ReviewOptions,
 };
 use crate::engine::{Color, Game};
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
@@ -128,9 +128,14 @@ impl App {
             Err(ReviewError::NoMoves) => {
                 return Reply::private(t(lang, "err-review-no-moves")).into()
             }
+            // The process is stopping: the next one will do it.
+            Err(ReviewError::Pool(PoolError::ShutDown)) => {
+                tracing::info!("review of game {} cut short: stopping", rec.id);
+                return Reply::private(t(lang, "err-restarting")).into();
+            }
             Err(ReviewError::Pool(e)) => {
                 tracing::error!("review of game {} failed: {e}", rec.id);
-                return Reply::private(t(lang, "err-bot-failed")).into();
+                return Reply::private(t(lang, "err-review-failed")).into();
             }
         };
         let reply = summary_reply(lang, &rec, &game, &review);
@@ -241,6 +246,11 @@ impl App {
             Ok(Ok(bytes)) => Some(bytes),
             Ok(Err(e)) => {
                 tracing::error!("replay GIF of game {} failed: {e}", rec.id);
+                None
+            }
+            // Stopping: the PDN goes out without its replay.
+            Err(PoolError::ShutDown) => {
+                tracing::info!("replay GIF of game {} not drawn: stopping", rec.id);
                 None
             }
             Err(e) => {

@@ -236,6 +236,8 @@ pub async fn client_with(
 pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: Duration) {
     let mut ticks = tokio::time::interval(every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is at once: the start's own catch-up is starting those moves.
+    let mut first = true;
     loop {
         ticks.tick().await;
         let Some(working) = handler.work.start() else {
@@ -244,7 +246,9 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
         let swept = handler.app.sweep().await;
         router::deliver_swept(&http, &handler.app, swept).await;
         drop(working);
-        handler.nudge_owed_moves(&http);
+        if !std::mem::take(&mut first) {
+            handler.nudge_owed_moves(&http);
+        }
     }
 }
 
@@ -268,7 +272,8 @@ async fn stop_signal() {
 }
 
 /// Opens the store and runs the bot until Discord stops it or a signal asks it to stop. On
-/// SIGTERM or Ctrl-C it takes no more interactions, lets the work under way finish (at most
+/// SIGTERM or Ctrl-C it takes no more interactions, stops the searches (their bot moves stay
+/// owed to the next start), lets the interactions under way finish (at most
 /// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     let (store, app) = open_app(&config)?;

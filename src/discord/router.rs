@@ -825,13 +825,19 @@ impl Handler {
         }
     }
 
-    /// Starts the moves the bot owes whose boards have been shown (`damas serve`'s periodic
-    /// catch-up: a move whose board is still being shown is started by its interaction).
+    /// Starts the moves the bot owes whose boards have been shown, and those stalled for
+    /// longer than a lease lives ([`App::bot_move_stalled`]): the sweeper's catch-up, in both
+    /// front ends. A move whose board is still being shown is started by its interaction.
     pub fn nudge_owed_moves(&self, http: &Arc<Http>) {
         for (owed, lang) in self.app.owed_work() {
             if let Owed::BotMove(place) = owed {
+                let trigger = if self.app.bot_move_stalled(place) {
+                    BotTrigger::Owed
+                } else {
+                    BotTrigger::Nudge
+                };
                 let (http, app) = (http.clone(), self.app.clone());
-                start_bot_turn(http, app, &self.work, place, lang, BotTrigger::Nudge);
+                start_bot_turn(http, app, &self.work, place, lang, trigger);
             }
         }
     }

@@ -499,21 +499,7 @@ impl damas::app::BotTurnClaims for ClaimedElsewhere {
 async fn the_bot_moves_only_when_it_holds_the_claim_of_its_turn() {
     let w = world();
     let alice = actor(1, "alice");
-    w.app
-        .play_bot(
-            &alice,
-            PLACE,
-            Some(Level::Easy),
-            Some(Variant::English),
-            Some(Color::Black),
-        )
-        .await;
-    let place = w
-        .app
-        .play_move(&alice, PLACE, "11-15")
-        .await
-        .bot_turn
-        .expect("the bot must move next");
+    owe_the_bot_a_move(&w.app, &alice, PLACE).await;
     let moves = || {
         w.app
             .store()
@@ -527,11 +513,11 @@ async fn the_bot_moves_only_when_it_holds_the_claim_of_its_turn() {
         .app
         .clone()
         .with_bot_turn_claims(std::sync::Arc::new(ClaimedElsewhere));
-    let b = elsewhere.bot_turn(place, alice.lang()).await;
+    let b = elsewhere.bot_turn(PLACE, alice.lang()).await;
     assert!(b.replies.is_empty(), "{:?}", b.replies);
     assert_eq!(moves(), 1);
     // This process's own claim: the move is made.
-    let b = w.app.bot_turn(place, alice.lang()).await;
+    let b = w.app.bot_turn(PLACE, alice.lang()).await;
     assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
     assert_eq!(moves(), 2);
 }
@@ -728,16 +714,7 @@ async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
         channel_id,
     });
     for place in [first, second] {
-        app.play_bot(
-            &alice,
-            place,
-            Some(Level::Easy),
-            Some(Variant::English),
-            Some(Color::Black),
-        )
-        .await;
-        let a = app.play_move(&alice, place, "11-15").await;
-        assert_eq!(a.bot_turn, Some(place));
+        owe_the_bot_a_move(&app, &alice, place).await;
     }
     let lang = alice.lang();
     let running = tokio::spawn({
@@ -801,18 +778,7 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
         guild_id: Some(10),
         channel_id: 20,
     };
-    app.play_bot(
-        &alice,
-        place,
-        Some(Level::Easy),
-        Some(Variant::English),
-        Some(Color::Black),
-    )
-    .await;
-    assert_eq!(
-        app.play_move(&alice, place, "11-15").await.bot_turn,
-        Some(place)
-    );
+    owe_the_bot_a_move(&app, &alice, place).await;
     let lease = damas::store::BOT_TURN_LEASE_TTL.as_millis() as u64;
 
     now.fetch_add(2 * lease, Ordering::Relaxed);
@@ -822,4 +788,19 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
     // Once the bot has moved, nothing is stalled: it is alice's turn.
     app.bot_turn(place, alice.lang()).await;
     assert!(!app.bot_move_stalled(place));
+}
+
+/// `alice` plays Black against easy at English draughts in `place` and moves 11-15 (Black
+/// moves first): the bot owes its move.
+async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
+    app.play_bot(
+        alice,
+        place,
+        Some(Level::Easy),
+        Some(Variant::English),
+        Some(Color::Black),
+    )
+    .await;
+    let a = app.play_move(alice, place, "11-15").await;
+    assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
 }

@@ -164,3 +164,21 @@ async fn pdn_attaches_the_replay_with_a_frame_per_ply_plus_the_start() {
     }
     assert_eq!(frames, 13);
 }
+
+/// A stopping process analyses nothing more: `/review` says the bot is restarting (the next
+/// one will do it), and `/pdn` still gives the game, without its replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_stopping_a_review_says_to_try_again_and_a_pdn_comes_without_its_replay() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = app(&dir);
+    played(&app, 12).await;
+    let alice = actor(1, "alice");
+    app.stop_searches();
+    let a = app.review(&alice, PLACE, None, &|_, _| {}).await;
+    assert!(only(&a).is_private());
+    assert!(only(&a).text.contains("restarting"), "{}", only(&a).text);
+    let a = app.pdn(&alice, PLACE).await;
+    let names: Vec<&str> = only(&a).files.iter().map(|f| f.filename.as_str()).collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].ends_with(".pdn"), "{names:?}");
+}

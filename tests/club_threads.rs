@@ -59,9 +59,10 @@ impl Club {
         }
     }
 
-    /// `who` plays the bot at easy, with White, from the channel: the game's thread and the
-    /// interaction, once the callback and the thread's first board are in.
-    async fn play_in_thread(&self, who: &TestUser) -> (ThreadInfo, SentInteraction) {
+    /// `who` plays the bot at easy, with White, from the channel: the game's thread, the
+    /// interaction and the id of the thread's first board, once the callback and the board
+    /// are in.
+    async fn play_in_thread(&self, who: &TestUser) -> (ThreadInfo, SentInteraction, u64) {
         let sent = self
             .standin
             .send_interaction(self.standin.slash_command(
@@ -78,8 +79,8 @@ impl Club {
             "{}",
             cb.summary()
         );
-        self.standin.channel_post(thread.id).await;
-        (thread, sent)
+        let board = self.standin.channel_post(thread.id).await;
+        (thread, sent, board.message_id().expect("the board's id"))
     }
 
     async fn stop(self) {
@@ -277,7 +278,7 @@ async fn a_game_cancelled_in_its_thread_closes_the_thread_and_says_so_in_the_cha
     let club = Club::start().await;
     let (standin, app, channel) = (&club.standin, &club.app, club.channel);
     let alice = TestUser::random("alice");
-    let (thread, sent) = club.play_in_thread(&alice).await;
+    let (thread, sent, board_id) = club.play_in_thread(&alice).await;
     let line = standin.original_message(&sent);
     let line_id: u64 = line["id"].as_str().unwrap().parse().unwrap();
     let in_thread = Place::guild(GUILD, thread.id);
@@ -301,6 +302,9 @@ async fn a_game_cancelled_in_its_thread_closes_the_thread_and_says_so_in_the_cha
         cb.summary()
     );
     assert!(app.store().active_game(thread.id).unwrap().is_none());
+    // The board loses its controls; the line says the game was cancelled.
+    let stripped = message_edit(standin, thread.id, board_id).await;
+    assert_eq!(stripped.body()["components"], serde_json::json!([]));
     let edit = message_edit(standin, channel.channel, line_id).await;
     assert!(text(&edit).contains("cancelled"), "{}", text(&edit));
     assert!(text(&edit).contains(&channel_link(thread.id)));

@@ -228,6 +228,13 @@ impl App {
                     &[("name", s(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
+                strip_board: match self.store.board_post(place.channel_id) {
+                    Ok(Some(post)) if post.game_id == rec.id => {
+                        Some((place.channel_id, post.message_id))
+                    }
+                    // Unknown: its buttons answer "that game is over" anyway.
+                    _ => None,
+                },
                 ..Answer::default()
             },
             Ok(false) => Reply::private(t(lang, "err-no-game")).into(),

@@ -80,6 +80,9 @@ pub struct Answer {
     /// The game of this thread ended without a board to say so (`/cancel`): the front end
     /// closes the thread after showing the replies.
     pub close_thread: Option<ThreadEnd>,
+    /// A board whose game ended without a new board (`/cancel`), as (channel, message): the
+    /// front end takes its controls away.
+    pub strip_board: Option<(u64, u64)>,
 }
 
 impl Answer {

@@ -447,6 +447,9 @@ impl Handler {
         }
         self.deliver(http, target, &answer, deferred, received)
             .await;
+        if let Some((channel_id, message_id)) = answer.strip_board {
+            strip_controls(http, channel_id, message_id).await;
+        }
         if let Some(end) = answer.close_thread.clone() {
             close_thread(http, &self.app, end).await;
         }

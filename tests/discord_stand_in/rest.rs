@@ -82,8 +82,9 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     };
     inner.bump();
     // The answer to an interaction posted by HTTP is the body of that request's response:
-    // Discord shows it only once it has read it.
-    if let Route::Original { token } = &rec.route {
+    // Discord has read it before the bot's next request about that interaction (an edit of
+    // the answer, a follow-up) can arrive, whatever this stand-in's tasks got to first.
+    if let Route::Original { token } | Route::Followup { token } = &rec.route {
         inner.wait_http_answer(token).await;
     }
     match fault {

@@ -2,7 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use damas::cli::{
-    ai_cmds, engine_cmds, openings_cmds, puzzle_cmds, render_cmds, review_cmds, store_cmds,
+    ai_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds, review_cmds,
+    store_cmds,
 };
 use std::process::ExitCode;
 
@@ -50,6 +51,8 @@ enum Command {
     Review(review_cmds::ReviewArgs),
     /// Draw a game from a PDN file as an animated GIF.
     Gif(review_cmds::GifArgs),
+    /// PDN files: `damas pdn check FILE` reads every game of a file.
+    Pdn(pdn_cmds::PdnArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
         Some(Command::Review(a)) => review_cmds::review(a),
         Some(Command::Gif(a)) => review_cmds::gif(a),
+        Some(Command::Pdn(a)) => pdn_cmds::run(a),
     }
 }
 

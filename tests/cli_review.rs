@@ -100,7 +100,10 @@ fn bad_games_are_refused_with_the_reason() {
     assert!(user_error(&["review", "--pdn", &missing]).contains("cannot read"));
     let illegal = write(dir.path(), "bad.pdn", "1. 11-15 22-18 2. 11-14 *");
     let err = user_error(&["review", "--pdn", &illegal]);
-    assert!(err.contains("move 3 (11-14) is illegal"), "{err}");
+    assert!(
+        err.contains("Game 1: move 2. 11-14: There is no piece on square 11."),
+        "{err}"
+    );
     let wrong_type = write(dir.path(), "english.pdn", "[GameType \"21\"]\n1. 11-15 *");
     let err = user_error(&["review", "--variant", "spanish", "--pdn", &wrong_type]);
     assert!(err.contains("GameType"), "{err}");
@@ -116,4 +119,60 @@ fn bad_games_are_refused_with_the_reason() {
         "--out",
         &out,
     ]);
+}
+
+/// Two games in one file, as real PDN files hold them: the second is a different game.
+const TWO_GAMES: &str = "[Event \"first\"]\n[GameType \"24\"]\n1. 11-15 24-20 2. 15x24 28x19 1-1\n\n\
+    [Event \"second\"]\n[GameType \"24\"]\n[SetUp \"1\"]\n\
+    [FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n1. 4-7 19-14 2. 10x19 22x8 0-2\n";
+
+#[test]
+fn review_gif_and_replay_take_any_game_of_a_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "two.pdn", TWO_GAMES);
+    let first = ok(&["review", "--pdn", &pdn]);
+    assert!(first.lines().next().unwrap_or("").contains("11-15"), "{first}");
+    let second = ok(&["review", "--pdn", &pdn, "--game", "2"]);
+    let lines: Vec<&str> = second.lines().collect();
+    assert_eq!(lines.len(), 6, "{second}");
+    assert!(lines[0].contains("4-7") && lines[0].contains("blunder"), "{second}");
+    let replayed = ok(&["replay", "--pdn", &pdn, "--game", "2"]);
+    assert_eq!(
+        replayed.lines().collect::<Vec<_>>(),
+        ["W:W1-3,5,9,11,12:B8,18,25,26,29-32", "Black won, as the record says."],
+        "{replayed}"
+    );
+    let gif = dir.path().join("second.gif").to_string_lossy().into_owned();
+    ok(&["gif", "--pdn", &pdn, "--game", "2", "--out", &gif]);
+    assert!(std::fs::read(&gif).expect("written").starts_with(b"GIF89a"));
+    let err = user_error(&["review", "--pdn", &pdn, "--game", "3"]);
+    assert!(err.contains("holds 2 games: there is no game 3"), "{err}");
+}
+
+#[test]
+fn pdn_check_names_each_refused_game_and_sums_up() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = format!(
+        "{TWO_GAMES}\n[White \"Ana\"]\n[Black \"Luis\"]\n1. 11-15 22-18 2. 11-14 *\n\
+         [GameType \"21\"]\n1. 11-15 *\n"
+    );
+    let pdn = write(dir.path(), "four.pdn", &text);
+    let out = damas(&["pdn", "check", &pdn]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "Game 3: move 2. 11-14: There is no piece on square 11. (Ana v Luis)",
+            "Game 4: its GameType is 21, not 24 (Spanish draughts).",
+            "read 4, replayed 2, refused 2",
+        ],
+        "{stdout}"
+    );
+    let good = write(dir.path(), "two.pdn", TWO_GAMES);
+    let json: Value = serde_json::from_str(&ok(&["pdn", "check", &good, "--json"])).expect("JSON");
+    assert_eq!((json["read"].as_u64(), json["replayed"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(json["refused"], serde_json::json!([]));
+    let english = ok(&["pdn", "check", "--variant", "english", &write(dir.path(), "e.pdn", "[GameType \"21\"]\n1. 11-15 *")]);
+    assert_eq!(english.trim(), "read 1, replayed 1, refused 0");
 }

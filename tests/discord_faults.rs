@@ -414,13 +414,12 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     let mut config = bot_config(&standin, &dir.path().join("db"));
     config.settings.move_time = Duration::from_secs(2);
     config.settings.challenge_ttl = Duration::from_secs(1);
-    let (bot, app) = start_bot_app(&standin, config, |app| app).await;
+    let (bot, app) = start_bot_app(&standin, config.clone(), |app| app).await;
     standin.commands_put().await;
     let handler = damas::discord::router::Handler::new(
         app.clone(),
-        Some(GUILD),
+        &config,
         damas::discord::work::InFlight::new(),
-        damas::discord::router::DEFER_AFTER,
     );
     let sweeper = tokio::spawn(damas::discord::sweep_every(
         std::sync::Arc::new(standin.http()),

@@ -6,7 +6,8 @@ mod common;
 
 use common::reference;
 use damas::engine::{
-    explain, parse_squares, Color, Move, MoveError, Piece, Position, Role, Square, Variant,
+    decode_pdn, explain, export_pdn, parse_squares, read_pdn, Color, Game, Move, MoveError,
+    PdnTags, Piece, Position, Role, Square, Variant,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -230,6 +231,89 @@ proptest! {
         for c in &e.captures {
             prop_assert_eq!(c.allowed, p.legal_moves().contains(&c.mv));
         }
+    }
+}
+
+/// PDN text made of PDN's own pieces in any order (tags, brackets, quotes, escapes, comments,
+/// variations, move numbers, glyphs, results, moves numeric and algebraic, line ends), with
+/// random text between: what a broken or hostile file holds.
+fn pdn_soup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        prop::sample::select(vec![
+            "[Event \"x\"]", "[FEN \"W:W1-12:B21-32\"]", "[SetUp \"1\"]", "[GameType \"24\"]",
+            "[GameType \"21\"]", "[FEN \"", "[", "]", "\"", "\\\"", "\\", "{", "}", "(", ")",
+            ";", "%", "1.", "12...", "1…", "11-15", "24-20", "15x24", "22x15x6", "9-13", "c3-d4",
+            "e3xc5", "h2:g3", "$3", "!?", "?", "*", "1-0", "0-2", "1/2-1/2", "1-1", "-", "\n",
+            "\r\n", "\r", " ", "\t", "é", "½-½",
+        ])
+        .prop_map(str::to_string),
+        "[0-9a-hxK\\-:. ]{0,8}",
+        any::<String>(),
+    ];
+    prop::collection::vec(piece, 0..80).prop_map(|v| v.concat())
+}
+
+/// A random game of `variant`, from the start or from a set-up position, with random tags.
+fn exported_game() -> impl Strategy<Value = (Game, PdnTags)> {
+    let text = prop::option::of(any::<String>());
+    (
+        position(),
+        any::<u64>(),
+        0usize..120,
+        (text.clone(), text.clone(), text.clone(), text.clone()),
+        (text.clone(), text.clone(), text),
+    )
+        .prop_map(|(start, seed, plies, (event, site, date, round), (white, black, opening))| {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut game = Game::from_position(start);
+            while game.ply() < plies && !game.is_over() {
+                let moves = game.position().legal_moves();
+                let Some(m) = moves.choose(&mut rng) else {
+                    break;
+                };
+                game.play(*m).expect("a legal move");
+            }
+            let tags = PdnTags {
+                event,
+                site,
+                date,
+                round,
+                white,
+                black,
+                opening,
+                result: None,
+            };
+            (game, tags)
+        })
+}
+
+proptest! {
+    #[test]
+    fn the_pdn_reader_never_panics(
+        v in variant(),
+        soup in pdn_soup(),
+        bytes in prop::collection::vec(any::<u8>(), 0..300),
+    ) {
+        for text in [soup, decode_pdn(&bytes).into_owned()] {
+            for game in read_pdn(&text, v) {
+                match game {
+                    Ok(r) => prop_assert!(r.number >= 1),
+                    Err(r) => prop_assert!(!r.to_string().is_empty()),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_damas_exports_reads_back_identically((game, tags) in exported_game()) {
+        let text = export_pdn(&game, &tags);
+        let read: Vec<_> = read_pdn(&text, game.variant()).collect();
+        prop_assert_eq!(read.len(), 1, "{}", text);
+        let back = read[0].as_ref().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(back.game.moves(), game.moves());
+        prop_assert_eq!(back.game.start_position(), game.start_position());
+        // Tags, result, moves, position: written again, the same text.
+        prop_assert_eq!(export_pdn(&back.game, &back.pdn_tags()), text);
     }
 }
 

@@ -412,3 +412,323 @@ fn portuguese_and_english_have_no_three_kings_rule() {
         assert_eq!(g.three_kings_moves_left(), None);
     });
 }
+
+// ---------------------------------------------------------------------------------------
+// A record of a game played elsewhere is followed as it was played.
+
+#[test]
+fn a_record_goes_on_where_live_play_declares_a_draw() {
+    // Kings shuffling: live play draws at the third repetition; a record of the same moves
+    // goes on, and says where live play would have stopped.
+    let start = common::pos(Variant::Spanish, "W:WK1,10:BK32,23");
+    let moves = [
+        "1-5", "32-28", "5-1", "28-32", "1-5", "32-28", "5-1", "28-32", "10-14",
+    ];
+    let mut live = Game::from_position(start);
+    let mut record = Game::from_record(start);
+    for (i, m) in moves.iter().enumerate() {
+        let live_result = live.play_text(m);
+        if i < 8 {
+            assert!(live_result.is_ok(), "{m}");
+        } else {
+            assert_eq!(live_result, Err(GameError::Over));
+        }
+        record.play_text(m).expect("a record goes on");
+    }
+    assert_eq!(live.outcome(), draw(DrawReason::Repetition));
+    assert_eq!(live.unclaimed_draw(), None);
+    assert_eq!(record.outcome(), None);
+    assert_eq!(record.ply(), 9);
+    assert_eq!(record.unclaimed_draw(), Some((8, DrawReason::Repetition)));
+    // Taking back past that ply forgets it.
+    for _ in 0..2 {
+        record.undo().expect("undo");
+    }
+    assert_eq!(record.unclaimed_draw(), None);
+    // The no-progress count runs past its limit in a record, and a win still ends it.
+    let mut kings = Game::from_record(common::pos(Variant::Spanish, "W:WK1,10:BK32,23"));
+    for i in 0..60 {
+        let m = if i % 4 < 2 { ["1-5", "32-28"] } else { ["5-1", "28-32"] }[i % 2];
+        kings.play_text(m).expect("kings shuffle on");
+    }
+    assert_eq!(kings.outcome(), None);
+    assert_eq!(kings.unclaimed_draw(), Some((8, DrawReason::Repetition)));
+    assert_eq!(kings.no_progress_plies(), 60);
+}
+
+/// The real game records of `../shared/pdn` (its SOURCES.md says where each comes from), read
+/// in place and never copied into the repository; `DAMAS_PDN_DIR` points elsewhere.
+mod archives {
+    use super::common::reference;
+    use damas::engine::{
+        decode_pdn, export_pdn, read_pdn, DrawReason, GameError, IllegalMove, MoveError,
+        PdnError, PdnRecord, PdnRefusal, PdnResult, Position, Square, Variant,
+    };
+    use std::io::Read;
+    use std::path::PathBuf;
+
+    fn archive(name: &str) -> String {
+        let dir = match std::env::var_os("DAMAS_PDN_DIR") {
+            Some(p) => PathBuf::from(p),
+            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pdn"),
+        };
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (DAMAS_PDN_DIR names the folder)", path.display()));
+        let mut text = Vec::new();
+        if name.ends_with(".zip") {
+            let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+            let mut member = zip.by_index(0).expect("its one member");
+            member.read_to_end(&mut text).expect("the member inflates");
+        } else if name.ends_with(".bz2") {
+            bzip2::read::BzDecoder::new(&bytes[..])
+                .read_to_end(&mut text)
+                .expect("the file decompresses");
+        } else {
+            text = bytes;
+        }
+        decode_pdn(&text).into_owned()
+    }
+
+    fn split(
+        games: impl Iterator<Item = Result<PdnRecord, PdnRefusal>>,
+    ) -> (Vec<PdnRecord>, Vec<PdnRefusal>) {
+        let (mut read, mut refused) = (Vec::new(), Vec::new());
+        for g in games {
+            match g {
+                Ok(r) => read.push(r),
+                Err(e) => refused.push(e),
+            }
+        }
+        (read, refused)
+    }
+
+    #[test]
+    fn every_open_checkers_archive_game_reads_to_its_end_and_round_trips() {
+        let text = archive("OCA_2.0.zip");
+        let (read, refused) = split(read_pdn(&text, Variant::English));
+        assert!(refused.is_empty(), "{:?}", refused.first());
+        assert_eq!(read.len(), 22_621);
+        for r in &read {
+            // Games that end on the board end as their record says.
+            if let Some(winner) = r.game.outcome().and_then(|o| o.winner()) {
+                assert_eq!(r.result, Some(PdnResult::Win(winner)), "game {}", r.number);
+            }
+        }
+        // Games that went on past a third repetition (the record is followed): a claim, not
+        // an automatic end, under the federations' rules.
+        let repeated = read
+            .iter()
+            .filter(|r| matches!(r.game.unclaimed_draw(), Some((_, DrawReason::Repetition))))
+            .count();
+        assert!(repeated > 0);
+        // Round trip: what damas writes, all of it in one file, reads back as the same games.
+        let exported: String = read
+            .iter()
+            .map(|r| export_pdn(&r.game, &r.pdn_tags()) + "\n")
+            .collect();
+        let (back, refused) = split(read_pdn(&exported, Variant::English));
+        assert!(refused.is_empty(), "{:?}", refused.first());
+        assert_eq!(back.len(), read.len());
+        for (a, b) in read.iter().zip(&back) {
+            assert_eq!(a.game.moves(), b.game.moves(), "game {}", a.number);
+            assert_eq!(a.game.start_position(), b.game.start_position());
+            assert_eq!(a.result, b.result, "game {}", a.number);
+            assert_eq!(a.pdn_tags(), b.pdn_tags(), "game {}", a.number);
+        }
+    }
+
+    #[test]
+    fn tinsleys_games_read_but_for_three_whose_text_is_broken() {
+        let text = archive("tinsley.pdn");
+        let (read, refused) = split(read_pdn(&text, Variant::English));
+        assert_eq!(read.len() + refused.len(), 724);
+        let named: Vec<(usize, String, String)> = refused
+            .iter()
+            .map(|r| match &r.error {
+                PdnError::Move { label, text, error, .. } => {
+                    (r.number, format!("{label} {text}"), format!("{error:?}"))
+                }
+                other => (r.number, String::new(), format!("{other:?}")),
+            })
+            .collect();
+        // Game 541 (Tinsley v Long, Petal 1981, game 18): move 62 moves a king from 32 that
+        // stands on 28 since move 60. Games 623 and 693: a note glued to the last move
+        // without braces ("8-11Redoversteppedthetimecontrolonthismove.").
+        assert_eq!(named.len(), 3, "{named:?}");
+        assert_eq!((named[0].0, named[0].1.as_str()), (541, "62. 32-28"));
+        assert!(named[0].2.contains("NoPiece"), "{named:?}");
+        assert_eq!(named[1].0, 623);
+        assert!(named[1].1.starts_with("16. 8-11Red"), "{named:?}");
+        assert_eq!(named[2].0, 693);
+        assert!(named[2].1.starts_with("17... 26-22White"), "{named:?}");
+        for n in &named[1..] {
+            assert!(n.2.contains("NotAMove"), "{named:?}");
+        }
+    }
+
+    #[test]
+    fn the_championship_without_move_numbers_or_results_reads() {
+        let text = archive("British_Computer_Championship_2002.pdn.bz2");
+        let (read, refused) = split(read_pdn(&text, Variant::English));
+        assert!(refused.is_empty(), "{:?}", refused.first());
+        assert_eq!(read.len(), 16);
+        for r in &read {
+            assert!(r.game.ply() > 20, "game {}", r.number);
+            // No result tokens: the Result tag gives it.
+            assert_eq!(r.result.map(|x| x.text(Variant::English)), r.tag("Result"));
+            assert_eq!(r.tag("Event"), Some("British Computer Championship"));
+        }
+    }
+
+    /// A square of a Russian record (a1 a playing square, files a–h) on the Spanish board,
+    /// mirrored files a↔h, found through the reference's own coordinates.
+    fn russian_square(name: &str) -> u8 {
+        let b = name.as_bytes();
+        let (file, rank) = ((b[0] - b'a') as i8, (b[1] - b'1') as i8);
+        (1..=32u8)
+            .find(|&n| reference::coords(Variant::Spanish, n) == (7 - file, rank))
+            .unwrap_or_else(|| panic!("{name} is not a playing square"))
+    }
+
+    /// How the Spanish rules see a record's move, judged by the reference generator.
+    #[derive(Debug, PartialEq)]
+    enum Verdict {
+        /// A man's capture that jumps backwards (legal in Russian draughts).
+        ManCapturesBackwards,
+        /// A capture the laws of quantity or quality exclude.
+        ExcludedCapture,
+        /// None of these: the move is not there at all.
+        Other,
+    }
+
+    fn route_fits(from: u8, path: &[u8], written: &[u8]) -> bool {
+        let ends = from == written[0] && path.last() == written.last();
+        let mut landings = path.iter();
+        ends && written[1..written.len() - 1]
+            .iter()
+            .all(|w| landings.any(|l| l == w))
+    }
+
+    /// Follows a Russian game with the reference generator: the ply at which Spanish rules
+    /// first forbid its move, and why; `None` if every move is legal.
+    fn reference_stop(moves: &[Vec<u8>]) -> Option<(usize, Verdict)> {
+        let mut pos = Position::start(Variant::Spanish);
+        for (ply, written) in moves.iter().enumerate() {
+            let keys = reference::legal_keys(&pos);
+            let routes = reference::capture_routes(&pos);
+            let fits: Vec<_> = keys
+                .iter()
+                .filter(|(from, to, captured)| {
+                    if captured.is_empty() {
+                        *from == written[0] && *to == *written.last().unwrap() && written.len() == 2
+                    } else {
+                        routes.iter().any(|r| r.key() == (*from, *to, captured.clone())
+                            && route_fits(r.from, &r.path, written))
+                    }
+                })
+                .collect();
+            if fits.len() != 1 {
+                let backwards = reference::capture_routes_men_both_ways(&pos)
+                    .iter()
+                    .any(|r| route_fits(r.from, &r.path, written)
+                        && !routes.iter().any(|f| f.from == r.from && f.path == r.path));
+                let excluded = routes.iter().any(|r| route_fits(r.from, &r.path, written));
+                let verdict = if backwards {
+                    Verdict::ManCapturesBackwards
+                } else if excluded {
+                    Verdict::ExcludedCapture
+                } else {
+                    Verdict::Other
+                };
+                return Some((ply, verdict));
+            }
+            let (from, to, captured) = fits[0];
+            let mv = pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| {
+                    let mut taken: Vec<u8> = m.captured().squares().map(Square::number).collect();
+                    taken.sort();
+                    (m.from().number(), m.to().number(), taken) == (*from, *to, captured.clone())
+                })
+                .expect("the engine has the reference's legal move");
+            pos = pos.apply(&mv);
+        }
+        None
+    }
+
+    /// The moves of each game of the Russian file, as square numbers, read without the
+    /// engine's reader.
+    fn russian_moves(text: &str) -> Vec<Vec<Vec<u8>>> {
+        text.split("[Event")
+            .skip(1)
+            .map(|game| {
+                // The first line is the rest of the Event tag.
+                let movetext = game
+                    .lines()
+                    .skip(1)
+                    .filter(|l| !l.starts_with('['))
+                    .collect::<Vec<_>>();
+                movetext
+                    .join(" ")
+                    .split_whitespace()
+                    .filter(|w| !w.ends_with('.') && w.contains(['-', 'x']) && !w.contains('/'))
+                    .filter(|w| w.as_bytes()[0].is_ascii_lowercase())
+                    .map(|w| w.split(['-', 'x', ':']).map(russian_square).collect())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn russian_games_stop_exactly_where_spanish_rules_forbid_their_move() {
+        let text = archive("abatsiev.pdn.bz2");
+        let games: Vec<_> = read_pdn(&text, Variant::Spanish).collect();
+        let expected = russian_moves(&text);
+        assert_eq!(games.len(), 198);
+        assert_eq!(expected.len(), 198);
+        let (mut backwards, mut excluded) = (0, 0);
+        for (game, moves) in games.iter().zip(&expected) {
+            match (game, reference_stop(moves)) {
+                (Ok(r), None) => assert_eq!(r.game.ply(), moves.len(), "game {}", r.number),
+                (Err(refusal), Some((ply, verdict))) => {
+                    let PdnError::Move { ply: at, error, .. } = &refusal.error else {
+                        panic!("{refusal}");
+                    };
+                    assert_eq!(*at, ply + 1, "{refusal}");
+                    let illegal = match error {
+                        GameError::Move(MoveError::Illegal(i)) => Some(i),
+                        _ => None,
+                    };
+                    match verdict {
+                        Verdict::ManCapturesBackwards => {
+                            backwards += 1;
+                            assert!(
+                                matches!(illegal, Some(IllegalMove::ManCapturesForwardOnly { .. })),
+                                "{refusal}"
+                            );
+                        }
+                        Verdict::ExcludedCapture => {
+                            excluded += 1;
+                            assert!(
+                                matches!(
+                                    illegal,
+                                    Some(
+                                        IllegalMove::LawOfQuantity { .. }
+                                            | IllegalMove::LawOfQuality { .. }
+                                    )
+                                ),
+                                "{refusal}"
+                            );
+                        }
+                        Verdict::Other => {}
+                    }
+                }
+                (game, stop) => panic!("the engine says {game:?}, the reference {stop:?}"),
+            }
+        }
+        // Both Russian habits Spanish forbids come up, each named by its rule.
+        assert!(backwards > 100 && excluded > 0, "{backwards} {excluded}");
+    }
+}

@@ -172,6 +172,9 @@ pub enum OptionKind {
     Choice(Choices),
     /// A whole number within bounds (room for options such as a challenge's days).
     Integer { min: i64, max: i64 },
+    /// A file the person attaches (on Discord an attachment; in the console a path). The
+    /// front end fetches it and hands over its bytes ([`Upload`]).
+    File,
 }
 
 #[derive(Debug)]
@@ -405,16 +408,37 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Review,
         name: "review",
-        options: &[OptionSpec {
-            name: "game",
-            kind: OptionKind::Text {
-                autocomplete: false,
+        options: &[
+            OptionSpec {
+                name: "game",
+                kind: OptionKind::Text {
+                    autocomplete: false,
+                },
+                required: false,
+                description: "opt-game-desc",
             },
-            required: false,
-            description: "opt-game-desc",
-        }],
+            OptionSpec {
+                name: "file",
+                kind: OptionKind::File,
+                required: false,
+                description: "opt-file-desc",
+            },
+            OptionSpec {
+                name: "number",
+                kind: OptionKind::Integer {
+                    min: 1,
+                    max: MAX_GAME_NUMBER,
+                },
+                required: false,
+                description: "opt-number-desc",
+            },
+            choice("variant", Choices::Variant, "opt-file-variant-desc"),
+        ],
     },
 ];
+
+/// The largest game number `/review number:` takes (a file of 256 KB holds fewer games).
+pub const MAX_GAME_NUMBER: i64 = 100_000;
 
 /// A command by its name: the registered English name or its localization in either
 /// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent).
@@ -449,7 +473,33 @@ pub enum ArgValue {
     Text(String),
     User(UserRef),
     Integer(i64),
+    File(Upload),
 }
+
+/// A file a person attached, as the front end fetched it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Upload {
+    /// Its name as the person gave it (shown back, never used as a path).
+    pub filename: String,
+    /// Its bytes, or why the front end could not get them.
+    pub content: Result<Vec<u8>, UploadError>,
+}
+
+/// Why an attached file's bytes could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UploadError {
+    /// Larger than [`MAX_UPLOAD_BYTES`]: not read further.
+    TooBig,
+    /// Not where the platform keeps attachments: not fetched at all.
+    NotAllowed,
+    /// The fetch took longer than allowed.
+    TimedOut,
+    /// The fetch failed (network, status).
+    Failed,
+}
+
+/// The most bytes of an attached file read: a PDN file of a few hundred games.
+pub const MAX_UPLOAD_BYTES: usize = 256 * 1024;
 
 /// A command with its arguments, keyed by option name, ready for [`App::run_command`].
 #[derive(Clone, Debug)]
@@ -493,6 +543,26 @@ impl Invocation {
         match self.get(option)? {
             ArgValue::Integer(i) => Some(*i),
             _ => None,
+        }
+    }
+
+    pub fn file(&self, option: &str) -> Option<&Upload> {
+        match self.get(option)? {
+            ArgValue::File(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// `/review`: what to review — a game played here, or a game of an attached file.
+    pub fn review_request(&self) -> ReviewRequest<'_> {
+        match self.file("file") {
+            Some(upload) => ReviewRequest::File {
+                upload,
+                number: self.integer("number"),
+                variant: self.variant(),
+                game_too: self.text("game").is_some_and(|g| !g.trim().is_empty()),
+            },
+            None => ReviewRequest::Game(self.text("game")),
         }
     }
 
@@ -548,6 +618,21 @@ impl Invocation {
     }
 }
 
+/// What `/review` was asked to review.
+#[derive(Clone, Copy, Debug)]
+pub enum ReviewRequest<'a> {
+    /// A game played here: its id, or the channel's game.
+    Game(Option<&'a str>),
+    /// Game `number` (from 1) of an attached PDN file, as `variant` when given.
+    File {
+        upload: &'a Upload,
+        number: Option<i64>,
+        variant: Option<Variant>,
+        /// A game id was given as well (one or the other is meant).
+        game_too: bool,
+    },
+}
+
 impl App {
     /// Runs a command from any front end.
     pub async fn run_command(&self, actor: &Actor, place: Place, inv: &Invocation) -> Answer {
@@ -600,9 +685,9 @@ impl App {
                 let pick = inv.puzzle_pick().unwrap_or(PuzzlePick::Today);
                 self.puzzle(actor, place, pick, inv.variant()).await
             }
-            // Front ends that show progress call `App::review` themselves.
+            // Front ends that show progress call `App::review_requested` themselves.
             CommandId::Review => {
-                self.review(actor, place, inv.text("game"), &|_, _| {})
+                self.review_requested(actor, place, inv.review_request(), &|_, _| {})
                     .await
             }
         }

@@ -25,8 +25,11 @@ pub enum Action {
     /// A select menu of a puzzle's moves (private to its solver): `ply` is the puzzle's step,
     /// the channel is unused.
     PuzzleMove,
-    /// A page of a review: `ply` carries the game's id, the argument the page's index.
+    /// A page of a review: `ply` carries the review's key (a game's id, or a file's game's
+    /// key), the argument the page's index.
     ReviewPage,
+    /// A review's game as an animation: `ply` carries the review's key.
+    ReviewGif,
 }
 
 impl Action {
@@ -47,6 +50,7 @@ impl Action {
             Action::Rematch => "rematch",
             Action::PuzzleMove => "puzzle",
             Action::ReviewPage => "review",
+            Action::ReviewGif => "reviewgif",
         }
     }
 
@@ -67,6 +71,7 @@ impl Action {
             "rematch" => Action::Rematch,
             "puzzle" => Action::PuzzleMove,
             "review" => Action::ReviewPage,
+            "reviewgif" => Action::ReviewGif,
             _ => return None,
         })
     }

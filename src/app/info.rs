@@ -191,6 +191,7 @@ impl App {
                 .opening
                 .as_ref()
                 .map(|o| super::ballot::pdn_opening_tag(o)),
+            ..PdnTags::default()
         };
         let text = export_pdn(&game, &tags);
         let mut reply = Reply::public(t(lang, "pdn-attached"));
@@ -198,7 +199,8 @@ impl App {
             filename: format!("damas-{}.pdn", rec.id),
             bytes: text.into_bytes(),
         });
-        if let Some(gif) = self.replay_gif(lang, &rec, &game).await {
+        let subject = super::review::Subject::of_game(lang, &rec, &game);
+        if let Some(gif) = self.replay_gif(lang, &subject, &game).await {
             reply.text = t(lang, "pdn-replay-attached");
             reply.files.push(Attachment {
                 filename: format!("damas-{}.gif", rec.id),

@@ -399,6 +399,7 @@ impl App {
                     None => Reply::private(t(lang, "err-stale")).into(),
                 };
             }
+            Action::ReviewGif => return self.review_gif(actor, id.ply).await,
             _ => {}
         }
         // Board controls act only on the board they belong to.
@@ -433,7 +434,8 @@ impl App {
             | Action::ForgetCancel
             | Action::Rematch
             | Action::PuzzleMove
-            | Action::ReviewPage => Answer::default(),
+            | Action::ReviewPage
+            | Action::ReviewGif => Answer::default(),
         }
     }
 

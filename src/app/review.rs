@@ -1,25 +1,35 @@
 //! `/review [game]`: a game judged move by move (see [`crate::ai::review_in_pool`]), answered
-//! with a summary per player, the evaluation chart, and buttons paging through the moves
-//! worth a look — each a board with the move played (red arrow) and the better one (green).
+//! with a summary per player, the evaluation chart, buttons paging through the moves worth a
+//! look — each a board with the move played (red arrow) and the better one (green) — and a
+//! button for the game as an animation.
+//!
+//! `/review file:` does the same for a game played anywhere: a game of an attached PDN file
+//! (the front end fetches it; see [`crate::app::commands::Upload`]), read as a record
+//! ([`crate::engine::read_pdn`]).
 //!
 //! The analysis runs on the search pool; the front end passes a plain callback to follow its
 //! progress ([`progress_text`] words it). Reviews are kept in memory (the last
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
 //! new `/review`.
 
-use super::board::{off_the_async_workers, perspective, players_line};
+use super::board::{off_the_async_workers, perspective};
+use super::commands::{ReviewRequest, Upload, UploadError, MAX_UPLOAD_BYTES};
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Button, ButtonStyle, Reply};
+use super::reply::{Attachment, Button, ButtonStyle, Reply};
 use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
     expected_score, format_eval, line_notation, review_in_pool, JobClass, MoveClass, PlyReview,
     PoolError, Review, ReviewError, ReviewOptions,
 };
-use crate::engine::{Color, Game};
+use crate::engine::{
+    decode_pdn, read_pdn_by_game_type, Color, Game, GameError, MoveError, PdnError, PdnRecord,
+    PdnRefusal, Variant,
+};
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
 use crate::store::GameRecord;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How many reviews are kept for their page buttons.
@@ -28,39 +38,106 @@ pub const KEPT_REVIEWS: usize = 16;
 const BAR_CELLS: usize = 10;
 /// Moves of a line shown after a page's better move and refutation.
 const LINE_SHOWN: usize = 8;
+/// The longest game of a file reviewed, in plies: a review searches every position, and a
+/// file may hold a game of thousands (real games stay well under 300).
+pub const MAX_FILE_REVIEW_PLIES: usize = 400;
+/// The bit that marks the review of a file's game in review keys (and their buttons): the
+/// other keys are games' ids, which never reach it.
+const FILE_REVIEW: u64 = 1 << 63;
+/// Players' names longer than this, from a file's tags, are cut.
+const NAME_CHARS: usize = 40;
 
 /// A callback told `(positions searched, positions to search)` as the analysis goes.
 pub type ReviewProgress<'a> = &'a (dyn Fn(usize, usize) + Send + Sync);
 
+/// What a review is of, as its messages name it: a game played here, or a game of a file.
+#[derive(Clone, Debug)]
+pub(crate) struct Subject {
+    /// The review's key, in the cache and in its buttons: the game's id, or [`FILE_REVIEW`]
+    /// with a count for a file's game.
+    pub id: u64,
+    /// The channel the review's buttons work in.
+    pub channel_id: u64,
+    pub variant: Variant,
+    pub white: String,
+    pub black: String,
+    /// The side the boards are seen from.
+    pub perspective: Color,
+    /// For a file's game: which one, the result its record states, and where live play
+    /// would have declared a draw the players did not take.
+    pub record_lines: Vec<String>,
+}
+
+impl Subject {
+    /// A game played here.
+    pub fn of_game(lang: Lang, rec: &GameRecord, game: &Game) -> Subject {
+        Subject {
+            id: rec.id,
+            channel_id: rec.channel_id,
+            variant: rec.variant,
+            white: seat_name(lang, rec.seat(Color::White)),
+            black: seat_name(lang, rec.seat(Color::Black)),
+            perspective: perspective(rec, game),
+            record_lines: Vec::new(),
+        }
+    }
+
+    /// "⚪ alice vs ⚫ bob".
+    pub fn players_line(&self, lang: Lang) -> String {
+        tr(
+            lang,
+            "players-line",
+            &[("white", s(&self.white)), ("black", s(&self.black))],
+        )
+    }
+
+    fn name(&self, c: Color) -> &str {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
 /// A finished review with the game it judges.
 struct Reviewed {
-    rec: GameRecord,
+    subject: Subject,
     game: Game,
     review: Review,
 }
 
-/// Reviews by game id, newest last.
+/// Reviews by key ([`Subject::id`]), newest last.
 type KeptReviews = VecDeque<(u64, Arc<Reviewed>)>;
 
 /// The last reviews, shared by the clones of the app.
 #[derive(Clone, Default)]
-pub(crate) struct ReviewCache(Arc<Mutex<KeptReviews>>);
+pub(crate) struct ReviewCache {
+    kept: Arc<Mutex<KeptReviews>>,
+    /// Counts the reviews of files' games, for their keys.
+    files: Arc<AtomicU64>,
+}
 
 impl ReviewCache {
-    fn put(&self, game_id: u64, r: Reviewed) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(id, _)| *id != game_id);
-        kept.push_back((game_id, Arc::new(r)));
+    fn put(&self, r: Reviewed) {
+        let key = r.subject.id;
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(id, _)| *id != key);
+        kept.push_back((key, Arc::new(r)));
         while kept.len() > KEPT_REVIEWS {
             kept.pop_front();
         }
     }
 
-    fn get(&self, game_id: u64) -> Option<Arc<Reviewed>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+    fn get(&self, key: u64) -> Option<Arc<Reviewed>> {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.iter()
-            .find(|(id, _)| *id == game_id)
+            .find(|(id, _)| *id == key)
             .map(|(_, r)| Arc::clone(r))
+    }
+
+    /// A new key for the review of a file's game.
+    fn file_key(&self) -> u64 {
+        FILE_REVIEW | (self.files.fetch_add(1, Ordering::Relaxed) & !FILE_REVIEW)
     }
 }
 
@@ -104,6 +181,31 @@ fn class_name(lang: Lang, class: MoveClass) -> String {
 }
 
 impl App {
+    /// `/review`, as asked: a game played here, or a game of an attached file.
+    pub async fn review_requested(
+        &self,
+        actor: &Actor,
+        place: Place,
+        request: ReviewRequest<'_>,
+        progress: ReviewProgress<'_>,
+    ) -> Answer {
+        match request {
+            ReviewRequest::Game(which) => self.review(actor, place, which, progress).await,
+            ReviewRequest::File { game_too: true, .. } => {
+                Reply::private(t(actor.lang(), "err-review-file-and-game")).into()
+            }
+            ReviewRequest::File {
+                upload,
+                number,
+                variant,
+                ..
+            } => {
+                self.review_file(actor, place, upload, number, variant, progress)
+                    .await
+            }
+        }
+    }
+
     /// `/review [game]`: the game named by its id, or the channel's game (under way or the
     /// last finished). `progress` is called as positions are searched.
     pub async fn review(
@@ -122,6 +224,152 @@ impl App {
             Ok(g) => g,
             Err(r) => return r.into(),
         };
+        let subject = Subject::of_game(lang, &rec, &game);
+        self.review_subject(lang, subject, game, progress).await
+    }
+
+    /// `/review file:`: game `number` (from 1) of an attached PDN file, read as `variant`
+    /// (else as each game's GameType tag says, Spanish without one), reviewed like a game
+    /// played here.
+    pub async fn review_file(
+        &self,
+        actor: &Actor,
+        place: Place,
+        upload: &Upload,
+        number: Option<i64>,
+        variant: Option<Variant>,
+        progress: ReviewProgress<'_>,
+    ) -> Answer {
+        let lang = actor.lang();
+        let record = match self.record_to_review(lang, place, upload, number, variant) {
+            Ok(r) => r,
+            Err(reply) => return reply.into(),
+        };
+        let subject = Subject {
+            id: self.reviews.file_key(),
+            channel_id: place.channel_id,
+            variant: record.game.variant(),
+            white: tag_name(lang, record.tag("White")),
+            black: tag_name(lang, record.tag("Black")),
+            perspective: record.game.variant().first_player(),
+            record_lines: record_lines(lang, &upload.filename, &record),
+        };
+        self.review_subject(lang, subject, record.game, progress)
+            .await
+    }
+
+    /// The game of a file that `/review file:` means, or the private reply refusing it.
+    fn record_to_review(
+        &self,
+        lang: Lang,
+        place: Place,
+        upload: &Upload,
+        number: Option<i64>,
+        variant: Option<Variant>,
+    ) -> Result<PdnRecord, Reply> {
+        let refuse = |id: &str| Reply::private(t(lang, id));
+        let bytes = match &upload.content {
+            Ok(bytes) if bytes.len() > MAX_UPLOAD_BYTES => {
+                return Err(too_big(lang));
+            }
+            Ok(bytes) => bytes,
+            Err(UploadError::TooBig) => return Err(too_big(lang)),
+            Err(UploadError::NotAllowed) => return Err(refuse("err-review-file-not-allowed")),
+            Err(UploadError::TimedOut) => return Err(refuse("err-review-file-slow")),
+            Err(UploadError::Failed) => return Err(refuse("err-review-file-unreachable")),
+        };
+        // A picture, an archive: bytes no text file holds.
+        if bytes.contains(&0) {
+            return Err(refuse("err-review-file-not-pdn"));
+        }
+        let text = decode_pdn(bytes);
+        let games = match variant {
+            Some(v) => crate::engine::read_pdn(&text, v),
+            None => read_pdn_by_game_type(&text, Variant::default()),
+        };
+        let wanted = usize::try_from(number.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
+        let mut count = 0usize;
+        let mut chosen = None;
+        let mut first = None;
+        for game in games {
+            count += 1;
+            if count == 1 {
+                first = Some(game.clone());
+            }
+            if count == wanted {
+                chosen = Some(game);
+            }
+        }
+        let Some(first) = first else {
+            return Err(refuse("err-review-file-not-pdn"));
+        };
+        if !looks_like_pdn(&first) {
+            return Err(refuse("err-review-file-not-pdn"));
+        }
+        let record = match chosen {
+            None => {
+                return Err(Reply::private(tr(
+                    lang,
+                    "err-review-file-number",
+                    &[("count", n(count as f64)), ("number", n(wanted as f64))],
+                )))
+            }
+            Some(Err(refusal)) => {
+                return Err(Reply::private(tr(
+                    lang,
+                    "err-review-file-game-refused",
+                    &[("reason", s(i18n::pdn_refusal_text(lang, &refusal)))],
+                )))
+            }
+            Some(Ok(record)) => record,
+        };
+        if record.game.ply() == 0 {
+            return Err(refuse("err-review-no-moves"));
+        }
+        if record.game.ply() > MAX_FILE_REVIEW_PLIES {
+            return Err(Reply::private(tr(
+                lang,
+                "err-review-file-too-long",
+                &[
+                    ("plies", n(record.game.ply() as f64)),
+                    ("limit", n(MAX_FILE_REVIEW_PLIES as f64)),
+                ],
+            )));
+        }
+        self.not_the_game_under_way(lang, place, &record.game)?;
+        Ok(record)
+    }
+
+    /// Fair play: a record that reaches the position on the board of the game under way in
+    /// this channel is that game (or its copy played on), and a review would tell its
+    /// players what to play; it waits until the game is over, as `/review` of the game
+    /// itself does. The start position alone proves nothing.
+    fn not_the_game_under_way(&self, lang: Lang, place: Place, record: &Game) -> Result<(), Reply> {
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(rec)) => rec,
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(storage_failed(lang, &e)),
+        };
+        let live = game_of(lang, &rec)?;
+        if live.ply() == 0 || live.variant() != record.variant() {
+            return Ok(());
+        }
+        let now = live.position();
+        if record.positions().iter().any(|p| p == now) {
+            return Err(Reply::private(t(lang, "err-review-file-under-way")));
+        }
+        Ok(())
+    }
+
+    /// Reviews a game on the search pool and answers with its summary, keeping the review
+    /// for its buttons.
+    async fn review_subject(
+        &self,
+        lang: Lang,
+        subject: Subject,
+        game: Game,
+        progress: ReviewProgress<'_>,
+    ) -> Answer {
         let options = ReviewOptions::default();
         let review = match review_in_pool(&self.pool, &game, &options, progress).await {
             Ok(r) => r,
@@ -130,16 +378,20 @@ impl App {
             }
             // The process is stopping: the next one will do it.
             Err(ReviewError::Pool(PoolError::ShutDown)) => {
-                tracing::info!("review of game {} cut short: stopping", rec.id);
+                tracing::info!("review {:#x} cut short: stopping", subject.id);
                 return Reply::private(t(lang, "err-restarting")).into();
             }
             Err(ReviewError::Pool(e)) => {
-                tracing::error!("review of game {} failed: {e}", rec.id);
+                tracing::error!("review {:#x} failed: {e}", subject.id);
                 return Reply::private(t(lang, "err-review-failed")).into();
             }
         };
-        let reply = summary_reply(lang, &rec, &game, &review);
-        self.reviews.put(rec.id, Reviewed { rec, game, review });
+        let reply = summary_reply(lang, &subject, &game, &review);
+        self.reviews.put(Reviewed {
+            subject,
+            game,
+            review,
+        });
         reply.into()
     }
 
@@ -191,10 +443,10 @@ impl App {
         }
     }
 
-    /// A page button: the `index`th move worth a look of game `game_id`'s review, privately.
-    pub async fn review_page(&self, actor: &Actor, game_id: u64, index: usize) -> Answer {
+    /// A page button: the `index`th move worth a look of review `key`, privately.
+    pub async fn review_page(&self, actor: &Actor, key: u64, index: usize) -> Answer {
         let lang = actor.lang();
-        let Some(kept) = self.reviews.get(game_id) else {
+        let Some(kept) = self.reviews.get(key) else {
             return Reply::private(t(lang, "err-review-expired")).into();
         };
         let shown = pages(&kept.review);
@@ -203,6 +455,104 @@ impl App {
         };
         page_reply(lang, &kept, ply, index, shown.len()).into()
     }
+
+    /// The GIF button of a review: the reviewed game as an animation, privately.
+    pub async fn review_gif(&self, actor: &Actor, key: u64) -> Answer {
+        let lang = actor.lang();
+        let Some(kept) = self.reviews.get(key) else {
+            return Reply::private(t(lang, "err-review-expired")).into();
+        };
+        match self.replay_gif(lang, &kept.subject, &kept.game).await {
+            Some(gif) => {
+                let mut reply = Reply::private(t(lang, "review-gif-attached"));
+                reply.files.push(Attachment {
+                    filename: "damas-review.gif".into(),
+                    bytes: gif,
+                });
+                reply.into()
+            }
+            None => Reply::private(t(lang, "err-review-gif-failed")).into(),
+        }
+    }
+}
+
+/// "That file is too big: at most 256 KB."
+fn too_big(lang: Lang) -> Reply {
+    Reply::private(tr(
+        lang,
+        "err-review-file-too-big",
+        &[("limit", n((MAX_UPLOAD_BYTES / 1024) as f64))],
+    ))
+}
+
+/// Whether a file's first game shows it is PDN at all: it has a tag, or its moves read (a
+/// text that is not PDN fails on its first word).
+fn looks_like_pdn(first: &Result<PdnRecord, PdnRefusal>) -> bool {
+    match first {
+        Ok(_) => true,
+        Err(r) => {
+            !r.tags.is_empty()
+                || !matches!(
+                    r.error,
+                    PdnError::Move {
+                        ply: 1,
+                        error: GameError::Move(MoveError::Notation(_)),
+                        ..
+                    }
+                )
+        }
+    }
+}
+
+/// A player's name from a file's tag: trimmed, cut to [`NAME_CHARS`], without control
+/// characters; "?" or nothing reads as an unknown player.
+fn tag_name(lang: Lang, tag: Option<&str>) -> String {
+    let name: String = tag
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    let name = name.trim();
+    if name.is_empty() || name == "?" {
+        return t(lang, "record-unknown-player");
+    }
+    let mut cut: String = name.chars().take(NAME_CHARS).collect();
+    if cut.len() < name.len() {
+        cut.push('…');
+    }
+    cut
+}
+
+/// The lines a file's game adds to its review: which game of which file, its stated result,
+/// and where live play would have declared a draw.
+fn record_lines(lang: Lang, filename: &str, record: &PdnRecord) -> Vec<String> {
+    let file: String = filename
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(NAME_CHARS)
+        .collect();
+    let mut lines = vec![tr(
+        lang,
+        "review-file-game",
+        &[("number", n(record.number as f64)), ("file", s(file))],
+    )];
+    let game = &record.game;
+    lines.push(match game.outcome() {
+        Some(o) => i18n::result_text(lang, Some(o)),
+        None => i18n::record_result_text(lang, record.result),
+    });
+    if let Some((ply, reason)) = game.unclaimed_draw() {
+        if let Some(i) = ply.checked_sub(1) {
+            let notations = game.notations();
+            lines.push(i18n::unclaimed_draw_text(
+                lang,
+                reason,
+                &move_number(game, i),
+                &notations[i],
+            ));
+        }
+    }
+    lines
 }
 
 impl App {
@@ -211,14 +561,14 @@ impl App {
     pub(crate) async fn replay_gif(
         &self,
         lang: Lang,
-        rec: &GameRecord,
+        subject: &Subject,
         game: &Game,
     ) -> Option<Vec<u8>> {
         let notations = game.notations();
         let captions: Vec<Caption> = (0..=game.ply())
             .map(|ply| Caption {
-                title: i18n::variant_title(lang, rec.variant),
-                players: players_line(lang, rec),
+                title: i18n::variant_title(lang, subject.variant),
+                players: subject.players_line(lang),
                 status: match ply.checked_sub(1) {
                     None => t(lang, "replay-start"),
                     Some(i) => tr(
@@ -234,6 +584,7 @@ impl App {
             .collect();
         let game = game.clone();
         let perspective = game.variant().first_player();
+        let id = subject.id;
         let drawn = self
             .pool
             .submit(JobClass::Long, move |_| {
@@ -245,16 +596,16 @@ impl App {
         match drawn {
             Ok(Ok(bytes)) => Some(bytes),
             Ok(Err(e)) => {
-                tracing::error!("replay GIF of game {} failed: {e}", rec.id);
+                tracing::error!("replay GIF {id:#x} failed: {e}");
                 None
             }
             // Stopping: the PDN goes out without its replay.
             Err(PoolError::ShutDown) => {
-                tracing::info!("replay GIF of game {} not drawn: stopping", rec.id);
+                tracing::info!("replay GIF {id:#x} not drawn: stopping");
                 None
             }
             Err(e) => {
-                tracing::error!("replay GIF of game {} not drawn: {e}", rec.id);
+                tracing::error!("replay GIF {id:#x} not drawn: {e}");
                 None
             }
         }
@@ -262,15 +613,15 @@ impl App {
 }
 
 /// The summary: a line per player, the chart, a button to the first page.
-fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> Reply {
-    let mut lines = Vec::new();
+fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) -> Reply {
+    let mut lines = subject.record_lines.clone();
     for c in [Color::White, Color::Black] {
         let p = review.player(c);
         let mut line = tr(
             lang,
             "review-player",
             &[
-                ("name", s(seat_name(lang, rec.seat(c)))),
+                ("name", s(subject.name(c))),
                 ("colour", s(i18n::color_name(lang, c))),
                 ("accuracy", n(p.accuracy.round())),
                 ("inaccuracies", n(p.inaccuracies as f64)),
@@ -302,7 +653,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
     let title = tr(
         lang,
         "review-title",
-        &[("players", s(players_line(lang, rec)))],
+        &[("players", s(subject.players_line(lang)))],
     );
     let mut reply = Reply::public(lines.join("\n")).with_title(title);
     // The first player's expected score at every position (the chart's light side).
@@ -321,7 +672,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
         })
         .collect();
     let labels = ChartLabels {
-        title: players_line(lang, rec),
+        title: subject.players_line(lang),
     };
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
         Ok(png) => reply.image = Some(png),
@@ -329,17 +680,22 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
     }
     if count > 0 {
         reply.buttons.push(page_button(
-            rec.channel_id,
-            rec.id,
+            subject.channel_id,
+            subject.id,
             0,
             t(lang, "button-review-first"),
         ));
     }
+    reply.buttons.push(Button {
+        id: ComponentId::new(Action::ReviewGif, subject.channel_id, subject.id).encode(),
+        label: t(lang, "button-review-gif"),
+        style: ButtonStyle::Secondary,
+    });
     reply
 }
 
-fn page_button(channel_id: u64, game_id: u64, index: usize, label: String) -> Button {
-    let mut id = ComponentId::new(Action::ReviewPage, channel_id, game_id);
+fn page_button(channel_id: u64, key: u64, index: usize, label: String) -> Button {
+    let mut id = ComponentId::new(Action::ReviewPage, channel_id, key);
     id.arg = Some(index.to_string());
     Button {
         id: id.encode(),
@@ -351,7 +707,7 @@ fn page_button(channel_id: u64, game_id: u64, index: usize, label: String) -> Bu
 /// One move worth a look: the position before it with the move played and the better one as
 /// arrows, what each leads to, and buttons to the neighbours.
 fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: usize) -> Reply {
-    let (rec, game) = (&kept.rec, &kept.game);
+    let (subject, game) = (&kept.subject, &kept.game);
     let before = game.positions()[p.ply];
     let after = game.positions()[p.ply + 1];
     let mut class = class_name(lang, p.class);
@@ -417,12 +773,12 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
     ));
     let view = BoardView {
         caption: Caption {
-            title: i18n::variant_title(lang, rec.variant),
-            players: players_line(lang, rec),
+            title: i18n::variant_title(lang, subject.variant),
+            players: subject.players_line(lang),
             status: heading,
         },
         last_move: p.ply.checked_sub(1).map(|i| game.moves()[i]),
-        ..BoardView::new(&before, perspective(rec, game))
+        ..BoardView::new(&before, subject.perspective)
     };
     let arrows = [(p.played, MoveArrow::Played), (p.best, MoveArrow::Better)];
     let png = off_the_async_workers(|| {
@@ -437,13 +793,13 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         let label = t(lang, "button-review-prev");
         reply
             .buttons
-            .push(page_button(rec.channel_id, rec.id, index - 1, label));
+            .push(page_button(subject.channel_id, subject.id, index - 1, label));
     }
     if index + 1 < count {
         let label = t(lang, "button-review-next");
         reply
             .buttons
-            .push(page_button(rec.channel_id, rec.id, index + 1, label));
+            .push(page_button(subject.channel_id, subject.id, index + 1, label));
     }
     reply
 }

@@ -26,6 +26,9 @@ pub struct Settings {
     pub search_threads: usize,
     /// `DAMAS_SEARCH_MEMORY_MB`: the search pool's transposition tables, in all.
     pub search_memory_mb: usize,
+    /// `DAMAS_FILE_FETCH_TIME`: how long fetching a file attached to a command (a PDN for
+    /// `/review`) may take.
+    pub file_fetch_time: Duration,
 }
 
 impl Default for Settings {
@@ -36,6 +39,7 @@ impl Default for Settings {
             challenge_ttl: Duration::from_secs(15 * 60),
             search_threads: default_search_threads(),
             search_memory_mb: 256,
+            file_fetch_time: Duration::from_secs(10),
         }
     }
 }
@@ -92,6 +96,7 @@ impl Settings {
         duration("DAMAS_MOVE_TIME", &mut s.move_time)?;
         duration("DAMAS_SWEEP_EVERY", &mut s.sweep_every)?;
         duration("DAMAS_CHALLENGE_TTL", &mut s.challenge_ttl)?;
+        duration("DAMAS_FILE_FETCH_TIME", &mut s.file_fetch_time)?;
         let count = |variable: &'static str, into: &mut usize, max: usize| {
             if let Some(v) = set(variable) {
                 *into = v

@@ -53,10 +53,16 @@ pub struct ReplayArgs {
     #[arg(long, default_value = "spanish")]
     pub variant: String,
     /// Moves separated by spaces, e.g. "11-15 22-18".
-    #[arg(long)]
-    pub moves: String,
-    #[arg(long)]
+    #[arg(long, required_unless_present = "pdn", conflicts_with = "pdn")]
+    pub moves: Option<String>,
+    #[arg(long, conflicts_with = "pdn")]
     pub fen: Option<String>,
+    /// A game of a PDN file instead of --moves, followed as the record says.
+    #[arg(long)]
+    pub pdn: Option<std::path::PathBuf>,
+    /// Which game of the --pdn file, from 1.
+    #[arg(long, default_value_t = 1, requires = "pdn")]
+    pub game: usize,
 }
 
 /// Parses the variant and the position, or says what is wrong.
@@ -131,13 +137,21 @@ pub fn explain(a: ExplainArgs) -> ExitCode {
 }
 
 pub fn replay(a: ReplayArgs) -> ExitCode {
+    if let Some(path) = &a.pdn {
+        return replay_record(&a.variant, path, a.game);
+    }
     let start = match position_from(&a.variant, a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
     let mut game = Game::from_position(start);
     // Move numbers such as "1." may be mixed in, as in PDN; they are not moves to count.
-    let moves = a.moves.split_whitespace().filter(|t| !t.ends_with('.'));
+    let moves = a
+        .moves
+        .as_deref()
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.'));
     for (i, text) in moves.enumerate() {
         if let Err(e) = game.play_text(text) {
             let reason = match &e {
@@ -149,6 +163,33 @@ pub fn replay(a: ReplayArgs) -> ExitCode {
     }
     println!("{}", game.position().fen());
     println!("{}", i18n::result_text(Lang::En, game.outcome()));
+    ExitCode::SUCCESS
+}
+
+/// `replay --pdn`: a game of a file followed to its end; the final position, how the game
+/// stands by the rules or else the result the record states, and where live play would have
+/// declared a draw the players did not take.
+fn replay_record(variant: &str, path: &std::path::Path, number: usize) -> ExitCode {
+    let record = match super::pdn_cmds::record_from_file(variant, path, number) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let game = &record.game;
+    println!("{}", game.position().fen());
+    match game.outcome() {
+        Some(o) => println!("{}", i18n::result_text(Lang::En, Some(o))),
+        None => println!("{}", i18n::record_result_text(Lang::En, record.result)),
+    }
+    if let Some((ply, reason)) = game.unclaimed_draw() {
+        let (number, mv) = match ply.checked_sub(1) {
+            Some(i) => (game.move_label(i), game.notations()[i].clone()),
+            None => ("0.".to_string(), String::new()),
+        };
+        println!(
+            "{}",
+            i18n::unclaimed_draw_text(Lang::En, reason, &number, &mv)
+        );
+    }
     ExitCode::SUCCESS
 }
 

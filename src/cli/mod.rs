@@ -3,6 +3,7 @@
 pub mod ai_cmds;
 pub mod engine_cmds;
 pub mod openings_cmds;
+pub mod pdn_cmds;
 pub mod puzzle_cmds;
 pub mod render_cmds;
 pub mod review_cmds;

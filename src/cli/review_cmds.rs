@@ -1,7 +1,7 @@
 //! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
 use super::fail;
 use crate::ai::{self, format_eval, line_notation, Review, ReviewOptions};
-use crate::engine::{import_pdn, Color, Game, Variant};
+use crate::engine::{Color, Game};
 use crate::render;
 use clap::Args;
 use serde_json::json;
@@ -12,9 +12,12 @@ use std::process::ExitCode;
 pub struct ReviewArgs {
     #[arg(long, default_value = "spanish")]
     pub variant: String,
-    /// The game, as PDN (the first game of the file).
+    /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
     /// One JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
@@ -24,22 +27,23 @@ pub struct ReviewArgs {
 pub struct GifArgs {
     #[arg(long, default_value = "spanish")]
     pub variant: String,
+    /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
     #[arg(long)]
     pub out: PathBuf,
 }
 
-/// The game in a PDN file, or a message saying what is wrong with it.
-fn game_from_file(variant: &str, path: &Path) -> Result<Game, String> {
-    let variant: Variant = variant.parse().map_err(|e| format!("{e}"))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    import_pdn(variant, &text).map_err(|e| format!("{}: {e}", path.display()))
+/// Game `number` of a PDN file, or a message saying what is wrong with it.
+fn game_from_file(variant: &str, path: &Path, number: usize) -> Result<Game, String> {
+    super::pdn_cmds::record_from_file(variant, path, number).map(|r| r.game)
 }
 
 pub fn review(a: ReviewArgs) -> ExitCode {
-    let game = match game_from_file(&a.variant, &a.pdn) {
+    let game = match game_from_file(&a.variant, &a.pdn, a.game) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
@@ -149,7 +153,7 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
 }
 
 pub fn gif(a: GifArgs) -> ExitCode {
-    let game = match game_from_file(&a.variant, &a.pdn) {
+    let game = match game_from_file(&a.variant, &a.pdn, a.game) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };

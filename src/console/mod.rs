@@ -13,7 +13,9 @@
 //! challenge's buttons, `/moves` lists the legal moves. Replies are printed in the language
 //! given with `--lang`; every board picture is saved as a PNG in a folder.
 
-use crate::app::commands::{self, ArgValue, CommandSpec, Invocation, OptionKind};
+use crate::app::commands::{
+    self, ArgValue, CommandSpec, Invocation, OptionKind, Upload, UploadError, MAX_UPLOAD_BYTES,
+};
 use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
 use crate::store::{Store, StoreError};
@@ -354,6 +356,7 @@ impl Console {
                     ))
                 }
             },
+            OptionKind::File => Ok(ArgValue::File(read_upload(text))),
             OptionKind::Integer { min, max } => match text.parse::<i64>() {
                 Ok(i) if (min..=max).contains(&i) => Ok(ArgValue::Integer(i)),
                 _ => Err(tr(
@@ -446,4 +449,24 @@ fn is_option_like(key: &str) -> bool {
 
 fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(path, bytes)
+}
+
+/// A file named in the console (`file:game.pdn`), read as Discord's attachments are: at
+/// most [`MAX_UPLOAD_BYTES`] of it.
+fn read_upload(path: &str) -> Upload {
+    use std::io::Read;
+    let path = std::path::Path::new(path.trim());
+    let filename = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_UPLOAD_BYTES as u64 + 1).read_to_end(&mut bytes));
+    let content = match read {
+        Err(_) => Err(UploadError::Failed),
+        Ok(_) if bytes.len() > MAX_UPLOAD_BYTES => Err(UploadError::TooBig),
+        Ok(_) => Ok(bytes),
+    };
+    Upload { filename, content }
 }

@@ -28,6 +28,7 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::User => CommandOptionType::User,
         OptionKind::Text { .. } | OptionKind::Choice(_) => CommandOptionType::String,
         OptionKind::Integer { .. } => CommandOptionType::Integer,
+        OptionKind::File => CommandOptionType::Attachment,
     };
     let mut o = CreateCommandOption::new(kind, spec.name, t(Lang::En, spec.description))
         .required(spec.required);
@@ -52,7 +53,7 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::Integer { min, max } => {
             o = o.min_int_value(min as u64).max_int_value(max as u64)
         }
-        OptionKind::User => {}
+        OptionKind::User | OptionKind::File => {}
     }
     o
 }

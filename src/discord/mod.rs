@@ -4,6 +4,7 @@
 // Startup errors happen once; boxing serenity's large error would buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod attachments;
 pub mod commands;
 pub mod deliver;
 pub mod respond;
@@ -211,7 +212,7 @@ fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
 /// off (it would bypass the proxy) and every REST call goes to the proxy.
 pub async fn client(config: &BotConfig, app: App) -> Result<Client, BotError> {
-    let handler = router::Handler::new(app, config.guild_id, InFlight::new(), config.defer_after);
+    let handler = router::Handler::new(app, config, InFlight::new());
     client_with(config, Arc::new(handler)).await
 }
 
@@ -279,12 +280,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     let (store, app) = open_app(&config)?;
     let settings = &config.settings;
     let work = InFlight::new();
-    let handler = Arc::new(router::Handler::new(
-        app,
-        config.guild_id,
-        Arc::clone(&work),
-        config.defer_after,
-    ));
+    let handler = Arc::new(router::Handler::new(app, &config, Arc::clone(&work)));
     let mut client = client_with(&config, Arc::clone(&handler)).await?;
     let shards = client.shard_manager.clone();
     let sweeper = tokio::spawn(sweep_every(

@@ -10,12 +10,14 @@
 //! - when the interaction can no longer be answered, a public reply is posted in the channel;
 //! - the bot's own moves are posted in the channel, whatever started them.
 
+use super::attachments::Fetcher;
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
 use super::respond::{self, Rendered};
 use super::shards::shard_of;
 use super::webhook::HttpAnswer;
 use super::work::InFlight;
-use crate::app::commands::{self, ArgValue, Invocation};
+use super::BotConfig;
+use crate::app::commands::{self, ArgValue, Invocation, Upload, UploadError};
 use crate::app::i18n::{self, Lang};
 use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, ThreadEnd, UserRef};
 use serenity::all::{
@@ -54,6 +56,11 @@ fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
         let value = match o.value {
             ResolvedValue::String(s) => ArgValue::Text(s.to_string()),
             ResolvedValue::Integer(i) => ArgValue::Integer(i),
+            // Fetched by [`Handler::fetch_files`] before the app sees it.
+            ResolvedValue::Attachment(a) => ArgValue::File(Upload {
+                filename: a.filename.clone(),
+                content: Err(UploadError::Failed),
+            }),
             ResolvedValue::User(u, m) => ArgValue::User(UserRef {
                 user_id: u.id.get(),
                 name: m
@@ -154,6 +161,8 @@ pub struct Handler {
     pub work: Arc<InFlight>,
     /// See [`DEFER_AFTER`].
     pub defer_after: Duration,
+    /// Fetches the files attached to commands.
+    files: Fetcher,
     /// How many shards the bot runs in all, as the last READY said (for RESUMED, which does
     /// not say).
     shard_count: AtomicU32,
@@ -388,17 +397,16 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
 }
 
 impl Handler {
-    pub fn new(
-        app: App,
-        guild_id: Option<u64>,
-        work: Arc<InFlight>,
-        defer_after: Duration,
-    ) -> Handler {
+    pub fn new(app: App, config: &BotConfig, work: Arc<InFlight>) -> Handler {
         Handler {
             app,
-            guild_id,
+            guild_id: config.guild_id,
             work,
-            defer_after,
+            defer_after: config.defer_after,
+            files: Fetcher::new(
+                config.api_proxy.as_deref(),
+                config.settings.file_fetch_time,
+            ),
             shard_count: AtomicU32::new(1),
         }
     }
@@ -707,7 +715,11 @@ impl Handler {
         actor: &Actor,
         place: Place,
     ) -> Answer {
-        match invocation(cmd) {
+        let mut inv = invocation(cmd);
+        if let Some(inv) = &mut inv {
+            self.fetch_files(cmd, inv).await;
+        }
+        match inv {
             Some(inv) if inv.command.id == commands::CommandId::Review => {
                 // A review takes seconds: its deferred answer shows the progress meanwhile.
                 let (tx, rx) = tokio::sync::watch::channel((0, 0));
@@ -722,7 +734,7 @@ impl Handler {
                 ));
                 let answer = self
                     .app
-                    .review(actor, place, inv.text("game"), &progress)
+                    .review_requested(actor, place, inv.review_request(), &progress)
                     .await;
                 editor.abort();
                 let _ = editor.await;
@@ -732,6 +744,28 @@ impl Handler {
             None => {
                 tracing::warn!("unknown command {:?}", cmd.data.name);
                 self.app.help(actor)
+            }
+        }
+    }
+
+    /// Fetches every file attached to a command, in place of the placeholders
+    /// [`invocation`] left.
+    async fn fetch_files(&self, cmd: &CommandInteraction, inv: &mut Invocation) {
+        for o in cmd.data.options() {
+            let ResolvedValue::Attachment(a) = o.value else {
+                continue;
+            };
+            let Some(option) = inv.command.option(o.name) else {
+                continue;
+            };
+            let upload = self
+                .files
+                .fetch(&a.filename, &a.url, u64::from(a.size))
+                .await;
+            for (name, value) in &mut inv.args {
+                if *name == option.name {
+                    *value = ArgValue::File(upload.clone());
+                }
             }
         }
     }

@@ -161,12 +161,7 @@ pub async fn serve_http(
     // Follow-ups and edits of answers are addressed by the application's id.
     let application = http.get_current_application_info().await?;
     http.set_application_id(application.id);
-    let handler = Arc::new(Handler::new(
-        app.clone(),
-        config.guild_id,
-        Arc::clone(&work),
-        config.defer_after,
-    ));
+    let handler = Arc::new(Handler::new(app.clone(), &config, Arc::clone(&work)));
     handler.register_commands(&http).await;
     let listener =
         tokio::net::TcpListener::bind(listen)

@@ -93,10 +93,20 @@ impl DrawCounters {
             }
             NoProgress::WithoutCapture => mv.is_capture(),
         };
+        // Saturating: a record is followed past the draws live play declares (see
+        // [`Game::from_record`]), so the counts may run on for as long as the record does.
         DrawCounters {
-            no_progress: if resets { 0 } else { self.no_progress + 1 },
+            no_progress: if resets {
+                0
+            } else {
+                self.no_progress.saturating_add(1)
+            },
             three_kings: three_kings_after(after, Some((before.side_to_move(), self.three_kings))),
-            reversible: if irreversible { 0 } else { self.reversible + 1 },
+            reversible: if irreversible {
+                0
+            } else {
+                self.reversible.saturating_add(1)
+            },
         }
     }
 
@@ -150,7 +160,7 @@ fn three_kings_after(
     match mover {
         // The count runs: one more move if the stronger side just moved.
         Some((who, Some((s, n)))) if s == strong => {
-            Some((strong, if who == strong { n + 1 } else { n }))
+            Some((strong, if who == strong { n.saturating_add(1) } else { n }))
         }
         _ => {
             let on_diagonal = !(pos.kings(strong) & pos.variant().long_diagonal()).is_empty();
@@ -168,6 +178,11 @@ pub struct Game {
     /// counters[i] belongs to positions[i].
     counters: Vec<DrawCounters>,
     outcome: Option<Outcome>,
+    /// Live play: the draw rules end the game as soon as they apply. Off for a record of a
+    /// game played elsewhere ([`Game::from_record`]), which is followed as it was played.
+    automatic_draws: bool,
+    /// For a record: the first ply after which live play would have declared a draw, and why.
+    unclaimed_draw: Option<(usize, DrawReason)>,
 }
 
 impl Game {
@@ -176,15 +191,44 @@ impl Game {
     }
 
     pub fn from_position(start: Position) -> Game {
+        Game::starting(start, true)
+    }
+
+    /// A game to follow a record of a game played elsewhere, which is authoritative: its moves
+    /// are played through the positions where live play declares a draw (a third repetition,
+    /// the no-progress count, three kings against one). Under the federations' rules those
+    /// draws are claimed, not imposed, and the players of the record went on. Where live play
+    /// would have stopped is kept: [`Game::unclaimed_draw`]. A game still ends when a player
+    /// has no piece or no move left.
+    pub fn from_record(start: Position) -> Game {
+        Game::starting(start, false)
+    }
+
+    fn starting(start: Position, automatic_draws: bool) -> Game {
         let mut g = Game {
             variant: start.variant(),
             positions: vec![start],
             moves: Vec::new(),
             counters: vec![DrawCounters::start(&start)],
             outcome: None,
+            automatic_draws,
+            unclaimed_draw: None,
         };
-        g.outcome = g.decide();
+        g.settle();
         g
+    }
+
+    /// Whether the draw rules end this game when they apply (live play), or only note where
+    /// they would have (a record).
+    pub fn automatic_draws(&self) -> bool {
+        self.automatic_draws
+    }
+
+    /// For a record ([`Game::from_record`]): the first ply after which live play would have
+    /// declared a draw (0 for the start position), and the rule. `None` for live play, where
+    /// that draw is the outcome.
+    pub fn unclaimed_draw(&self) -> Option<(usize, DrawReason)> {
+        self.unclaimed_draw
     }
 
     pub fn variant(&self) -> Variant {
@@ -307,8 +351,25 @@ impl Game {
         self.moves.push(mv);
         self.positions.push(next);
         self.counters.push(counters);
-        self.outcome = self.decide();
+        self.settle();
         Ok(())
+    }
+
+    /// Decides the outcome after the last ply; for a record, notes the first draw live play
+    /// would have declared instead.
+    fn settle(&mut self) {
+        self.outcome = self.decide();
+        if !self.automatic_draws && self.outcome.is_none() && self.unclaimed_draw.is_none() {
+            self.unclaimed_draw = self.draw_by_rule().map(|reason| (self.ply(), reason));
+        }
+    }
+
+    /// The draw the rules declare at the current position, if any.
+    fn draw_by_rule(&self) -> Option<DrawReason> {
+        if self.repetitions() >= 3 {
+            return Some(DrawReason::Repetition);
+        }
+        self.draw_counters().draw(self.variant)
     }
 
     /// The result after the last ply, from the position and the counters.
@@ -327,14 +388,10 @@ impl Game {
                 reason: WinReason::NoMoves,
             });
         }
-        if self.repetitions() >= 3 {
-            return Some(Outcome::Draw {
-                reason: DrawReason::Repetition,
-            });
+        if !self.automatic_draws {
+            return None;
         }
-        self.draw_counters()
-            .draw(self.variant)
-            .map(|reason| Outcome::Draw { reason })
+        self.draw_by_rule().map(|reason| Outcome::Draw { reason })
     }
 
     /// Takes back the last ply (and reopens the game if that ply ended it).
@@ -353,7 +410,10 @@ impl Game {
         let mv = self.moves.pop().ok_or(GameError::NothingToUndo)?;
         self.positions.pop();
         self.counters.pop();
-        self.outcome = self.decide();
+        if self.unclaimed_draw.is_some_and(|(ply, _)| ply > self.ply()) {
+            self.unclaimed_draw = None;
+        }
+        self.settle();
         Ok(mv)
     }
 
@@ -394,6 +454,12 @@ impl Game {
     pub fn last_move(&self) -> Option<(&Position, &Move)> {
         let n = self.moves.len();
         (n > 0).then(|| (&self.positions[n - 1], &self.moves[n - 1]))
+    }
+
+    /// The number PDN writes before ply `ply` (from 0): `12.` for the first player's move,
+    /// `12...` for the second's, counted from this game's start.
+    pub fn move_label(&self, ply: usize) -> String {
+        super::pdn::move_label(self.start_position(), ply)
     }
 
     /// Canonical notation of every move played.

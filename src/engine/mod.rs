@@ -36,7 +36,9 @@ pub use notation::{
     format_move, legal_notations, parse_squares, resolve_squares, IllegalMove, MoveError,
     NotationError,
 };
-pub use pdn::{export_pdn, import_pdn, PdnError, PdnTags};
+pub use pdn::{
+    decode_pdn, export_pdn, read_pdn, read_pdn_by_game_type, PdnError, PdnReader, PdnRecord, PdnRefusal, PdnResult, PdnTags,
+};
 pub use position::{Piece, Position, Role};
 pub use square::Square;
 pub use variant::{CaptureChoice, Color, NoProgress, UnknownVariant, Variant};

@@ -58,6 +58,42 @@ pub(crate) fn capture_routes(pos: &Position) -> MoveList {
     out
 }
 
+/// The captures the side to move's men could make if men captured backwards too (as in
+/// Russian draughts), each route that jumps backwards at least once: the moves a player
+/// brought up on those rules may try, which the refusal names ("a man captures forward
+/// only"). Never legal in any of our variants.
+pub(crate) fn backward_man_routes(pos: &Position) -> MoveList {
+    let men = pos.bits(pos.side) & !pos.kings;
+    let mut all = MoveList::new();
+    if men == 0 {
+        return all;
+    }
+    let forward = capture_routes(pos);
+    let enemy = pos.bits(pos.side.opposite());
+    let occupied = pos.white | pos.black;
+    let g = pos.variant.geometry();
+    for from in Bitboard(men).squares() {
+        let mut ctx = Ctx {
+            g,
+            enemy,
+            enemy_kings: enemy & pos.kings,
+            empty: !occupied | (1u32 << from.index()),
+            crown: pos.crowning_row(pos.side).0,
+            from,
+            path: [0; MAX_LANDINGS],
+            merge_routes: false,
+            out: &mut all,
+        };
+        ctx.short_chain(from.index(), 0, 0, &ALL_DIRS, true);
+    }
+    all.retain(|r| {
+        !forward
+            .iter()
+            .any(|f| f.from() == r.from() && f.path() == r.path())
+    });
+    all
+}
+
 /// The pieces of the side to move that can start a capture: men found with whole-board steps,
 /// every king (a king's capture is cheap to rule out one by one).
 fn capturers(pos: &Position) -> u32 {

@@ -236,6 +236,15 @@ fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -
             continuations: sorted(continuations),
         };
     }
+    // A man's capture that jumps backwards somewhere along its way (whatever else the
+    // position offers: the move is refused for what it is, not for the captures it skips).
+    if role == Role::Man
+        && movegen::backward_man_routes(pos)
+            .iter()
+            .any(|r| names(r, squares))
+    {
+        return IllegalMove::ManCapturesForwardOnly { from, to };
+    }
     let geometry = pos.variant().geometry();
     let forward_up = pos.side_to_move() == pos.variant().first_player();
     // Walk the diagonal from `from` towards `to`, if they share one.

@@ -161,6 +161,26 @@ impl Variant {
             (7 - file, 7 - rank)
         }
     }
+
+    /// The square an algebraic name (`c3`: file a–h from White's left, rank 1–8 from White's
+    /// side) names on this variant's board. A name on the other colour is read in the mirror
+    /// (files a↔h): records from boards whose corner square a1 is a playing square (Russian,
+    /// Brazilian, pool draughts) land on the Spanish board that way, with their a1 on square 1.
+    /// `None` for anything that is not a file letter and a rank digit.
+    pub fn algebraic_square(self, name: &str) -> Option<super::Square> {
+        let &[file, rank] = name.as_bytes() else {
+            return None;
+        };
+        let column = file.to_ascii_lowercase().checked_sub(b'a')?;
+        let row = rank.checked_sub(b'1')?;
+        if column > 7 || row > 7 {
+            return None;
+        }
+        let at = |column: u8| {
+            super::Square::all().find(|&sq| self.white_view_coords(sq) == (column, row))
+        };
+        at(column).or_else(|| at(7 - column))
+    }
 }
 
 impl fmt::Display for Variant {

@@ -59,6 +59,9 @@ fn step(variant: Variant, n: u8, (df, dr): (i8, i8)) -> Option<u8> {
 struct Board {
     variant: Variant,
     side: Color,
+    /// Men capture backwards too, as in Russian draughts (never in ours): to recognise the
+    /// moves of records played under those rules.
+    men_capture_backwards: bool,
     /// Piece on each square 1..=32 (index 0 unused).
     cells: [Option<(Color, Role)>; 33],
 }
@@ -72,6 +75,7 @@ impl Board {
         Board {
             variant: p.variant(),
             side: p.side_to_move(),
+            men_capture_backwards: false,
             cells,
         }
     }
@@ -118,7 +122,7 @@ impl Board {
         out: &mut Vec<Route>,
     ) {
         let flying = role == Role::King && self.variant.flying_kings();
-        let dirs: Vec<(i8, i8)> = if role == Role::King {
+        let dirs: Vec<(i8, i8)> = if role == Role::King || self.men_capture_backwards {
             DIRECTIONS.to_vec()
         } else {
             self.forward().to_vec()
@@ -187,6 +191,22 @@ impl Board {
 /// laws of quantity and quality.
 pub fn capture_routes(p: &Position) -> Vec<Route> {
     let b = Board::new(p);
+    let mut out = Vec::new();
+    for n in 1..=32u8 {
+        if let Some((c, role)) = b.cells[n as usize] {
+            if c == b.side {
+                b.routes_from(n, role, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Every capture route there would be if men captured backwards as well as forwards (as in
+/// Russian draughts; crowning still ends a man's capture).
+pub fn capture_routes_men_both_ways(p: &Position) -> Vec<Route> {
+    let mut b = Board::new(p);
+    b.men_capture_backwards = true;
     let mut out = Vec::new();
     for n in 1..=32u8 {
         if let Some((c, role)) = b.cells[n as usize] {

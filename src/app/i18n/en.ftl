@@ -409,3 +409,45 @@ caption-three-kings = 3 kings: { $left ->
    *[other] { $left } moves
 } to win
 caption-turn = { $color } to play
+
+# Records of games played elsewhere (PDN files).
+pdn-refused = Game { $number }: { $reason }
+pdn-err-game-type = its GameType is { $found }, not { $expected } ({ $variant }).
+pdn-err-fen = its FEN tag cannot be read ({ $why }).
+pdn-err-set-up = it announces a set-up position (SetUp "1") but has no FEN tag.
+pdn-err-move = move { $number } { $move }: { $reason }
+pdn-err-over = the game was already over.
+pdn-err-unclosed-comment = a comment opened with a brace is never closed.
+pdn-err-unclosed-variation = a variation opened with a parenthesis is never closed.
+record-result-win = { $winner } won, as the record says.
+record-result-draw = Drawn, as the record says.
+record-result-unfinished = The record gives no result.
+record-unclaimed-draw = Here the bot would have declared a draw after { $number } { $move } ({ $rule }); the players went on.
+draw-rule-agreement = by agreement
+draw-rule-repetition = the same position for the third time
+draw-rule-no-progress = the no-progress move limit
+draw-rule-three-kings = three kings against one for 13 moves
+pdn-err-unknown-game-type = its GameType is { $found }, a game the bot does not play (21 English, 24 Spanish, 28 Portuguese).
+record-unknown-player = unknown player
+opt-file = file
+opt-file-desc = A PDN file of a game played anywhere, to analyse instead
+opt-number = number
+opt-number-desc = Which game of the file (1 for the first)
+opt-file-variant-desc = The file's variant, if its GameType tag does not say (Spanish otherwise)
+review-file-game = Game { $number } of { $file }
+button-review-gif = Animation (GIF)
+review-gif-attached = The game as an animation.
+err-review-gif-failed = The animation could not be drawn; try again later.
+err-review-file-and-game = Give either a game's id or a file, not both.
+err-review-file-too-big = That file is too big: a PDN file may have at most { $limit } KB.
+err-review-file-not-pdn = That file is not a PDN game record: no game could be read in it.
+err-review-file-not-allowed = That file does not come from Discord's attachments, so it was not fetched.
+err-review-file-slow = Fetching that file took too long; try again.
+err-review-file-unreachable = That file could not be fetched; try again.
+err-review-file-number = That file holds { $count ->
+    [one] one game
+   *[other] { $count } games
+}: there is no game { $number }.
+err-review-file-game-refused = That game cannot be read. { $reason }
+err-review-file-too-long = That game has { $plies } moves; analyses stop at { $limit }.
+err-review-file-under-way = That record is the game being played in this channel: it can be analysed once the game is over.

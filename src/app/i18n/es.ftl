@@ -415,3 +415,45 @@ caption-three-kings = 3 damas: { $left ->
    *[other] { $left } jugadas
 } para ganar
 caption-turn = juegan { $color }
+
+# Registros de partidas jugadas en otra parte (archivos PDN).
+pdn-refused = Partida { $number }: { $reason }
+pdn-err-game-type = su GameType es { $found }, no { $expected } ({ $variant }).
+pdn-err-fen = su etiqueta FEN no se puede leer ({ $why }).
+pdn-err-set-up = anuncia una posición preparada (SetUp "1") pero no tiene etiqueta FEN.
+pdn-err-move = jugada { $number } { $move }: { $reason }
+pdn-err-over = la partida ya había terminado.
+pdn-err-unclosed-comment = un comentario abierto con una llave no se cierra nunca.
+pdn-err-unclosed-variation = una variante abierta con un paréntesis no se cierra nunca.
+record-result-win = Ganaron las { $winner }, según el registro.
+record-result-draw = Tablas, según el registro.
+record-result-unfinished = El registro no da resultado.
+record-unclaimed-draw = Aquí el bot habría declarado tablas tras { $number } { $move } ({ $rule }); los jugadores siguieron.
+draw-rule-agreement = de mutuo acuerdo
+draw-rule-repetition = la misma posición por tercera vez
+draw-rule-no-progress = el límite de jugadas sin progreso
+draw-rule-three-kings = tres damas contra una durante 13 jugadas
+pdn-err-unknown-game-type = su GameType es { $found }, un juego que el bot no juega (21 inglesas, 24 españolas, 28 portuguesas).
+record-unknown-player = jugador desconocido
+opt-file = archivo
+opt-file-desc = Un archivo PDN de una partida jugada en cualquier parte, para analizarla
+opt-number = número
+opt-number-desc = Qué partida del archivo (1 para la primera)
+opt-file-variant-desc = La variante del archivo, si su etiqueta GameType no la dice (si no, españolas)
+review-file-game = Partida { $number } de { $file }
+button-review-gif = Animación (GIF)
+review-gif-attached = La partida en animación.
+err-review-gif-failed = No se pudo dibujar la animación; inténtalo más tarde.
+err-review-file-and-game = Da el número de una partida o un archivo, no los dos.
+err-review-file-too-big = Ese archivo es demasiado grande: un archivo PDN puede tener como mucho { $limit } KB.
+err-review-file-not-pdn = Ese archivo no es un registro de partidas PDN: no se pudo leer ninguna partida en él.
+err-review-file-not-allowed = Ese archivo no viene de los adjuntos de Discord, así que no se descargó.
+err-review-file-slow = Descargar ese archivo tardó demasiado; inténtalo de nuevo.
+err-review-file-unreachable = No se pudo descargar ese archivo; inténtalo de nuevo.
+err-review-file-number = Ese archivo tiene { $count ->
+    [one] una partida
+   *[other] { $count } partidas
+}: no hay partida { $number }.
+err-review-file-game-refused = Esa partida no se puede leer. { $reason }
+err-review-file-too-long = Esa partida tiene { $plies } jugadas; los análisis llegan hasta { $limit }.
+err-review-file-under-way = Ese registro es la partida que se está jugando en este canal: se podrá analizar cuando termine.

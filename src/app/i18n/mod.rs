@@ -3,8 +3,8 @@
 //! The engine returns data; everything a person reads is worded here.
 
 use crate::engine::{
-    Color, DrawReason, Explanation, IllegalMove, Law, Move, MoveError, NotationError, Outcome,
-    Variant, Verdict, WinReason,
+    Color, DrawReason, Explanation, GameError, IllegalMove, Law, Move, MoveError, NotationError,
+    Outcome, PdnError, PdnRefusal, PdnResult, Variant, Verdict, WinReason,
 };
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -266,6 +266,98 @@ pub fn result_text(lang: Lang, outcome: Option<Outcome>) -> String {
             },
         ),
     }
+}
+
+/// A draw rule's id, in JSON and in message ids: `repetition`, `no-progress`,
+/// `three-kings` (`agreement` is no rule).
+pub fn draw_rule_id(reason: DrawReason) -> &'static str {
+    match reason {
+        DrawReason::Agreement => "agreement",
+        DrawReason::Repetition => "repetition",
+        DrawReason::NoProgress => "no-progress",
+        DrawReason::ThreeKings => "three-kings",
+    }
+}
+
+/// Why a game of a PDN file was refused: "Game 3: move 12. 11-15: …".
+pub fn pdn_refusal_text(lang: Lang, r: &PdnRefusal) -> String {
+    tr(
+        lang,
+        "pdn-refused",
+        &[
+            ("number", n(r.number as f64)),
+            ("reason", s(pdn_error_text(lang, &r.error))),
+        ],
+    )
+}
+
+/// Why one game of a PDN file cannot be read, in words.
+pub fn pdn_error_text(lang: Lang, e: &PdnError) -> String {
+    match e {
+        PdnError::GameType {
+            found,
+            expected,
+            variant,
+        } => tr(
+            lang,
+            "pdn-err-game-type",
+            &[
+                ("found", s(found)),
+                ("expected", n(*expected)),
+                ("variant", s(variant_name(lang, *variant))),
+            ],
+        ),
+        PdnError::UnknownGameType { found } => {
+            tr(lang, "pdn-err-unknown-game-type", &[("found", s(found))])
+        }
+        PdnError::Fen(why) => tr(lang, "pdn-err-fen", &[("why", s(why))]),
+        PdnError::SetUpWithoutFen => t(lang, "pdn-err-set-up"),
+        PdnError::Move {
+            label, text, error, ..
+        } => {
+            let reason = match error {
+                GameError::Move(m) => move_error_text(lang, m),
+                GameError::Over | GameError::NothingToUndo => t(lang, "pdn-err-over"),
+            };
+            tr(
+                lang,
+                "pdn-err-move",
+                &[
+                    ("number", s(label)),
+                    ("move", s(text)),
+                    ("reason", s(reason)),
+                ],
+            )
+        }
+        PdnError::Unclosed("comment") => t(lang, "pdn-err-unclosed-comment"),
+        PdnError::Unclosed(_) => t(lang, "pdn-err-unclosed-variation"),
+    }
+}
+
+/// A record's stated result, in words.
+pub fn record_result_text(lang: Lang, result: Option<PdnResult>) -> String {
+    match result {
+        Some(PdnResult::Win(winner)) => tr(
+            lang,
+            "record-result-win",
+            &[("winner", s(color_name(lang, winner)))],
+        ),
+        Some(PdnResult::Draw) => t(lang, "record-result-draw"),
+        Some(PdnResult::Unfinished) | None => t(lang, "record-result-unfinished"),
+    }
+}
+
+/// Where live play would have drawn a record that went on: "after 23. 11-15".
+pub fn unclaimed_draw_text(lang: Lang, reason: DrawReason, number: &str, mv: &str) -> String {
+    tr(
+        lang,
+        "record-unclaimed-draw",
+        &[
+            ("number", s(number)),
+            ("move", s(mv)),
+            ("rule", s(t(lang, &format!("draw-rule-{}", draw_rule_id(reason))))),
+        ],
+    )
 }
 
 /// The law that decided, in one sentence.

@@ -182,3 +182,52 @@ async fn while_stopping_a_review_says_to_try_again_and_a_pdn_comes_without_its_r
     assert_eq!(names.len(), 1, "{names:?}");
     assert!(names[0].ends_with(".pdn"), "{names:?}");
 }
+
+/// `/review file:` with a record as a person attaches it.
+fn upload(text: &str) -> damas::app::commands::Upload {
+    damas::app::commands::Upload {
+        filename: "mine.pdn".into(),
+        content: Ok(text.as_bytes().to_vec()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_of_the_game_under_way_waits_until_it_is_over() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = app(&dir);
+    played(&app, 6).await;
+    let carol = actor(3, "carol");
+    let export = |plies: usize| {
+        let game = review_support::long_game(Variant::Spanish, plies);
+        damas::engine::export_pdn(&game, &damas::engine::PdnTags::default())
+    };
+    // The game on the board, and the same played on by a move to see what it is worth:
+    // refused, as a review of the game itself is, whoever asks.
+    for plies in [6, 7] {
+        let a = app
+            .review_file(
+                &carol,
+                PLACE,
+                &upload(&export(plies)),
+                None,
+                None,
+                &|_, _| {},
+            )
+            .await;
+        let reply = only(&a);
+        assert!(reply.is_private());
+        assert!(
+            reply.text.contains("the game being played in this channel"),
+            "{}",
+            reply.text
+        );
+    }
+    // A record that stops before the position on the board tells nothing about the move to
+    // play: it is reviewed.
+    let a = app
+        .review_file(&carol, PLACE, &upload(&export(4)), None, None, &|_, _| {})
+        .await;
+    let reply = only(&a);
+    assert!(!reply.is_private(), "{}", reply.text);
+    assert!(reply.text.contains("Game 1 of mine.pdn"), "{}", reply.text);
+}

@@ -122,7 +122,8 @@ fn bad_games_are_refused_with_the_reason() {
 }
 
 /// Two games in one file, as real PDN files hold them: the second is a different game.
-const TWO_GAMES: &str = "[Event \"first\"]\n[GameType \"24\"]\n1. 11-15 24-20 2. 15x24 28x19 1-1\n\n\
+const TWO_GAMES: &str =
+    "[Event \"first\"]\n[GameType \"24\"]\n1. 11-15 24-20 2. 15x24 22-18 1-1\n\n\
     [Event \"second\"]\n[GameType \"24\"]\n[SetUp \"1\"]\n\
     [FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n1. 4-7 19-14 2. 10x19 22x8 0-2\n";
 
@@ -131,15 +132,24 @@ fn review_gif_and_replay_take_any_game_of_a_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "two.pdn", TWO_GAMES);
     let first = ok(&["review", "--pdn", &pdn]);
-    assert!(first.lines().next().unwrap_or("").contains("11-15"), "{first}");
+    assert!(
+        first.lines().next().unwrap_or("").contains("11-15"),
+        "{first}"
+    );
     let second = ok(&["review", "--pdn", &pdn, "--game", "2"]);
     let lines: Vec<&str> = second.lines().collect();
     assert_eq!(lines.len(), 6, "{second}");
-    assert!(lines[0].contains("4-7") && lines[0].contains("blunder"), "{second}");
+    assert!(
+        lines[0].contains("4-7") && lines[0].contains("blunder"),
+        "{second}"
+    );
     let replayed = ok(&["replay", "--pdn", &pdn, "--game", "2"]);
     assert_eq!(
         replayed.lines().collect::<Vec<_>>(),
-        ["W:W1-3,5,9,11,12:B8,18,25,26,29-32", "Black won, as the record says."],
+        [
+            "W:W1-3,5,7,9,11:B8,18,25,26,29-32",
+            "Black won, as the record says."
+        ],
         "{replayed}"
     );
     let gif = dir.path().join("second.gif").to_string_lossy().into_owned();
@@ -171,8 +181,17 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
     );
     let good = write(dir.path(), "two.pdn", TWO_GAMES);
     let json: Value = serde_json::from_str(&ok(&["pdn", "check", &good, "--json"])).expect("JSON");
-    assert_eq!((json["read"].as_u64(), json["replayed"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (json["read"].as_u64(), json["replayed"].as_u64()),
+        (Some(2), Some(2))
+    );
     assert_eq!(json["refused"], serde_json::json!([]));
-    let english = ok(&["pdn", "check", "--variant", "english", &write(dir.path(), "e.pdn", "[GameType \"21\"]\n1. 11-15 *")]);
+    let english = ok(&[
+        "pdn",
+        "check",
+        "--variant",
+        "english",
+        &write(dir.path(), "e.pdn", "[GameType \"21\"]\n1. 11-15 *"),
+    ]);
     assert_eq!(english.trim(), "read 1, replayed 1, refused 0");
 }

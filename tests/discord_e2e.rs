@@ -328,3 +328,161 @@ async fn a_rejected_token_gives_a_clear_error() {
     assert!(!msg.contains("wrong.token.here"), "the token never shows");
     assert!(!format!("{config:?}").contains("wrong.token.here"));
 }
+
+/// The answer to an interaction that only its author sees: the callback itself, or (when the
+/// work took long enough to be deferred) the ephemeral follow-up.
+async fn private_answer(standin: &StandIn, sent: &SentInteraction) -> Recorded {
+    let cb = standin.callback(sent).await;
+    let answer = match cb.callback_type() {
+        Some(4) => cb,
+        _ => standin.followup(sent).await,
+    };
+    assert!(answer.is_ephemeral(), "{}", answer.summary());
+    answer
+}
+
+/// A PDN file of two games played over the board.
+const CLUB_PDN: &str = "[Event \"club\"]\n[White \"Ana\"]\n[Black \"Luis\"]\n[GameType \"24\"]\n\
+    1. 11-15 24-20 2. 15x24 22-18 1-1\n\n[Event \"club\"]\n[White \"Eva\"]\n[Black \"Juan\"]\n\
+    [SetUp \"1\"]\n[FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n1. 4-7 19-14 2. 10x19 22x8 0-2\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = StandIn::start().await;
+    let mut config = bot_config(&standin, &dir.path().join("db"));
+    config.settings.file_fetch_time = std::time::Duration::from_secs(1);
+    let bot = start_bot_with(&standin, config, |app| app).await;
+    let put = standin.commands_put().await;
+    let review = put
+        .body()
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["name"] == "review"))
+        .cloned()
+        .expect("/review is registered");
+    let file_option = review["options"]
+        .as_array()
+        .and_then(|o| o.iter().find(|o| o["name"] == "file"))
+        .expect("/review takes a file");
+    assert_eq!(file_option["type"], 11, "an attachment option");
+    assert_eq!(file_option["name_localizations"]["es-ES"], "archivo");
+
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let club = standin.attach("club.pdn", CLUB_PDN.as_bytes());
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &alice,
+            place,
+            "review",
+            vec![opt_attachment("file", &club), opt_int("number", 2)],
+        ))
+        .await;
+    // The review takes a while: deferred, its progress shown, then the summary.
+    let summary = loop {
+        let cb = standin.callback(&sent).await;
+        if cb.callback_type() == Some(4) {
+            break cb;
+        }
+        let mut edit = standin.original_edit(&sent).await;
+        while !text(&edit).contains("Review:") {
+            edit = standin.original_edit(&sent).await;
+        }
+        break edit;
+    };
+    let shown = text(&summary);
+    assert!(!summary.is_ephemeral(), "{}", summary.summary());
+    assert!(shown.contains("Review: ⚪ Eva vs ⚫ Juan"), "{shown}");
+    assert!(shown.contains("Game 2 of club.pdn"), "{shown}");
+    assert!(shown.contains("Black won, as the record says."), "{shown}");
+    assert!(shown.contains("Eva (White): accuracy"), "{shown}");
+    assert!(standin.attachment_fetches(&club) == 1);
+    let message = standin.original_message(&sent);
+    let page = custom_id_starting(&message, "damas:review:");
+    let gif = custom_id_starting(&message, "damas:reviewgif:");
+
+    // The first move worth a look: White's 4-7, which walks into the shot.
+    let click = standin
+        .send_interaction(standin.button_click(&alice, &message, &page))
+        .await;
+    let page = private_answer(&standin, &click).await;
+    assert!(text(&page).contains("4-7"), "{}", text(&page));
+    assert!(page.file("board.png").is_some(), "{}", page.summary());
+    // The animation, on request.
+    let click = standin
+        .send_interaction(standin.button_click(&alice, &message, &gif))
+        .await;
+    let animation = private_answer(&standin, &click).await;
+    let gif = animation.file("damas-review.gif").expect("the GIF");
+    assert!(gif.bytes.starts_with(b"GIF89a"));
+
+    // What is refused, privately, and why.
+    let big = standin.attach("big.pdn", &vec![b' '; 300 * 1024]);
+    let lying = standin.attach_with(
+        "small.pdn",
+        &vec![b' '; 300 * 1024],
+        AttachmentServing {
+            declared_size: Some(1000),
+            delay: None,
+        },
+    );
+    let notes = standin.attach("notes.pdn", b"eggs, milk, a new board");
+    let picture = standin.attach("board.pdn", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    let slow = standin.attach_with(
+        "slow.pdn",
+        CLUB_PDN.as_bytes(),
+        AttachmentServing {
+            declared_size: None,
+            delay: Some(std::time::Duration::from_secs(3)),
+        },
+    );
+    let mut elsewhere = standin.attach("secret.pdn", CLUB_PDN.as_bytes());
+    elsewhere["url"] = serde_json::json!(format!("{}/private/secret.pdn", standin.base_url()));
+    let cases = [
+        (
+            &big,
+            None,
+            "That file is too big: a PDN file may have at most 256 KB.",
+        ),
+        (
+            &lying,
+            None,
+            "That file is too big: a PDN file may have at most 256 KB.",
+        ),
+        (&notes, None, "That file is not a PDN game record"),
+        (&picture, None, "That file is not a PDN game record"),
+        (
+            &club,
+            Some(3),
+            "That file holds 2 games: there is no game 3.",
+        ),
+        (&slow, None, "Fetching that file took too long; try again."),
+        (
+            &elsewhere,
+            None,
+            "That file does not come from Discord's attachments",
+        ),
+    ];
+    for (file, number, expected) in cases {
+        let mut options = vec![opt_attachment("file", file)];
+        if let Some(n) = number {
+            options.push(opt_int("number", n));
+        }
+        let sent = standin
+            .send_interaction(standin.slash_command(&alice, place, "review", options))
+            .await;
+        let answer = private_answer(&standin, &sent).await;
+        assert!(text(&answer).contains(expected), "{}", answer.summary());
+    }
+    // The size Discord declares is enough to refuse a file: it is never fetched.
+    assert_eq!(standin.attachment_fetches(&big), 0);
+    assert_eq!(standin.attachment_fetches(&lying), 1);
+    // A file elsewhere is never asked for.
+    assert!(
+        !standin.log().iter().any(|r| r.path.contains("/private/")),
+        "{}",
+        standin.log_text()
+    );
+    standin.assert_no_refusals();
+    bot.stop().await;
+}

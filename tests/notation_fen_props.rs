@@ -240,11 +240,50 @@ proptest! {
 fn pdn_soup() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         prop::sample::select(vec![
-            "[Event \"x\"]", "[FEN \"W:W1-12:B21-32\"]", "[SetUp \"1\"]", "[GameType \"24\"]",
-            "[GameType \"21\"]", "[FEN \"", "[", "]", "\"", "\\\"", "\\", "{", "}", "(", ")",
-            ";", "%", "1.", "12...", "1…", "11-15", "24-20", "15x24", "22x15x6", "9-13", "c3-d4",
-            "e3xc5", "h2:g3", "$3", "!?", "?", "*", "1-0", "0-2", "1/2-1/2", "1-1", "-", "\n",
-            "\r\n", "\r", " ", "\t", "é", "½-½",
+            "[Event \"x\"]",
+            "[FEN \"W:W1-12:B21-32\"]",
+            "[SetUp \"1\"]",
+            "[GameType \"24\"]",
+            "[GameType \"21\"]",
+            "[FEN \"",
+            "[",
+            "]",
+            "\"",
+            "\\\"",
+            "\\",
+            "{",
+            "}",
+            "(",
+            ")",
+            ";",
+            "%",
+            "1.",
+            "12...",
+            "1…",
+            "11-15",
+            "24-20",
+            "15x24",
+            "22x15x6",
+            "9-13",
+            "c3-d4",
+            "e3xc5",
+            "h2:g3",
+            "$3",
+            "!?",
+            "?",
+            "*",
+            "1-0",
+            "0-2",
+            "1/2-1/2",
+            "1-1",
+            "-",
+            "\n",
+            "\r\n",
+            "\r",
+            " ",
+            "\t",
+            "é",
+            "½-½",
         ])
         .prop_map(str::to_string),
         "[0-9a-hxK\\-:. ]{0,8}",
@@ -263,28 +302,30 @@ fn exported_game() -> impl Strategy<Value = (Game, PdnTags)> {
         (text.clone(), text.clone(), text.clone(), text.clone()),
         (text.clone(), text.clone(), text),
     )
-        .prop_map(|(start, seed, plies, (event, site, date, round), (white, black, opening))| {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut game = Game::from_position(start);
-            while game.ply() < plies && !game.is_over() {
-                let moves = game.position().legal_moves();
-                let Some(m) = moves.choose(&mut rng) else {
-                    break;
+        .prop_map(
+            |(start, seed, plies, (event, site, date, round), (white, black, opening))| {
+                let mut rng = SmallRng::seed_from_u64(seed);
+                let mut game = Game::from_position(start);
+                while game.ply() < plies && !game.is_over() {
+                    let moves = game.position().legal_moves();
+                    let Some(m) = moves.choose(&mut rng) else {
+                        break;
+                    };
+                    game.play(*m).expect("a legal move");
+                }
+                let tags = PdnTags {
+                    event,
+                    site,
+                    date,
+                    round,
+                    white,
+                    black,
+                    opening,
+                    result: None,
                 };
-                game.play(*m).expect("a legal move");
-            }
-            let tags = PdnTags {
-                event,
-                site,
-                date,
-                round,
-                white,
-                black,
-                opening,
-                result: None,
-            };
-            (game, tags)
-        })
+                (game, tags)
+            },
+        )
 }
 
 proptest! {

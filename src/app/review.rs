@@ -791,15 +791,21 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
     }
     if index > 0 {
         let label = t(lang, "button-review-prev");
-        reply
-            .buttons
-            .push(page_button(subject.channel_id, subject.id, index - 1, label));
+        reply.buttons.push(page_button(
+            subject.channel_id,
+            subject.id,
+            index - 1,
+            label,
+        ));
     }
     if index + 1 < count {
         let label = t(lang, "button-review-next");
-        reply
-            .buttons
-            .push(page_button(subject.channel_id, subject.id, index + 1, label));
+        reply.buttons.push(page_button(
+            subject.channel_id,
+            subject.id,
+            index + 1,
+            label,
+        ));
     }
     reply
 }

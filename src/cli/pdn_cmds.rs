@@ -132,7 +132,10 @@ pub fn check(a: CheckArgs) -> ExitCode {
         for r in &refused {
             println!("{}", refusal_line(r));
         }
-        println!("read {read}, replayed {replayed}, refused {}", refused.len());
+        println!(
+            "read {read}, replayed {replayed}, refused {}",
+            refused.len()
+        );
     }
     if refused.is_empty() {
         ExitCode::SUCCESS

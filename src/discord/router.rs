@@ -403,10 +403,7 @@ impl Handler {
             guild_id: config.guild_id,
             work,
             defer_after: config.defer_after,
-            files: Fetcher::new(
-                config.api_proxy.as_deref(),
-                config.settings.file_fetch_time,
-            ),
+            files: Fetcher::new(config.api_proxy.as_deref(), config.settings.file_fetch_time),
             shard_count: AtomicU32::new(1),
         }
     }

@@ -159,9 +159,14 @@ fn three_kings_after(
     })?;
     match mover {
         // The count runs: one more move if the stronger side just moved.
-        Some((who, Some((s, n)))) if s == strong => {
-            Some((strong, if who == strong { n.saturating_add(1) } else { n }))
-        }
+        Some((who, Some((s, n)))) if s == strong => Some((
+            strong,
+            if who == strong {
+                n.saturating_add(1)
+            } else {
+                n
+            },
+        )),
         _ => {
             let on_diagonal = !(pos.kings(strong) & pos.variant().long_diagonal()).is_empty();
             on_diagonal.then_some((strong, 0))

@@ -184,9 +184,11 @@ pub fn decode_pdn(bytes: &[u8]) -> Cow<'_, str> {
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
-        Err(_) => encoding_rs::WINDOWS_1252
-            .decode_without_bom_handling(bytes)
-            .0,
+        Err(_) => {
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0
+        }
     }
 }
 
@@ -201,7 +203,9 @@ pub enum PdnError {
     },
     /// The `GameType` tag names a game that is none of ours (read by
     /// [`read_pdn_by_game_type`]).
-    UnknownGameType { found: String },
+    UnknownGameType {
+        found: String,
+    },
     Fen(FenError),
     /// `[SetUp "1"]` without the `FEN` tag it announces.
     SetUpWithoutFen,
@@ -231,7 +235,10 @@ impl fmt::Display for PdnError {
                 "the game has GameType {found}, not {expected} ({variant})"
             ),
             PdnError::UnknownGameType { found } => {
-                write!(f, "the game has GameType {found}, a game damas does not play")
+                write!(
+                    f,
+                    "the game has GameType {found}, a game damas does not play"
+                )
             }
             PdnError::Fen(e) => write!(f, "bad FEN tag: {e}"),
             PdnError::SetUpWithoutFen => f.write_str("SetUp \"1\" without a FEN tag"),
@@ -675,7 +682,8 @@ impl<'a> Lexer<'a> {
                 None => {
                     let close = quoted.rfind(']').unwrap_or(quoted.len());
                     let raw = quoted[..close].trim_end().trim_end_matches('"');
-                    let used = value_at + 1 + quoted[..close].len() + usize::from(close < quoted.len());
+                    let used =
+                        value_at + 1 + quoted[..close].len() + usize::from(close < quoted.len());
                     (raw.to_string(), used)
                 }
             },
@@ -856,7 +864,10 @@ mod tests {
 
     #[test]
     fn latin_1_and_utf_8_both_decode() {
-        assert_eq!(decode_pdn("[White \"Peña\"]".as_bytes()), "[White \"Peña\"]");
+        assert_eq!(
+            decode_pdn("[White \"Peña\"]".as_bytes()),
+            "[White \"Peña\"]"
+        );
         assert_eq!(decode_pdn(b"[White \"Pe\xf1a\"]"), "[White \"Peña\"]");
         assert_eq!(decode_pdn(b"\xef\xbb\xbf1. 11-15"), "1. 11-15");
     }

@@ -197,6 +197,15 @@ pub enum Route {
     Unknown,
 }
 
+/// How the CDN serves a file a test attached ([`StandIn::attach_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttachmentServing {
+    /// The size the attachment object declares, if not the file's own.
+    pub declared_size: Option<u64>,
+    /// How long the CDN waits before answering.
+    pub delay: Option<Duration>,
+}
+
 /// A file uploaded in a multipart request (`files[n]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UploadedFile {
@@ -574,6 +583,10 @@ pub(crate) struct State {
     pub(crate) app_permissions: HashMap<u64, u64>,
     /// Tokens of interactions posted by HTTP whose answer (the response body) is not read yet.
     pub(crate) pending_http: std::collections::HashSet<String>,
+    /// Files the CDN holds back this long before serving them ([`StandIn::attach_with`]).
+    pub(crate) file_delays: HashMap<u64, Duration>,
+    /// How many times the CDN was asked for each file.
+    pub(crate) cdn_fetches: HashMap<u64, u32>,
 }
 
 impl State {
@@ -1106,6 +1119,59 @@ impl StandIn {
             .find(|a| a["filename"] == json!(filename))?;
         let id: u64 = attachment["id"].as_str()?.parse().ok()?;
         self.inner.state().files.get(&id).map(|f| f.bytes.clone())
+    }
+
+    /// A file a person attaches to a command, as Discord holds it: the attachment object of
+    /// `data.resolved.attachments` (give it to [`opt_attachment`]), its bytes on the CDN.
+    pub fn attach(&self, filename: &str, bytes: &[u8]) -> Value {
+        self.attach_with(filename, bytes, AttachmentServing::default())
+    }
+
+    /// [`Self::attach`], with the CDN serving it as `serving` says (slowly, or under a size
+    /// that is not its own).
+    pub fn attach_with(&self, filename: &str, bytes: &[u8], serving: AttachmentServing) -> Value {
+        let id = snowflake();
+        let url = format!(
+            "{}/attachments/{}/{id}/{filename}",
+            self.base_url(),
+            snowflake()
+        );
+        let mut st = self.inner.state();
+        st.files.insert(
+            id,
+            UploadedFile {
+                field: "attachment".to_owned(),
+                filename: filename.to_owned(),
+                content_type: Some("application/octet-stream".to_owned()),
+                bytes: bytes.to_vec(),
+            },
+        );
+        if let Some(delay) = serving.delay {
+            st.file_delays.insert(id, delay);
+        }
+        json!({
+            "id": id.to_string(),
+            "filename": filename,
+            "size": serving.declared_size.unwrap_or(bytes.len() as u64),
+            "url": url,
+            "proxy_url": url,
+            "content_type": "application/octet-stream",
+            "ephemeral": true,
+        })
+    }
+
+    /// How many times the CDN was asked for an attachment (by its JSON).
+    pub fn attachment_fetches(&self, attachment: &Value) -> u32 {
+        let id: u64 = attachment["id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("an attachment made by attach");
+        self.inner
+            .state()
+            .cdn_fetches
+            .get(&id)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Puts a message into a channel as if `author` had posted it (an old board, say): returns

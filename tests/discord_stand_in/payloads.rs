@@ -249,6 +249,13 @@ pub fn opt_user(name: &str, user: &TestUser) -> Value {
         "user": user.json(), "member": user.partial_member_json() } })
 }
 
+/// An attachment option (`type 11`) with a file made by `StandIn::attach`: the interaction
+/// builders move the attachment into `data.resolved.attachments` the way Discord does.
+pub fn opt_attachment(name: &str, attachment: &Value) -> Value {
+    json!({ "name": name, "type": 11, "value": attachment["id"],
+        "__resolved_attachment": attachment })
+}
+
 /// A subcommand (`type 1`) with its own options.
 pub fn subcommand(name: &str, options: Vec<Value>) -> Value {
     json!({ "name": name, "type": 1, "options": options })
@@ -265,12 +272,17 @@ pub fn opt_focused(name: &str, kind: u8, partial: &str) -> Value {
     json!({ "name": name, "type": kind, "value": partial, "focused": true })
 }
 
-/// Moves the `__resolved_user` markers of [`opt_user`] out of the options into `resolved`.
+/// Moves the `__resolved_user` markers of [`opt_user`] and the `__resolved_attachment` ones of
+/// [`opt_attachment`] out of the options into `resolved`.
 pub(crate) fn take_resolved(options: &mut [Value], in_guild: bool, resolved: &mut Value) {
     for option in options {
         let Some(map) = option.as_object_mut() else {
             continue;
         };
+        if let Some(found) = map.remove("__resolved_attachment") {
+            let id = map["value"].as_str().unwrap_or_default().to_owned();
+            resolved["attachments"][&id] = found;
+        }
         if let Some(found) = map.remove("__resolved_user") {
             let id = map["value"].as_str().unwrap_or_default().to_owned();
             resolved["users"][&id] = found["user"].clone();

@@ -39,7 +39,15 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
 
     if let Route::Attachment { id } = route {
         // The CDN: no auth, raw bytes.
-        let file = inner.state().files.get(&id).cloned();
+        let (file, delay) = {
+            let mut st = inner.state();
+            *st.cdn_fetches.entry(id).or_default() += 1;
+            (st.files.get(&id).cloned(), st.file_delays.get(&id).copied())
+        };
+        inner.bump();
+        if let Some(delay) = delay {
+            tokio::time::sleep(delay).await;
+        }
         return match file {
             Some(f) => {
                 let mime = f

@@ -355,7 +355,10 @@ pub fn unclaimed_draw_text(lang: Lang, reason: DrawReason, number: &str, mv: &st
         &[
             ("number", s(number)),
             ("move", s(mv)),
-            ("rule", s(t(lang, &format!("draw-rule-{}", draw_rule_id(reason))))),
+            (
+                "rule",
+                s(t(lang, &format!("draw-rule-{}", draw_rule_id(reason)))),
+            ),
         ],
     )
 }

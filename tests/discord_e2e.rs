@@ -300,7 +300,12 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
     let pdn = standin
         .send_interaction(standin.slash_command(&alice, place, "pdn", vec![]))
         .await;
+    // The replay GIF may take long enough (on a busy machine) for the answer to be deferred.
     let cb = standin.callback(&pdn).await;
+    let cb = match cb.callback_type() {
+        Some(5) => standin.original_edit(&pdn).await,
+        _ => cb,
+    };
     let file = cb
         .files
         .iter()

@@ -256,6 +256,31 @@ fn men_capture_forward_only_in_every_variant() {
         t.assert_legal(&["14x21"]);
         assert_eq!(captured(t, "14x21"), squares(t, &[18]));
     });
+    // A chain written with a backward jump (15x22, then over 18 back to 13, as Russian
+    // rules allow) is refused for that rule, not as a capture left undone.
+    check(&SPANISH_RULES, "W:W15:B18,19", |t| {
+        t.assert_legal(&["15x22"]);
+        for written in ["15x13", "15x22x13"] {
+            assert_eq!(
+                t.err(written),
+                illegal(IllegalMove::ManCapturesForwardOnly {
+                    from: t.sq(15),
+                    to: t.sq(13)
+                }),
+                "{written}"
+            );
+        }
+    });
+    // Two jumps backwards along a diagonal.
+    check(&SPANISH_RULES, "W:W23:B10,19", |t| {
+        assert_eq!(
+            t.err("23x5"),
+            illegal(IllegalMove::ManCapturesForwardOnly {
+                from: t.sq(23),
+                to: t.sq(5)
+            })
+        );
+    });
 }
 
 // ---------------------------------------------------------------------------------------

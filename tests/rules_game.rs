@@ -519,13 +519,28 @@ mod archives {
                 assert_eq!(r.result, Some(PdnResult::Win(winner)), "game {}", r.number);
             }
         }
-        // Games that went on past a third repetition (the record is followed): a claim, not
-        // an automatic end, under the federations' rules.
-        let repeated = read
-            .iter()
-            .filter(|r| matches!(r.game.unclaimed_draw(), Some((_, DrawReason::Repetition))))
-            .count();
-        assert!(repeated > 0);
+        // Games followed past a third repetition (a claim, not an automatic end, under the
+        // federations' rules): the ply noted is the first third occurrence of a position,
+        // counted here from the positions themselves.
+        let mut went_on = 0;
+        for r in &read {
+            let positions = r.game.positions();
+            let third = (0..positions.len()).find(|&i| {
+                positions[..=i]
+                    .iter()
+                    .filter(|p| **p == positions[i])
+                    .count()
+                    >= 3
+            });
+            match r.game.unclaimed_draw() {
+                Some((ply, DrawReason::Repetition)) => assert_eq!(Some(ply), third),
+                Some((ply, _)) => assert!(third.map_or(true, |t| t >= ply)),
+                None => assert_eq!(third, None, "game {}", r.number),
+            }
+            went_on += usize::from(third.is_some_and(|t| t < r.game.ply()));
+        }
+        // As the issue that asked for this counted them with another program.
+        assert_eq!(went_on, 38);
         // Round trip: what damas writes, all of it in one file, reads back as the same games.
         let exported: String = read
             .iter()

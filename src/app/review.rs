@@ -541,7 +541,8 @@ fn record_lines(lang: Lang, filename: &str, record: &PdnRecord) -> Vec<String> {
         Some(o) => i18n::result_text(lang, Some(o)),
         None => i18n::record_result_text(lang, record.result),
     });
-    if let Some((ply, reason)) = game.unclaimed_draw() {
+    // Only where the players went on: a record that ends there ended as live play would have.
+    if let Some((ply, reason)) = game.unclaimed_draw().filter(|(ply, _)| *ply < game.ply()) {
         if let Some(i) = ply.checked_sub(1) {
             let notations = game.notations();
             lines.push(i18n::unclaimed_draw_text(

@@ -180,7 +180,9 @@ fn replay_record(variant: &str, path: &std::path::Path, number: usize) -> ExitCo
         Some(o) => println!("{}", i18n::result_text(Lang::En, Some(o))),
         None => println!("{}", i18n::record_result_text(Lang::En, record.result)),
     }
-    if let Some((ply, reason)) = game.unclaimed_draw() {
+    // Where the players went on past a draw live play declares (a record that ends there
+    // ended as live play would have).
+    if let Some((ply, reason)) = game.unclaimed_draw().filter(|(ply, _)| *ply < game.ply()) {
         let (number, mv) = match ply.checked_sub(1) {
             Some(i) => (game.move_label(i), game.notations()[i].clone()),
             None => ("0.".to_string(), String::new()),

@@ -95,7 +95,7 @@ pub fn check(a: CheckArgs) -> ExitCode {
             Ok(record) => {
                 replayed += 1;
                 if let Some((ply, reason)) = record.game.unclaimed_draw() {
-                    unclaimed.push((record.number, ply, reason));
+                    unclaimed.push((record.number, ply, reason, record.game.ply() > ply));
                 }
             }
             Err(r) => refused.push(r),
@@ -114,8 +114,13 @@ pub fn check(a: CheckArgs) -> ExitCode {
             .collect();
         let unclaimed: Vec<_> = unclaimed
             .iter()
-            .map(|(game, ply, reason)| {
-                json!({ "game": game, "ply": ply, "rule": i18n::draw_rule_id(*reason) })
+            .map(|(game, ply, reason, went_on)| {
+                json!({
+                    "game": game,
+                    "ply": ply,
+                    "rule": i18n::draw_rule_id(*reason),
+                    "went_on": went_on,
+                })
             })
             .collect();
         println!(

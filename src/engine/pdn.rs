@@ -526,7 +526,7 @@ impl<'a> Lexer<'a> {
         self.text[..self.at]
             .chars()
             .next_back()
-            .is_none_or(is_line_end)
+            .map_or(true, is_line_end)
     }
 
     /// After a comment or variation that never closes: on at the next tag section, so that

@@ -384,16 +384,15 @@ async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
         ))
         .await;
     // The review takes a while: deferred, its progress shown, then the summary.
-    let summary = loop {
-        let cb = standin.callback(&sent).await;
-        if cb.callback_type() == Some(4) {
-            break cb;
-        }
+    let cb = standin.callback(&sent).await;
+    let summary = if cb.callback_type() == Some(4) {
+        cb
+    } else {
         let mut edit = standin.original_edit(&sent).await;
         while !text(&edit).contains("Review:") {
             edit = standin.original_edit(&sent).await;
         }
-        break edit;
+        edit
     };
     let shown = text(&summary);
     assert!(!summary.is_ephemeral(), "{}", summary.summary());

@@ -324,19 +324,22 @@ pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     Reply::private(i18n::t(lang, "err-storage"))
 }
 
-/// Says once, at start, which endgame tables Expert, `/review` and the puzzles have. Without
-/// them Expert plays endings with its search alone; they are never built behind a move.
+/// Says once, at start, which endgame tables Expert, `/review` and the puzzles have, and
+/// builds the small ones the tables make for themselves (flying kings, three against one) on
+/// another thread now, so that no move waits for them. Without table files Expert plays the
+/// other endings with its search alone; those are never built behind a move.
 fn log_endgame_tables() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let tables = crate::ai::EndgameTables::global();
+        tables.build_in_memory_in_background();
         if crate::engine::Variant::ALL
             .iter()
             .all(|&v| tables.max_pieces(v) == 0)
         {
             tracing::warn!(
-                "{}: Expert plays endings with its search alone; `damas egdb generate` builds \
-                 the tables (see the README)",
+                "{}: Expert plays the other endings with its search alone; `damas egdb \
+                 generate` builds the tables (see the README)",
                 tables.summary()
             );
         } else {

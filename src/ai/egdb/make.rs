@@ -2,7 +2,7 @@
 //! each table finds the ones its moves lead to already built, written to the tables' folder.
 
 use super::file;
-use super::generate::{solve_pair, Library, TableStats};
+use super::generate::{solve_pair, with_dependencies, Library, TableStats};
 use super::material::Material;
 use crate::engine::Variant;
 use std::path::PathBuf;
@@ -159,4 +159,22 @@ fn build_stage(library: &Library, todo: &[Material], threads: usize) -> Vec<Solv
                 .unwrap_or_else(|| Err("a builder thread failed".into()))
         })
         .collect()
+}
+
+/// The tables of `targets` and of every material their moves lead to, built in memory on this
+/// thread (no files): what [`super::EndgameTables`] builds for itself when its folder lacks
+/// the kings-against-one tables of the flying-king variants.
+pub(crate) fn build_in_memory(variant: Variant, targets: &[Material]) -> Result<Library, String> {
+    let needed = with_dependencies(targets);
+    let pieces = needed.iter().map(|m| m.pieces()).max().unwrap_or(2);
+    let mut library = Library::new(variant);
+    for m in Material::all_up_to(pieces) {
+        if !needed.contains(&m) || library.get(m).is_some() {
+            continue;
+        }
+        for (x, values, _) in solve_pair(&library, m)? {
+            library.insert(x, Arc::new(values));
+        }
+    }
+    Ok(library)
 }

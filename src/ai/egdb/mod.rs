@@ -28,11 +28,13 @@ pub use material::{Material, MAX_PIECES};
 pub use value::EndgameVerdict;
 pub use verify::{verify, PlainSearchSample, TableCheck, VerifyOptions, VerifyReport};
 
+use crate::engine::{Color, Game, Move, Position, Variant};
 use crate::engine::{DrawCounters, Outcome};
-use crate::engine::{Game, Move, Position, Variant};
 use file::{BlockCache, TableFile};
+use generate::Library;
 use index::Canonical;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use value::{under_counts, Stored};
 
@@ -44,6 +46,12 @@ pub const DEFAULT_EGDB_DIR: &str = "./data/egdb";
 const CACHE_BYTES: usize = 64 << 20;
 /// Moves of the line a root probe returns after its move.
 const LINE_PLIES: usize = 10;
+/// Three kings against one: with flying kings no search of a few plies finds how to win it
+/// (the long diagonal first, then a sacrifice the lone king must take), so when the folder
+/// lacks its table the tables build it in memory, with the endings it leads to (one and two
+/// kings against one: 318,432 positions, about half a second of one core), as Expert did
+/// before there were table files.
+const BUILT_IN: Material = Material::new(0, 3, 0, 1);
 
 /// The tables most worth having, per variant: what `damas egdb generate` builds by default.
 pub const fn default_pieces(variant: Variant) -> u32 {
@@ -61,6 +69,12 @@ struct Inner {
     dir: Option<PathBuf>,
     variants: [VariantTables; 3],
     cache: Mutex<BlockCache>,
+    /// By variant: [`BUILT_IN`]'s tables, built in memory when first needed (`None` if the
+    /// build failed); no such tables at all for [`EndgameTables::none`].
+    built_in: Option<[OnceLock<Option<Library>>; 3]>,
+    /// Set once [`EndgameTables::build_in_memory_in_background`] has started building them:
+    /// from then on a probe does not wait for a build under way but answers "not here".
+    built_in_background: AtomicBool,
 }
 
 #[derive(Default)]
@@ -97,11 +111,14 @@ impl EndgameTables {
             dir: None,
             variants: Default::default(),
             cache: Mutex::new(BlockCache::new(0)),
+            built_in: None,
+            built_in_background: AtomicBool::new(false),
         }))
     }
 
     /// The tables in `dir` (`dir/<variant>/<material>.egdb`). Only the names are read now;
-    /// a missing folder gives no tables.
+    /// a missing folder gives no tables but the flying-king variants' kings against one,
+    /// built in memory when first needed ([`BUILT_IN`]).
     pub fn open(dir: impl Into<PathBuf>) -> EndgameTables {
         let dir = dir.into();
         let variants = Variant::ALL.map(|v| {
@@ -137,6 +154,8 @@ impl EndgameTables {
             dir: Some(dir),
             variants,
             cache: Mutex::new(BlockCache::new(CACHE_BYTES)),
+            built_in: Some(Default::default()),
+            built_in_background: AtomicBool::new(false),
         }))
     }
 
@@ -174,12 +193,115 @@ impl EndgameTables {
             .map_or_else(|| "none".to_string(), |d| d.display().to_string());
         let found: Vec<String> = Variant::ALL
             .iter()
-            .map(|&v| match self.materials(v).len() {
-                0 => format!("{v}: none"),
-                n => format!("{v}: {n} tables up to {} pieces", self.max_pieces(v)),
+            .map(|&v| {
+                let built_in = if self.builds_in_memory(v) {
+                    " (kings against one built in memory)"
+                } else {
+                    ""
+                };
+                match self.materials(v).len() {
+                    0 => format!("{v}: none{built_in}"),
+                    n => format!(
+                        "{v}: {n} tables up to {} pieces{built_in}",
+                        self.max_pieces(v)
+                    ),
+                }
             })
             .collect();
         format!("endgame tables in {dir}: {}", found.join(", "))
+    }
+
+    /// Whether `variant`'s three kings against one comes from [`BUILT_IN`]'s tables built in
+    /// memory: a flying-king variant whose folder lacks that table's file.
+    pub fn builds_in_memory(&self, variant: Variant) -> bool {
+        self.0.built_in.is_some()
+            && variant.flying_kings()
+            && self.0.variants[variant_slot(variant)]
+                .slots
+                .get(BUILT_IN.code())
+                .is_some_and(Option::is_none)
+    }
+
+    /// Builds now, on another thread, the tables [`EndgameTables::builds_in_memory`] says
+    /// will be built in memory (the bot does at start). Until they are ready, probes of their
+    /// positions answer "not here" rather than wait, so no move waits for them.
+    pub fn build_in_memory_in_background(&self) {
+        let variants: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|&v| self.builds_in_memory(v))
+            .collect();
+        if variants.is_empty() {
+            return;
+        }
+        let tables = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("egdb-built-in".into())
+            .spawn(move || {
+                for v in variants {
+                    tables.built_in_now(v);
+                }
+            });
+        match spawned {
+            Ok(_) => self.0.built_in_background.store(true, Ordering::Release),
+            Err(e) => {
+                tracing::warn!("endgame tables: cannot build kings against one ahead: {e}")
+            }
+        }
+    }
+
+    /// [`BUILT_IN`]'s tables of `variant` if they are ready; else built now, unless
+    /// [`EndgameTables::build_in_memory_in_background`] is building them: then `None`, so
+    /// that the search plays on rather than wait.
+    fn built_in(&self, variant: Variant) -> Option<&Library> {
+        let cell = &self.0.built_in.as_ref()?[variant_slot(variant)];
+        match cell.get() {
+            Some(ready) => ready.as_ref(),
+            None if self.0.built_in_background.load(Ordering::Acquire) => None,
+            None => self.built_in_now(variant),
+        }
+    }
+
+    /// [`BUILT_IN`]'s tables of `variant`, built on first call (later callers wait for the
+    /// first one); `None` for [`EndgameTables::none`], a variant without flying kings, or
+    /// a failed build (logged once).
+    fn built_in_now(&self, variant: Variant) -> Option<&Library> {
+        if !variant.flying_kings() {
+            return None;
+        }
+        self.0.built_in.as_ref()?[variant_slot(variant)]
+            .get_or_init(|| {
+                let started = std::time::Instant::now();
+                match make::build_in_memory(variant, &[BUILT_IN]) {
+                    Ok(library) => {
+                        tracing::info!(
+                            "endgame tables: {variant} kings against one built in memory in {:.1} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                        Some(library)
+                    }
+                    Err(e) => {
+                        tracing::error!("endgame tables: {variant} kings against one: {e}");
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// The entry of `pos` from [`BUILT_IN`]'s tables, if they hold it: only kings, one of
+    /// them alone, at most four in all, flying.
+    fn stored_built_in(&self, pos: &Position) -> Option<Stored> {
+        let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+        let covered = self.0.built_in.is_some()
+            && pos.variant().flying_kings()
+            && pos.occupied().count() <= BUILT_IN.pieces()
+            && pos.men(Color::White).is_empty()
+            && pos.men(Color::Black).is_empty()
+            && white.count().min(black.count()) == 1;
+        if !covered {
+            return None;
+        }
+        self.built_in(pos.variant())?.stored(pos)
     }
 
     /// The stored entry of `pos`, if its table is here.
@@ -187,15 +309,17 @@ impl EndgameTables {
         let variant = pos.variant();
         let tables = &self.0.variants[variant_slot(variant)];
         let side = pos.side_to_move();
-        if pos.occupied().count() > tables.max_pieces
-            || pos.pieces(side).is_empty()
-            || pos.pieces(!side).is_empty()
-        {
+        if pos.pieces(side).is_empty() || pos.pieces(!side).is_empty() {
             return None;
+        }
+        if pos.occupied().count() > tables.max_pieces {
+            return self.stored_built_in(pos);
         }
         let c = Canonical::of(pos);
         let m = c.material();
-        let slot = tables.slots.get(m.code())?.as_ref()?;
+        let Some(slot) = tables.slots.get(m.code()).and_then(Option::as_ref) else {
+            return self.stored_built_in(pos);
+        };
         let file = slot
             .file
             .get_or_init(|| match TableFile::open(&slot.path, variant, m) {

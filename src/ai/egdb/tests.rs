@@ -154,6 +154,58 @@ fn bad_files_are_refused_and_probes_go_on_without_them() {
 }
 
 #[test]
+fn kings_against_one_are_built_in_memory_where_there_are_no_files() {
+    let empty = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("temp dir: {e}"),
+    };
+    let built_in = EndgameTables::open(empty.path());
+    for variant in [Variant::Spanish, Variant::Portuguese] {
+        assert!(built_in.builds_in_memory(variant));
+        let (_dir, files) = build(variant, 4, Some(vec![BUILT_IN]));
+        assert!(!files.builds_in_memory(variant));
+        // Every position of three, two and one kings against one, either side to move.
+        let mut compared = 0;
+        for m in generate::with_dependencies(&[BUILT_IN]) {
+            for (_, c) in generate::each_position(m) {
+                let p = c.position(variant);
+                let from_file = files.stored(&p);
+                assert!(from_file.is_some(), "{variant} {}", p.fen());
+                assert_eq!(built_in.stored(&p), from_file, "{variant} {}", p.fen());
+                compared += 1;
+            }
+        }
+        assert!(compared > 300_000, "{compared}");
+        // Nothing else: two kings against two, or a man.
+        for fen in ["W:WK1,K10:BK26,K30", "W:W10,K14,K18:BK30"] {
+            assert_eq!(built_in.stored(game(variant, fen).position()), None);
+        }
+    }
+    // Built ahead on another thread, as the bot does at start: the same entries once ready
+    // (until then a probe answers "not here" rather than wait).
+    let ahead = EndgameTables::open(empty.path());
+    ahead.build_in_memory_in_background();
+    let p = *game(Variant::Spanish, "W:WK1,K10,K20:BK26").position();
+    let mut waited = 0;
+    while ahead.stored(&p).is_none() && waited < 1200 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    assert!(ahead.stored(&p).is_some());
+    assert_eq!(ahead.stored(&p), built_in.stored(&p));
+    // English kings need no such help, and no tables means none.
+    assert!(!built_in.builds_in_memory(Variant::English));
+    let english = game(Variant::English, "W:WK1,K10,K20:BK26");
+    assert_eq!(built_in.probe_game(&english), None);
+    let none = EndgameTables::none();
+    assert!(!none.builds_in_memory(Variant::Spanish));
+    assert_eq!(
+        none.probe_game(&game(Variant::Spanish, "W:WK1,K10,K20:BK26")),
+        None
+    );
+}
+
+#[test]
 fn the_engine_does_not_notice_the_board_turned() {
     // The tables see every position from the side to move; turning the board and swapping
     // the colours must not change a single legal move.

@@ -275,7 +275,7 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
             println!("  {c}");
         }
         println!(
-            "{variant} probe: {:.2} µs cold (files opened, blocks read), {:.3} µs cached, over {} positions",
+            "{variant} probe: {:.2} µs cold (files opened, blocks read), {:.3} µs with its block cached, over {} positions",
             report.probe_cold.as_secs_f64() * 1e6,
             report.probe_warm.as_secs_f64() * 1e6,
             report.probes

@@ -64,7 +64,7 @@ pub struct VerifyReport {
     pub tables: Vec<TableCheck>,
     pub sample: PlainSearchSample,
     /// Mean cost of a probe through the files: with a cold cache (files opened and blocks
-    /// read as they come: nearly one block per probe, random positions seldom share one),
+    /// read as they come: one per probe where the tables' blocks outnumber the cache's),
     /// then with each probe's block in the cache (the first [`WARM_PROBES`] again).
     pub probe_cold: Duration,
     pub probe_warm: Duration,

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use damas::cli::{
-    ai_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds, review_cmds,
+    ai_cmds, egdb_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds, review_cmds,
     store_cmds,
 };
 use std::process::ExitCode;
@@ -47,6 +47,8 @@ enum Command {
     Openings(openings_cmds::OpeningsArgs),
     /// Puzzle sets: generate one from the computer's games.
     Puzzles(puzzle_cmds::PuzzlesArgs),
+    /// Endgame tables: `damas egdb generate | verify | probe`.
+    Egdb(egdb_cmds::EgdbArgs),
     /// Judge every move of a game from a PDN file.
     Review(review_cmds::ReviewArgs),
     /// Draw a game from a PDN file as an animated GIF.
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Store(a)) => store_cmds::run(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
+        Some(Command::Egdb(a)) => egdb_cmds::egdb(a),
         Some(Command::Review(a)) => review_cmds::review(a),
         Some(Command::Gif(a)) => review_cmds::gif(a),
         Some(Command::Pdn(a)) => pdn_cmds::run(a),

@@ -2,7 +2,7 @@
 //! rules, cancellation. Limits are nodes or depth, never time, so results do not depend on
 //! the machine.
 
-use damas::ai::{best_move, Level, SearchLimits, SearchOptions, SearchResult};
+use damas::ai::{best_move, EndgameTables, Level, SearchLimits, SearchOptions, SearchResult};
 use damas::engine::{Color, Game, Move, Outcome, Position, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -330,14 +330,21 @@ fn medium_sees_a_short_shot() {
 // ---------------------------------------------------------------------------------------
 // Endings, played out under the draw rules.
 
-/// Plays `game` to its end with `level` on both sides and returns the outcome.
-fn play_out(mut game: Game, budget: u64, max_plies: usize) -> Option<Outcome> {
+/// Plays `game` to its end with Expert on both sides (with `tables`, or none) and returns the
+/// outcome.
+fn play_out(
+    mut game: Game,
+    budget: u64,
+    max_plies: usize,
+    tables: Option<&EndgameTables>,
+) -> Option<Outcome> {
     for ply in 0..max_plies {
         if game.is_over() {
             break;
         }
         let opts = SearchOptions {
             seed: ply as u64,
+            endgame_tables: Some(tables.cloned().unwrap_or_else(EndgameTables::none)),
             ..nodes(budget)
         };
         let r = search(&game, Level::Expert, &opts);
@@ -358,7 +365,8 @@ fn expert_wins_two_kings_against_one_in_english() {
         "W:WK9,K11:BK32",
     ] {
         let game = Game::from_position(fen(Variant::English, start));
-        let outcome = play_out(game, 60_000, 200);
+        // The search alone, without endgame tables.
+        let outcome = play_out(game, 60_000, 200, None);
         assert!(
             matches!(
                 outcome,
@@ -374,6 +382,15 @@ fn expert_wins_two_kings_against_one_in_english() {
 
 #[test]
 fn expert_wins_three_kings_against_one_in_spanish() {
+    // The technique is beyond a search of a few plies: Expert knows it from the endgame
+    // tables, which build these pieces' in memory when their folder has no files (here an
+    // empty one), so a bot set up without `damas egdb generate` still wins it.
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("{e}"),
+    };
+    let tables = EndgameTables::open(dir.path());
+    assert!(tables.builds_in_memory(Variant::Spanish));
     // Three kings, one of them on the long diagonal: the 13-move count runs from the start.
     for start in [
         "W:WK1,K10,K20:BK26",
@@ -382,7 +399,7 @@ fn expert_wins_three_kings_against_one_in_spanish() {
     ] {
         let game = Game::from_position(fen(Variant::Spanish, start));
         assert!(game.three_kings_moves_left().is_some(), "{start}");
-        let outcome = play_out(game, 60_000, 60);
+        let outcome = play_out(game, 60_000, 60, Some(&tables));
         assert!(
             matches!(
                 outcome,

@@ -132,3 +132,69 @@ fn the_pool_gives_the_same_review_and_reports_progress() {
     assert!(total < positions.len());
     assert_eq!(seen, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
 }
+
+/// English, two kings against one, with endgame tables built for it: the review is exact.
+#[test]
+fn a_win_thrown_away_in_a_tables_ending_is_a_blunder_and_exactly_so() {
+    use damas::ai::egdb::{generate, GenerateOptions, Material};
+    use damas::ai::{EndgameTables, EndgameVerdict};
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("{e}"),
+    };
+    let built = generate(
+        &GenerateOptions {
+            variant: Variant::English,
+            pieces: 3,
+            dir: dir.path().to_path_buf(),
+            threads: 1,
+            force: false,
+            only: Some(vec![Material::new(0, 2, 0, 1)]),
+        },
+        |_| {},
+    );
+    if let Err(e) = built {
+        panic!("{e}");
+    }
+    let tables = EndgameTables::open(dir.path());
+    // White (the second player in English) wins, but 18-14 lets the lone king take a king: a
+    // draw. Black answers with the capture, White plays on.
+    let start = match Position::from_fen(Variant::English, "W:WK18,K26:BK10") {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    let game = match Game::replay(start, &["18-14", "10x17", "26-23"]) {
+        Ok(g) => g,
+        Err((i, e)) => panic!("move {i}: {e}"),
+    };
+    let options = ReviewOptions {
+        endgame_tables: Some(tables),
+        ..ReviewOptions::default()
+    };
+    let r = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    // Verdicts are for the first player, Black: lost, then drawn after White's slip.
+    let slip = &r.plies[0];
+    assert!(
+        matches!(slip.exact_before, Some(EndgameVerdict::Loss { .. })),
+        "{slip:?}"
+    );
+    assert_eq!(slip.exact_after, Some(EndgameVerdict::Draw), "{slip:?}");
+    assert_eq!(slip.class, MoveClass::Blunder, "{slip:?}");
+    assert!(
+        slip.eval_before < -damas::ai::TABLE_BOUND,
+        "{}",
+        slip.eval_before
+    );
+    assert_eq!(slip.eval_after, 0);
+    assert_eq!(r.plies[2].exact_before, Some(EndgameVerdict::Draw));
+    // The command line's review says it in words.
+    let lines = damas::cli::review_cmds::review_lines(&game, &r);
+    assert!(
+        lines[0].contains(" lost ") && lines[0].contains(" drawn "),
+        "{}",
+        lines[0]
+    );
+}

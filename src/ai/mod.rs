@@ -6,7 +6,7 @@
 //! (and on tokio's one-shot channel, so async code can await a pool's [`Ticket`]).
 
 mod board;
-mod endgame;
+pub mod egdb;
 mod eval;
 mod hash;
 mod level;
@@ -15,6 +15,7 @@ pub mod puzzles;
 mod review;
 mod search;
 
+pub use egdb::{EndgameTables, EndgameVerdict};
 pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
 pub use hash::{tables_allocated_on_this_thread, Table as TranspositionTable};
 pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
@@ -30,4 +31,5 @@ pub use review::{
 };
 pub use search::{
     best_move, best_move_with_table, Hurry, SearchOptions, SearchResult, MATE, MATE_BOUND,
+    TABLE_BOUND,
 };

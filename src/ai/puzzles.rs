@@ -7,6 +7,7 @@
 //! win. Sets are plain text, one puzzle a line, so they can be shipped and reviewed in the
 //! repository.
 
+use super::egdb::{EndgameTables, EndgameVerdict};
 use super::level::{Level, SearchLimits};
 use super::search::{best_move, SearchOptions, MATE_BOUND};
 use crate::engine::{Color, Game, Move, Position, Variant};
@@ -220,8 +221,17 @@ fn wins(score: i32, baseline: i32) -> bool {
 }
 
 /// The one move of `pos` that wins at `depth`, with the line after it, or `None` when no move
-/// or more than one move wins.
-fn unique_winner(pos: &Position, depth: u32, baseline: i32) -> Option<(Move, Vec<Move>)> {
+/// or more than one move wins. Where the endgame tables hold the position they decide,
+/// exactly: the one move they call a win, when no other move wins.
+fn unique_winner(
+    pos: &Position,
+    depth: u32,
+    baseline: i32,
+    tables: &EndgameTables,
+) -> Option<(Move, Vec<Move>)> {
+    if let Some(exact) = exact_winner(pos, tables) {
+        return exact;
+    }
     let scored = score_moves(pos, depth);
     let mut winners = scored.iter().filter(|(_, s, _)| wins(*s, baseline));
     let (mv, _, line) = winners.next()?;
@@ -235,10 +245,37 @@ fn unique_winner(pos: &Position, depth: u32, baseline: i32) -> Option<(Move, Vec
     others_quiet.then(|| (*mv, line.clone()))
 }
 
+/// Where the endgame tables hold `pos`: `Some` of the one move that wins and the tables'
+/// line after it (the defence first), or `Some(None)` when no move or several moves win.
+fn exact_winner(pos: &Position, tables: &EndgameTables) -> Option<Option<(Move, Vec<Move>)>> {
+    let game = Game::from_position(*pos);
+    let rated = tables.rate_moves(&game)?;
+    let mut winners = rated
+        .iter()
+        .filter(|(_, v)| matches!(v, EndgameVerdict::Win { .. }));
+    let (Some((mv, _)), None) = (winners.next(), winners.next()) else {
+        return Some(None);
+    };
+    let mut after = game.clone();
+    if after.play(*mv).is_err() {
+        return Some(None);
+    }
+    let line = match tables.best_move(&after, |p| -super::expert_evaluation(p)) {
+        Some((_, _, line)) => line,
+        None => Vec::new(),
+    };
+    Some(Some((*mv, line)))
+}
+
 /// Checks `pos` as a puzzle at `depth`: its solution line when the side to move wins at least
 /// [`WINNING_GAIN`] with a unique first move and a unique move at each of its later turns in
-/// the line; `None` otherwise.
+/// the line; `None` otherwise. Positions the process's endgame tables hold are judged by them.
 pub fn solve(pos: &Position, depth: u32) -> Option<Vec<Move>> {
+    solve_with(pos, depth, EndgameTables::global())
+}
+
+/// [`solve`] with the endgame tables `tables`.
+pub fn solve_with(pos: &Position, depth: u32, tables: &EndgameTables) -> Option<Vec<Move>> {
     // More moves than a menu can list would leave the menu without the answer.
     if pos.has_capture() || !(2..=MAX_MOVES).contains(&pos.count_legal_moves()) {
         return None;
@@ -249,7 +286,7 @@ pub fn solve(pos: &Position, depth: u32) -> Option<Vec<Move>> {
         return None;
     }
     let baseline = super::expert_evaluation(pos);
-    let (first, rest) = unique_winner(pos, depth, baseline)?;
+    let (first, rest) = unique_winner(pos, depth, baseline, tables)?;
     let mut full = vec![first];
     full.extend(rest);
     let line = cut_line(pos, &full, start_material)?;
@@ -258,7 +295,7 @@ pub fn solve(pos: &Position, depth: u32) -> Option<Vec<Move>> {
     for (i, mv) in line.iter().enumerate().skip(1) {
         if i % 2 == 0 && at.count_legal_moves() > 1 {
             let later_depth = depth.saturating_sub(i as u32).max(5);
-            let (unique, _) = unique_winner(&at, later_depth, baseline)?;
+            let (unique, _) = unique_winner(&at, later_depth, baseline, tables)?;
             if unique != *mv {
                 return None;
             }

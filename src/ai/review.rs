@@ -13,9 +13,12 @@
 //! [`SearchPool`] (a few at a time, so a review never holds the pool for long), and
 //! [`review`] runs them on the calling thread; both assemble the same [`Review`].
 
+use super::egdb::{EndgameTables, EndgameVerdict};
 use super::level::{Level, SearchLimits, HARD_NODES};
 use super::pool::{JobClass, PoolError, SearchPool};
-use super::search::{best_move, SearchOptions, SearchResult, MATE, MATE_BOUND};
+use super::search::{
+    best_move, table_score, SearchOptions, SearchResult, MATE, MATE_BOUND, TABLE_BOUND,
+};
 use crate::engine::{Color, DrawReason, Game, Move, Outcome, Position};
 use std::collections::VecDeque;
 
@@ -39,12 +42,12 @@ pub const BLUNDER: f64 = 0.3;
 const SHOT_PIECES: i32 = 2;
 
 /// The expected score of the side to move for a search score (hundredths of a man; forced
-/// wins and losses beyond [`MATE_BOUND`] give 1 and 0).
+/// wins and losses, the search's or the endgame tables', beyond [`TABLE_BOUND`] give 1 and 0).
 pub fn expected_score(score: i32) -> f64 {
-    if score > MATE_BOUND {
+    if score > TABLE_BOUND {
         return 1.0;
     }
-    if score < -MATE_BOUND {
+    if score < -TABLE_BOUND {
         return 0.0;
     }
     1.0 / (1.0 + (-(score as f64) / EXPECTED_SCORE_SCALE).exp())
@@ -129,6 +132,10 @@ pub struct PlyReview {
     /// Expected score the mover gave away (0 for the best move and forced ones).
     pub loss: f64,
     pub class: MoveClass,
+    /// The exact results before and after the move, for the first player, where the endgame
+    /// tables hold the positions.
+    pub exact_before: Option<EndgameVerdict>,
+    pub exact_after: Option<EndgameVerdict>,
     /// The best line from the position, starting with `best`.
     pub best_line: Vec<Move>,
     /// The opponent's best line after the played move.
@@ -189,6 +196,9 @@ pub struct ReviewOptions {
     /// Whose searcher judges (its evaluation, pruning, tables).
     pub level: Level,
     pub limits: SearchLimits,
+    /// The endgame tables whose positions get exact verdicts instead of searches; `None` for
+    /// the process's own ([`EndgameTables::global`]).
+    pub endgame_tables: Option<EndgameTables>,
 }
 
 impl Default for ReviewOptions {
@@ -203,6 +213,7 @@ impl Default for ReviewOptions {
                 nodes: Some(HARD_NODES),
                 depth: None,
             },
+            endgame_tables: None,
         }
     }
 }
@@ -224,6 +235,8 @@ pub struct PositionEval {
     /// The best line (empty at the end of the game, or for a forced move judged through its
     /// successor).
     pub line: Vec<Move>,
+    /// The exact result for the side to move, where the endgame tables hold the position.
+    pub exact: Option<EndgameVerdict>,
 }
 
 /// The game up to ply `ply` (its history included, for repetitions and draw counts).
@@ -261,12 +274,24 @@ fn drawn_by_rule(outcome: Option<Outcome>) -> bool {
 }
 
 /// Searches one position of a game (given with its history), following forced moves to the
-/// first position with a choice so that the score is never a bare static evaluation.
+/// first position with a choice so that the score is never a bare static evaluation. A
+/// position the endgame tables hold is not searched: its result is exact.
 pub fn evaluate_position(
     game: &Game,
     options: &ReviewOptions,
     search: &mut dyn FnMut(&Game, Level, &SearchOptions) -> Option<SearchResult>,
 ) -> PositionEval {
+    let tables = options
+        .endgame_tables
+        .clone()
+        .unwrap_or_else(|| EndgameTables::global().clone());
+    if let Some((_, verdict, line)) = tables.best_move(game, |p| -super::expert_evaluation(p)) {
+        return PositionEval {
+            score: table_score(verdict, 0),
+            line,
+            exact: Some(verdict),
+        };
+    }
     let mut g = game.clone();
     let mut forced: Vec<Move> = Vec::new();
     loop {
@@ -289,10 +314,12 @@ pub fn evaluate_position(
         return PositionEval {
             score: sign * score,
             line: forced,
+            exact: None,
         };
     }
     let opts = SearchOptions {
         limits: Some(options.limits),
+        endgame_tables: Some(tables),
         ..SearchOptions::default()
     };
     match search(&g, options.level, &opts) {
@@ -301,11 +328,13 @@ pub fn evaluate_position(
             PositionEval {
                 score: sign * r.score,
                 line: forced,
+                exact: None,
             }
         }
         None => PositionEval {
             score: sign * -MATE,
             line: forced,
+            exact: None,
         },
     }
 }
@@ -427,6 +456,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
         evals[n] = Some(PositionEval {
             score,
             line: vec![],
+            exact: None,
         });
     }
     // Forced moves, from the end back: the score is that of the position after them.
@@ -435,7 +465,20 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             let next = evals[i + 1].as_ref().map_or(0, |e| e.score);
             let mut line = vec![game.moves()[i]];
             line.extend(evals[i + 1].iter().flat_map(|e| e.line.iter().copied()));
-            evals[i] = Some(PositionEval { score: -next, line });
+            // A forced move keeps the exact result of the position it leads to.
+            let exact = evals[i + 1]
+                .as_ref()
+                .and_then(|e| e.exact)
+                .map(|v| match v {
+                    EndgameVerdict::Win { plies } => EndgameVerdict::Loss { plies: plies + 1 },
+                    EndgameVerdict::Loss { plies } => EndgameVerdict::Win { plies: plies + 1 },
+                    EndgameVerdict::Draw => EndgameVerdict::Draw,
+                });
+            evals[i] = Some(PositionEval {
+                score: -next,
+                line,
+                exact,
+            });
         }
     }
     let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
@@ -445,6 +488,14 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
         } else {
             -score
         }
+    };
+    let exact_for_first = |i: usize| {
+        let v = evals[i].exact?;
+        Some(if positions[i].side_to_move() == first {
+            v
+        } else {
+            v.flipped()
+        })
     };
     let mut plies = Vec::with_capacity(n);
     for i in 0..n {
@@ -480,6 +531,8 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             best_text: pos.move_notation(&best),
             eval_before: for_first(i, before),
             eval_after: for_first(i + 1, evals[i + 1].score),
+            exact_before: exact_for_first(i),
+            exact_after: exact_for_first(i + 1),
             loss,
             class,
             missed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
@@ -544,12 +597,15 @@ pub fn line_notation(pos: &Position, line: &[Move]) -> Vec<String> {
 }
 
 /// A score as players read it, in men for the first player: `+1.25`, `-0.40`, and forced
-/// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second).
+/// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second), or
+/// `+W` / `-W` for a win the endgame tables prove (its length to the end is not known).
 pub fn format_eval(score: i32) -> String {
+    let sign = if score > 0 { '+' } else { '-' };
     if score.abs() > MATE_BOUND {
         let plies = MATE - score.abs();
-        let sign = if score > 0 { '+' } else { '-' };
         format!("{sign}W{plies}")
+    } else if score.abs() > TABLE_BOUND {
+        format!("{sign}W")
     } else {
         format!("{:+.2}", score as f64 / 100.0)
     }
@@ -590,5 +646,7 @@ mod tests {
         assert_eq!(format_eval(-40), "-0.40");
         assert_eq!(format_eval(MATE - 7), "+W7");
         assert_eq!(format_eval(-(MATE - 3)), "-W3");
+        assert_eq!(format_eval(MATE_BOUND - 20), "+W");
+        assert_eq!(format_eval(-(MATE_BOUND - 20)), "-W");
     }
 }

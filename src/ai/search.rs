@@ -7,12 +7,11 @@
 //! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
 //! side ahead avoids and the side behind seeks.
 
+use super::egdb::{EndgameTables, EndgameVerdict};
+use super::eval;
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
-use super::{endgame, eval};
-use crate::engine::{
-    DrawCounters, Game, Move, MoveList, Position, Square, Variant, THREE_KINGS_MOVES,
-};
+use crate::engine::{DrawCounters, Game, Move, MoveList, Position, Square, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -25,6 +24,10 @@ use std::time::{Duration, Instant};
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are wins or losses found by the search, not evaluations.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Scores beyond this, up to [`MATE_BOUND`], are wins and losses the endgame tables prove: a
+/// win converting in `n` plies from the root scores `MATE_BOUND - n` (the game may last
+/// longer, so it ranks below any win the search sees to the end).
+pub const TABLE_BOUND: i32 = MATE_BOUND - 1_000;
 const INFINITY: i32 = MATE + 1;
 /// Deepest path the search follows, captures and extensions included.
 const MAX_PLY: usize = 128;
@@ -50,6 +53,9 @@ pub struct SearchOptions {
     /// Lets the caller cut the clock short while the search runs (the search pool does when
     /// a quick or short job waits for this search's thread).
     pub hurry: Option<Hurry>,
+    /// The endgame tables the levels that use them probe; `None` for the process's own
+    /// ([`EndgameTables::global`]).
+    pub endgame_tables: Option<EndgameTables>,
 }
 
 /// A clock that can be shortened from another thread while the search runs, which then
@@ -119,6 +125,23 @@ fn search_with(
         EvalKind::Basic => eval::basic(p),
         EvalKind::Rich => eval::rich(p),
     };
+    let tables = style.endgame_table.then(|| {
+        opts.endgame_tables
+            .clone()
+            .unwrap_or_else(|| EndgameTables::global().clone())
+    });
+    if let Some(tables) = &tables {
+        // A position the tables hold is not searched: their move, their line.
+        if let Some((mv, verdict, pv)) = tables.best_move(game, |p| -static_score(p)) {
+            return Some(SearchResult {
+                mv,
+                score: table_score(verdict, 0),
+                depth: 0,
+                nodes: 0,
+                pv,
+            });
+        }
+    }
     if legal.len() == 1 {
         return Some(SearchResult {
             mv: first,
@@ -162,6 +185,7 @@ fn search_with(
         }
     };
     let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table);
+    searcher.tables = tables;
     let mut root: Vec<Move> = legal.to_vec();
     root.shuffle(&mut rng);
     Some(searcher.iterate(root))
@@ -201,7 +225,7 @@ struct Style {
     extend_forced: bool,
     /// Late move reductions: later quiet moves first get a shallower look.
     reductions: bool,
-    /// Look up three kings against one (flying kings) in the endgame table.
+    /// Probe the endgame tables, at the root and in the tree.
     endgame_table: bool,
 }
 
@@ -272,6 +296,7 @@ struct Searcher<'a> {
     pv: Vec<Move>,
     pv_len: [usize; MAX_PLY],
     root: Node,
+    tables: Option<EndgameTables>,
 }
 
 impl<'a> Searcher<'a> {
@@ -309,6 +334,7 @@ impl<'a> Searcher<'a> {
             pv: vec![dummy; MAX_PLY * MAX_PLY],
             pv_len: [0; MAX_PLY],
             root,
+            tables: None,
         }
     }
 
@@ -420,9 +446,9 @@ impl<'a> Searcher<'a> {
         if self.is_draw(node) {
             return 0;
         }
-        if self.style.endgame_table {
-            if let Some(result) = endgame::kings_against_one(&node.pos) {
-                return self.endgame_score(node, result, ply);
+        if let Some(tables) = &self.tables {
+            if let Some(verdict) = tables.probe(&node.pos, &node.counters) {
+                return table_score(verdict, ply);
             }
         }
         if ply + 1 >= MAX_PLY {
@@ -623,42 +649,6 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// The exact value of two or three kings against one: a win in `plies` counts only if
-    /// the draw counts leave time for it.
-    fn endgame_score(&self, node: &Node, plies: Option<u32>, ply: usize) -> i32 {
-        let Some(plies) = plies else {
-            return 0;
-        };
-        let strong_to_move = node.pos.pieces(node.pos.side_to_move()).count() > 1;
-        // The capture resets the no-progress count; the plies before it must not run it out.
-        let no_progress_left = self
-            .variant
-            .no_progress_limit()
-            .saturating_sub(node.counters.no_progress_plies());
-        let mut in_time = plies <= no_progress_left as u32;
-        let three = node.pos.occupied().count() == 4;
-        if self.variant.three_kings_rule() && three {
-            // The strong side's moves, the capture included; a count not started yet may
-            // start at once.
-            let made = node.counters.three_kings().map_or(0, |(_, n)| n as u32);
-            let needed = if strong_to_move {
-                plies.div_ceil(2)
-            } else {
-                plies / 2
-            };
-            in_time &= made + needed <= THREE_KINGS_MOVES as u32;
-        }
-        if !in_time {
-            return 0;
-        }
-        let win = MATE - (ply as u32 + plies) as i32;
-        if strong_to_move {
-            win
-        } else {
-            -win
-        }
-    }
-
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
         let score = match self.style.eval {
             EvalKind::Basic => eval::basic(pos),
@@ -749,12 +739,21 @@ fn tt_key(node: &Node) -> u64 {
     }
 }
 
-/// Wins and losses are stored relative to the node, so they stay right when the same
-/// position is met at another distance from the root.
+/// The score of an endgame table's verdict at `ply` from the root.
+pub(crate) fn table_score(verdict: EndgameVerdict, ply: usize) -> i32 {
+    match verdict {
+        EndgameVerdict::Win { plies } => MATE_BOUND - (ply as i32 + plies as i32),
+        EndgameVerdict::Loss { plies } => -(MATE_BOUND - (ply as i32 + plies as i32)),
+        EndgameVerdict::Draw => 0,
+    }
+}
+
+/// Wins and losses (the search's and the tables') are stored relative to the node, so they
+/// stay right when the same position is met at another distance from the root.
 fn to_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TABLE_BOUND {
         score + ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TABLE_BOUND {
         score - ply as i32
     } else {
         score
@@ -762,9 +761,9 @@ fn to_table(score: i32, ply: usize) -> i32 {
 }
 
 fn from_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > TABLE_BOUND {
         score - ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -TABLE_BOUND {
         score + ply as i32
     } else {
         score

@@ -19,8 +19,8 @@ use super::ids::{Action, ComponentId};
 use super::reply::{Attachment, Button, ButtonStyle, Reply};
 use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
-    expected_score, format_eval, line_notation, review_in_pool, JobClass, MoveClass, PlyReview,
-    PoolError, Review, ReviewError, ReviewOptions,
+    expected_score, format_eval, line_notation, review_in_pool, EndgameVerdict, JobClass,
+    MoveClass, PlyReview, PoolError, Review, ReviewError, ReviewOptions,
 };
 use crate::engine::{
     decode_pdn, read_pdn_by_game_type, Color, Game, GameError, MoveError, PdnError, PdnRecord,
@@ -729,15 +729,23 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         ],
     );
     let first = game.variant().first_player();
-    let eval = tr(
+    // Where the endgame tables hold a position its result is exact: won, drawn or lost.
+    let shown = |exact: Option<EndgameVerdict>, score: i32| match exact {
+        Some(v) => tr(lang, "review-verdict", &[("verdict", s(v.id()))]),
+        None => format_eval(score),
+    };
+    let mut eval = tr(
         lang,
         "review-eval",
         &[
-            ("before", s(format_eval(p.eval_before))),
-            ("after", s(format_eval(p.eval_after))),
+            ("before", s(shown(p.exact_before, p.eval_before))),
+            ("after", s(shown(p.exact_after, p.eval_after))),
             ("colour", s(i18n::color_name(lang, first))),
         ],
     );
+    if p.exact_before.is_some() || p.exact_after.is_some() {
+        eval.push_str(&format!(" ({})", t(lang, "review-exact")));
+    }
     let shorten = |line: Vec<String>| {
         let more = line.len() > LINE_SHOWN;
         let mut text = line

@@ -1,6 +1,7 @@
 //! The command line: one file per family of subcommands. `main.rs` only parses and dispatches.
 
 pub mod ai_cmds;
+pub mod egdb_cmds;
 pub mod engine_cmds;
 pub mod openings_cmds;
 pub mod pdn_cmds;

@@ -61,19 +61,23 @@ pub fn review(a: ReviewArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One line per ply: number, mover, move, the first player's evaluation before and after,
-/// the class, and for an error the better move (and the shot missed or allowed); then a
-/// line per player.
+/// One line per ply: number, mover, move, the first player's evaluation before and after
+/// (`won`, `drawn` or `lost` where the endgame tables know), the class, and for an error the
+/// better move (and the shot missed or allowed); then a line per player.
 pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
     let mut out = Vec::with_capacity(r.plies.len() + 2);
     for p in &r.plies {
+        // The endgame tables' exact results say won, drawn or lost instead of a score.
+        let shown = |exact: Option<ai::EndgameVerdict>, score: i32| {
+            exact.map_or_else(|| format_eval(score), |v| v.id().to_string())
+        };
         let mut line = format!(
             "{:>3} {} {:<10} {:>6} {:>6} {}",
             p.ply + 1,
             p.mover.letter(),
             p.played_text,
-            format_eval(p.eval_before),
-            format_eval(p.eval_after),
+            shown(p.exact_before, p.eval_before),
+            shown(p.exact_after, p.eval_after),
             p.class.id(),
         );
         if p.class.is_error() {
@@ -121,6 +125,8 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
                 "move": p.played_text,
                 "eval_before": p.eval_before,
                 "eval_after": p.eval_after,
+                "exact_before": p.exact_before.map(|v| v.id()),
+                "exact_after": p.exact_after.map(|v| v.id()),
                 "loss": (p.loss * 1000.0).round() / 1000.0,
                 "class": p.class.id(),
                 "best": p.best_text,

@@ -369,6 +369,12 @@ review-errors = { $count ->
 review-page-title = Move to look at
 review-page-move = { $number } { $move } ({ $colour }): { $class }
 review-eval = Evaluation for { $colour }: { $before } before, { $after } after
+review-verdict = { $verdict ->
+    [won] won
+    [lost] lost
+   *[drawn] drawn
+}
+review-exact = exact, from the endgame tables
 review-page-better = Better: { $move } — line: { $line }
 review-page-refutation = After { $move }: { $line }
 review-missed-shot = missed shot

@@ -375,6 +375,12 @@ review-errors = { $count ->
 review-page-title = Jugada para revisar
 review-page-move = { $number } { $move } ({ $colour }): { $class }
 review-eval = Evaluación para { $colour }: { $before } antes, { $after } después
+review-verdict = { $verdict ->
+    [won] ganada
+    [lost] perdida
+   *[drawn] tablas
+}
+review-exact = exacta, según las bases de finales
 review-page-better = Mejor: { $move } — línea: { $line }
 review-page-refutation = Tras { $move }: { $line }
 review-missed-shot = golpe no visto

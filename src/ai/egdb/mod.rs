@@ -1,0 +1,487 @@
+//! Endgame databases: every position with few pieces solved exactly, by retrograde analysis
+//! over the engine's own moves, so that Expert, `/review` and the puzzles know these endings
+//! instead of guessing.
+//!
+//! - [`generate`] builds the tables of a variant up to a number of pieces (`damas egdb
+//!   generate`), [`verify`] checks them (`damas egdb verify`).
+//! - [`EndgameTables`] reads them from a folder (`DAMAS_EGDB`, by default `./data/egdb`), a
+//!   table when a probe first needs it and a block of it at a time.
+//! - Entries hold the result for the side to move and the distance to conversion, under the
+//!   no-progress count (and in Spanish the three-kings count): see [`value`] and
+//!   `docs/ENDGAME-TABLES.md`.
+//!
+//! Without tables every probe answers `None` and the search plays on by itself.
+
+mod file;
+mod generate;
+mod index;
+mod make;
+mod material;
+#[cfg(test)]
+mod tests;
+mod value;
+mod verify;
+
+pub use generate::TableStats;
+pub use make::{generate, GenerateOptions, TableBuilt};
+pub use material::{Material, MAX_PIECES};
+pub use value::EndgameVerdict;
+pub use verify::{verify, PlainSearchSample, TableCheck, VerifyOptions, VerifyReport};
+
+use crate::engine::{Color, Game, Move, Position, Variant};
+use crate::engine::{DrawCounters, Outcome};
+use file::{BlockCache, TableFile};
+use generate::Library;
+use index::Canonical;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use value::{under_counts, Stored};
+
+/// The environment variable naming the tables' folder.
+pub const EGDB_ENV: &str = "DAMAS_EGDB";
+/// The folder used when [`EGDB_ENV`] is not set.
+pub const DEFAULT_EGDB_DIR: &str = "./data/egdb";
+/// Decompressed blocks kept in memory, in all.
+const CACHE_BYTES: usize = 64 << 20;
+/// Moves of the line a root probe returns after its move.
+const LINE_PLIES: usize = 10;
+/// Three kings against one: with flying kings no search of a few plies finds how to win it
+/// (the long diagonal first, then a sacrifice the lone king must take), so when the folder
+/// lacks its table the tables build it in memory, with the endings it leads to (one and two
+/// kings against one: 318,432 positions, about half a second of one core), as Expert did
+/// before there were table files.
+const BUILT_IN: Material = Material::new(0, 3, 0, 1);
+
+/// The tables most worth having, per variant: what `damas egdb generate` builds by default.
+pub const fn default_pieces(variant: Variant) -> u32 {
+    match variant {
+        Variant::English => 5,
+        Variant::Spanish | Variant::Portuguese => 4,
+    }
+}
+
+/// A folder of tables, opened lazily. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct EndgameTables(Arc<Inner>);
+
+struct Inner {
+    dir: Option<PathBuf>,
+    variants: [VariantTables; 3],
+    cache: Mutex<BlockCache>,
+    /// By variant: [`BUILT_IN`]'s tables, built in memory when first needed (`None` if the
+    /// build failed); no such tables at all for [`EndgameTables::none`].
+    built_in: Option<[OnceLock<Option<Library>>; 3]>,
+    /// Set once [`EndgameTables::build_in_memory_in_background`] has started building them:
+    /// from then on a probe does not wait for a build under way but answers "not here".
+    built_in_background: AtomicBool,
+}
+
+#[derive(Default)]
+struct VariantTables {
+    /// Pieces of the largest table found.
+    max_pieces: u32,
+    /// By [`Material::code`]: the tables found.
+    slots: Vec<Option<Slot>>,
+}
+
+struct Slot {
+    path: PathBuf,
+    material: Material,
+    /// Opened on the first probe; `None` if the file is bad (logged once).
+    file: OnceLock<Option<TableFile>>,
+}
+
+fn variant_slot(v: Variant) -> usize {
+    file::variant_code(v) as usize
+}
+
+impl std::fmt::Debug for EndgameTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndgameTables")
+            .field("dir", &self.0.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EndgameTables {
+    /// No tables: every probe answers `None`.
+    pub fn none() -> EndgameTables {
+        EndgameTables(Arc::new(Inner {
+            dir: None,
+            variants: Default::default(),
+            cache: Mutex::new(BlockCache::new(0)),
+            built_in: None,
+            built_in_background: AtomicBool::new(false),
+        }))
+    }
+
+    /// The tables in `dir` (`dir/<variant>/<material>.egdb`). Only the names are read now;
+    /// a missing folder gives no tables but the flying-king variants' kings against one,
+    /// built in memory when first needed ([`BUILT_IN`]).
+    pub fn open(dir: impl Into<PathBuf>) -> EndgameTables {
+        let dir = dir.into();
+        let variants = Variant::ALL.map(|v| {
+            let mut t = VariantTables {
+                max_pieces: 0,
+                slots: (0..Material::CODES).map(|_| None).collect(),
+            };
+            let Ok(entries) = std::fs::read_dir(dir.join(v.id())) else {
+                return t;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
+                    continue;
+                }
+                let Some(m) = path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .and_then(Material::from_stem)
+                else {
+                    continue;
+                };
+                t.max_pieces = t.max_pieces.max(m.pieces());
+                t.slots[m.code()] = Some(Slot {
+                    path,
+                    material: m,
+                    file: OnceLock::new(),
+                });
+            }
+            t
+        });
+        EndgameTables(Arc::new(Inner {
+            dir: Some(dir),
+            variants,
+            cache: Mutex::new(BlockCache::new(CACHE_BYTES)),
+            built_in: Some(Default::default()),
+            built_in_background: AtomicBool::new(false),
+        }))
+    }
+
+    /// The process's tables: from `$DAMAS_EGDB` (default `./data/egdb`), opened once.
+    pub fn global() -> &'static EndgameTables {
+        static GLOBAL: OnceLock<EndgameTables> = OnceLock::new();
+        GLOBAL.get_or_init(|| EndgameTables::open(default_dir()))
+    }
+
+    pub fn dir(&self) -> Option<&Path> {
+        self.0.dir.as_deref()
+    }
+
+    /// The materials found for `variant`, smallest first.
+    pub fn materials(&self, variant: Variant) -> Vec<Material> {
+        let mut out: Vec<Material> = self.0.variants[variant_slot(variant)]
+            .slots
+            .iter()
+            .flatten()
+            .map(|s| s.material)
+            .collect();
+        out.sort_by_key(|m| (m.pieces(), m.men(), *m));
+        out
+    }
+
+    /// Pieces of the largest table of `variant` found (0 without tables).
+    pub fn max_pieces(&self, variant: Variant) -> u32 {
+        self.0.variants[variant_slot(variant)].max_pieces
+    }
+
+    /// One line saying what tables there are, for the log.
+    pub fn summary(&self) -> String {
+        let dir = self
+            .dir()
+            .map_or_else(|| "none".to_string(), |d| d.display().to_string());
+        let found: Vec<String> = Variant::ALL
+            .iter()
+            .map(|&v| {
+                let built_in = if self.builds_in_memory(v) {
+                    " (kings against one built in memory)"
+                } else {
+                    ""
+                };
+                match self.materials(v).len() {
+                    0 => format!("{v}: none{built_in}"),
+                    n => format!(
+                        "{v}: {n} tables up to {} pieces{built_in}",
+                        self.max_pieces(v)
+                    ),
+                }
+            })
+            .collect();
+        format!("endgame tables in {dir}: {}", found.join(", "))
+    }
+
+    /// Whether `variant`'s three kings against one comes from [`BUILT_IN`]'s tables built in
+    /// memory: a flying-king variant whose folder lacks that table's file.
+    pub fn builds_in_memory(&self, variant: Variant) -> bool {
+        self.0.built_in.is_some()
+            && variant.flying_kings()
+            && self.0.variants[variant_slot(variant)]
+                .slots
+                .get(BUILT_IN.code())
+                .is_some_and(Option::is_none)
+    }
+
+    /// Builds now, on another thread, the tables [`EndgameTables::builds_in_memory`] says
+    /// will be built in memory (the bot does at start). Until they are ready, probes of their
+    /// positions answer "not here" rather than wait, so no move waits for them.
+    pub fn build_in_memory_in_background(&self) {
+        let variants: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|&v| self.builds_in_memory(v))
+            .collect();
+        if variants.is_empty() {
+            return;
+        }
+        let tables = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("egdb-built-in".into())
+            .spawn(move || {
+                for v in variants {
+                    tables.built_in_now(v);
+                }
+            });
+        match spawned {
+            Ok(_) => self.0.built_in_background.store(true, Ordering::Release),
+            Err(e) => {
+                tracing::warn!("endgame tables: cannot build kings against one ahead: {e}")
+            }
+        }
+    }
+
+    /// [`BUILT_IN`]'s tables of `variant` if they are ready; else built now, unless
+    /// [`EndgameTables::build_in_memory_in_background`] is building them: then `None`, so
+    /// that the search plays on rather than wait.
+    fn built_in(&self, variant: Variant) -> Option<&Library> {
+        let cell = &self.0.built_in.as_ref()?[variant_slot(variant)];
+        match cell.get() {
+            Some(ready) => ready.as_ref(),
+            None if self.0.built_in_background.load(Ordering::Acquire) => None,
+            None => self.built_in_now(variant),
+        }
+    }
+
+    /// [`BUILT_IN`]'s tables of `variant`, built on first call (later callers wait for the
+    /// first one); `None` for [`EndgameTables::none`], a variant without flying kings, or
+    /// a failed build (logged once).
+    fn built_in_now(&self, variant: Variant) -> Option<&Library> {
+        if !variant.flying_kings() {
+            return None;
+        }
+        self.0.built_in.as_ref()?[variant_slot(variant)]
+            .get_or_init(|| {
+                let started = std::time::Instant::now();
+                match make::build_in_memory(variant, &[BUILT_IN]) {
+                    Ok(library) => {
+                        tracing::info!(
+                            "endgame tables: {variant} kings against one built in memory in {:.1} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                        Some(library)
+                    }
+                    Err(e) => {
+                        tracing::error!("endgame tables: {variant} kings against one: {e}");
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
+    /// The entry of `pos` from [`BUILT_IN`]'s tables, if they hold it: only kings, one of
+    /// them alone, at most four in all, flying.
+    fn stored_built_in(&self, pos: &Position) -> Option<Stored> {
+        let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+        let covered = self.0.built_in.is_some()
+            && pos.variant().flying_kings()
+            && pos.occupied().count() <= BUILT_IN.pieces()
+            && pos.men(Color::White).is_empty()
+            && pos.men(Color::Black).is_empty()
+            && white.count().min(black.count()) == 1;
+        if !covered {
+            return None;
+        }
+        self.built_in(pos.variant())?.stored(pos)
+    }
+
+    /// The stored entry of `pos`, if its table is here.
+    fn stored(&self, pos: &Position) -> Option<Stored> {
+        let variant = pos.variant();
+        let tables = &self.0.variants[variant_slot(variant)];
+        let side = pos.side_to_move();
+        if pos.pieces(side).is_empty() || pos.pieces(!side).is_empty() {
+            return None;
+        }
+        if pos.occupied().count() > tables.max_pieces {
+            return self.stored_built_in(pos);
+        }
+        let c = Canonical::of(pos);
+        let m = c.material();
+        let Some(slot) = tables.slots.get(m.code()).and_then(Option::as_ref) else {
+            return self.stored_built_in(pos);
+        };
+        let file = slot
+            .file
+            .get_or_init(|| match TableFile::open(&slot.path, variant, m) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    tracing::error!("endgame table left unused: {e}");
+                    None
+                }
+            })
+            .as_ref()?;
+        let index = c.index()?;
+        let table = variant_slot(variant) * Material::CODES + m.code();
+        let mut cache = self.0.cache.lock().ok()?;
+        match cache.entry(table, file, index) {
+            Ok(byte) => Some(Stored::decode(byte)),
+            Err(e) => {
+                tracing::error!("endgame table {}: {e}", slot.path.display());
+                None
+            }
+        }
+    }
+
+    /// The exact result of `pos` for the side to move, with the draw counts `counters`;
+    /// `None` when no table here holds it, or (Spanish three kings against one) the counts
+    /// leave it open.
+    pub fn probe(&self, pos: &Position, counters: &DrawCounters) -> Option<EndgameVerdict> {
+        let stored = self.stored(pos)?;
+        under_counts(pos, stored, counters)
+    }
+
+    /// [`EndgameTables::probe`] for a game's current position and counts (`None` once the
+    /// game is over).
+    pub fn probe_game(&self, game: &Game) -> Option<EndgameVerdict> {
+        if game.is_over() {
+            return None;
+        }
+        self.probe(game.position(), &game.draw_counters())
+    }
+
+    /// Every legal move of the game's position with its exact result for the player making
+    /// it — the game's own rules first (a move that wins at once, or repeats a position the
+    /// third time, or runs out a count), then the tables — or `None` if any move is not
+    /// covered.
+    pub fn rate_moves(&self, game: &Game) -> Option<Vec<(Move, EndgameVerdict)>> {
+        if game.is_over() {
+            return None;
+        }
+        let pos = game.position();
+        let counters = game.draw_counters();
+        pos.legal_moves()
+            .iter()
+            .map(|mv| {
+                let after = pos.apply(mv);
+                let next = counters.after(pos, mv, &after);
+                let verdict = self.after_move(&after, &next, |p| {
+                    game.positions().iter().filter(|q| *q == p).count() + 1
+                })?;
+                Some((*mv, verdict))
+            })
+            .collect()
+    }
+
+    /// The result for the player who just moved to `after` (with counts `next`);
+    /// `seen(after)` says how many times it has now stood.
+    fn after_move(
+        &self,
+        after: &Position,
+        next: &DrawCounters,
+        seen: impl Fn(&Position) -> usize,
+    ) -> Option<EndgameVerdict> {
+        let opponent = after.side_to_move();
+        if after.pieces(opponent).is_empty() || after.count_legal_moves() == 0 {
+            return Some(EndgameVerdict::Win { plies: 1 });
+        }
+        if seen(after) >= 3 || next.draw(after.variant()).is_some() {
+            return Some(EndgameVerdict::Draw);
+        }
+        let plies = |d: u32| {
+            if next.no_progress_plies() == 0 {
+                1
+            } else {
+                d + 1
+            }
+        };
+        Some(match self.probe(after, next)? {
+            EndgameVerdict::Win { plies: d } => EndgameVerdict::Loss { plies: plies(d) },
+            EndgameVerdict::Loss { plies: d } => EndgameVerdict::Win { plies: plies(d) },
+            EndgameVerdict::Draw => EndgameVerdict::Draw,
+        })
+    }
+
+    /// The tables' move in the game's position: the quickest win, else a drawing move, else
+    /// the longest defence; among equals, the one `prefer` rates highest (the position after
+    /// it, from the mover's side). With the result and the line that follows (the tables'
+    /// moves on both sides, a few plies). `None` when the position or any move is not covered.
+    pub fn best_move(
+        &self,
+        game: &Game,
+        prefer: impl Fn(&Position) -> i32,
+    ) -> Option<(Move, EndgameVerdict, Vec<Move>)> {
+        let rated = self.rate_moves(game)?;
+        let pos = game.position();
+        let (mv, verdict) = rated.into_iter().max_by_key(|(mv, v)| {
+            let rank = match v {
+                EndgameVerdict::Win { plies } => (2, -(*plies as i64)),
+                EndgameVerdict::Draw => (1, 0),
+                EndgameVerdict::Loss { plies } => (0, *plies as i64),
+            };
+            (rank, prefer(&pos.apply(mv)))
+        })?;
+        let mut line = vec![mv];
+        let mut at = pos.apply(&mv);
+        let mut counters = game.draw_counters().after(pos, &mv, &at);
+        while line.len() < LINE_PLIES && counters.draw(at.variant()).is_none() {
+            let here = at;
+            let Some((next, _)) = here
+                .legal_moves()
+                .iter()
+                .filter_map(|m| {
+                    let after = here.apply(m);
+                    let c = counters.after(&here, m, &after);
+                    Some((*m, self.after_move(&after, &c, |_| 1)?))
+                })
+                .max_by_key(|(_, v)| match v {
+                    EndgameVerdict::Win { plies } => (2, -(*plies as i64)),
+                    EndgameVerdict::Draw => (1, 0),
+                    EndgameVerdict::Loss { plies } => (0, *plies as i64),
+                })
+            else {
+                break;
+            };
+            line.push(next);
+            at = here.apply(&next);
+            counters = counters.after(&here, &next, &at);
+        }
+        Some((mv, verdict, line))
+    }
+
+    /// Cache figures: (hits, misses, bytes held).
+    pub fn cache_figures(&self) -> (u64, u64, usize) {
+        self.0
+            .cache
+            .lock()
+            .map(|c| (c.hits, c.misses, c.held()))
+            .unwrap_or_default()
+    }
+}
+
+/// `$DAMAS_EGDB`, or `./data/egdb`.
+pub fn default_dir() -> PathBuf {
+    std::env::var_os(EGDB_ENV)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(DEFAULT_EGDB_DIR), PathBuf::from)
+}
+
+/// Whether a finished game's outcome agrees with a verdict for the side that was to move at
+/// its start (tests and checks).
+pub fn outcome_matches(verdict: EndgameVerdict, mover: crate::engine::Color, o: Outcome) -> bool {
+    match (verdict, o.winner()) {
+        (EndgameVerdict::Win { .. }, Some(w)) => w == mover,
+        (EndgameVerdict::Loss { .. }, Some(w)) => w != mover,
+        (EndgameVerdict::Draw, None) => true,
+        _ => false,
+    }
+}

@@ -15,6 +15,14 @@ pub enum StoreError {
     #[error("could not reach PostgreSQL: {0}")]
     Pool(String),
 
+    /// PostgreSQL did not answer in time (a read, or a statement of a transaction before its
+    /// `COMMIT`): nothing was written, and the connection was closed.
+    #[error("PostgreSQL did not answer {what} within {after:?}; nothing was written")]
+    Timeout {
+        what: &'static str,
+        after: std::time::Duration,
+    },
+
     #[error("DAMAS_DB is not a usable PostgreSQL URL (postgres://user:password@host:port/database): {reason}")]
     BadDatabaseUrl { reason: String },
 

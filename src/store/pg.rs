@@ -163,7 +163,7 @@ impl PgKv {
         let mut config: tokio_postgres::Config =
             url.parse()
                 .map_err(|e: tokio_postgres::Error| StoreError::BadDatabaseUrl {
-                    reason: e.to_string(),
+                    reason: super::error::with_causes(&e),
                 })?;
         config.ssl_mode(tls.mode.for_driver());
         if config.get_connect_timeout().is_none() {

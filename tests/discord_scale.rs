@@ -228,6 +228,37 @@ async fn no_token_reaches_the_log_even_at_trace() {
     tokens.push(resign.token);
     // Everything of the game was logged, down to the gateway's frames.
     assert!(!bot.printed("TRACE").is_empty(), "not a trace log");
+    // The libraries whose details carry tokens log nothing below their cap, whatever
+    // RUST_LOG says (src/discord/logs.rs): the cap holds on its own, not only the redaction
+    // after it.
+    for (target, below_cap) in [
+        ("serenity::http::", &["INFO", "DEBUG", "TRACE"][..]),
+        ("serenity::gateway::", &["DEBUG", "TRACE"]),
+        ("tungstenite::", &["DEBUG", "TRACE"]),
+        ("reqwest::", &["DEBUG", "TRACE"]),
+    ] {
+        let below: Vec<String> = bot
+            .printed(target)
+            .into_iter()
+            .filter(|line| {
+                // The level is the second word (after the time).
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|level| below_cap.iter().any(|l| level.contains(l)))
+            })
+            .collect();
+        let first: String = below
+            .first()
+            .map_or("", String::as_str)
+            .chars()
+            .take(300)
+            .collect();
+        assert!(
+            below.is_empty(),
+            "{} lines of {target} below its cap; the first: {first}",
+            below.len()
+        );
+    }
     for token in &tokens {
         let leaks = bot.printed(token);
         let first: String = leaks

@@ -1694,8 +1694,16 @@ mod postgres_deployment {
     fn opening_a_database_that_never_answers_gives_up() {
         let addr = silent_listener();
         let url = format!("postgres://damas:hunter2-secret@{addr}/damas");
-        let opened = Store::open_configured(&url, Durability::default(), SHORT);
-        let e = opened.expect_err("nothing answered").to_string();
+        // Without a connect timeout this would wait forever: the test bounds its own wait.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(Store::open_configured(&url, Durability::default(), SHORT).err());
+        });
+        let e = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("an answer within 20 s")
+            .expect("nothing answered")
+            .to_string();
         assert!(e.contains("could not reach PostgreSQL"), "{e}");
         assert!(!e.contains("hunter2-secret"), "{e}");
     }
@@ -1745,7 +1753,23 @@ mod postgres_deployment {
 
         proxy.silence();
         let asked = Instant::now();
-        let answer = play().await;
+        // The store's calls block their thread, so a timeout around them would never fire:
+        // the command runs on a thread of its own, and the test bounds its wait.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (waiting_app, waiting_actor) = (app.clone(), actor.clone());
+        let runtime = tokio::runtime::Handle::current();
+        std::thread::spawn(move || {
+            let _ = tx.send(runtime.block_on(waiting_app.play_bot(
+                &waiting_actor,
+                place,
+                None,
+                Some(Variant::Spanish),
+                Some(Color::White),
+            )));
+        });
+        let answer = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("an answer within 20 s");
         let took = asked.elapsed();
         let reply = &answer.replies[0];
         assert_eq!(answer.replies.len(), 1, "{:#?}", answer.replies);

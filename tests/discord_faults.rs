@@ -243,6 +243,50 @@ async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
     bot.stop().await;
 }
 
+/// Discord delivering one interaction twice (a resumed session replaying an event that was
+/// handled): it is acted on once. alice resigns, starts a new game, and the same `/resign`
+/// arriving again neither ends the new game nor gets a second answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interaction_delivered_twice_is_acted_on_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let first = start_game(&standin, &alice, place).await;
+    let resign = standin
+        .send_interaction(standin.slash_command(&alice, place, "resign", vec![]))
+        .await;
+    let said = answer_text(&standin, &resign).await;
+    assert!(said.contains("alice resigned"), "{said}");
+    let second = start_game(&standin, &alice, place).await;
+
+    // The same event again, id and token, on the same session.
+    standin
+        .dispatch("INTERACTION_CREATE", resign.payload.clone())
+        .await;
+    let mv = play(&standin, &alice, place, "10-14").await;
+    let said = answer_text(&standin, &mv).await;
+    assert!(
+        said.contains("alice played 10-14"),
+        "the new game ended: {said}"
+    );
+    bot_answer(&standin, place.channel).await;
+    let token = resign.token.clone();
+    standin
+        .assert_no_request_within(Duration::from_secs(2), move |r| {
+            r.method != "GET"
+                && matches!(&r.route,
+                    Route::Callback { token: t, .. } | Route::Original { token: t }
+                        | Route::Followup { token: t } if *t == token)
+        })
+        .await;
+    assert_all_answered(&standin, &[&first, &resign, &second, &mv]);
+    standin.assert_no_refusals();
+    bot.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_discord_still_gets_every_answer_in_time() {
     let dir = tempfile::tempdir().unwrap();

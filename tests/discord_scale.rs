@@ -111,6 +111,12 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
         ("DAMAS_CHALLENGE_TTL", "0m"),
         ("DAMAS_SEARCH_THREADS", "0"),
         ("DAMAS_SEARCH_MEMORY_MB", "lots"),
+        ("DAMAS_DB_CONNECT_TIMEOUT", "5"),
+        ("DAMAS_DB_STATEMENT_TIMEOUT", "0s"),
+        ("DAMAS_DB_POOL_WAIT", "soon"),
+        // The bot token would cross the network in clear.
+        ("DISCORD_API_PROXY", "http://proxy.example:3000"),
+        ("DISCORD_API_PROXY", "http://10.1.2.3:3000"),
     ] {
         let mut damas = Command::new(env!("CARGO_BIN_EXE_damas"));
         damas
@@ -132,6 +138,140 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
             "{err}"
         );
         assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    // `damas serve`'s own: its connection cap.
+    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("DISCORD_TOKEN", "x")
+        .env("DISCORD_PUBLIC_KEY", EXAMPLE_PUBLIC_KEY)
+        .env("DAMAS_HTTP_MAX_CONNECTIONS", "0")
+        .current_dir(tempfile::tempdir().unwrap().path())
+        .output()
+        .expect("damas runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.trim().starts_with("error: DAMAS_HTTP_MAX_CONNECTIONS "),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+/// A valid Ed25519 public key (serenity's documentation's example).
+const EXAMPLE_PUBLIC_KEY: &str = "67c6bd767ca099e79efac9fcce4d2022a63bf7dea780e7f3d813f694c1597089";
+
+/// `damas bot` and `damas serve` that cannot reach their PostgreSQL say which database, without
+/// its password, even logging everything (`RUST_LOG=trace`).
+#[tokio::test]
+async fn a_database_password_never_appears_in_the_output() {
+    // A port nobody listens on: the connection is refused at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let url = format!("postgres://damas:hunter2-secret@{closed}/damas?sslmode=disable");
+    for front in [vec!["bot"], vec!["serve", "--listen", "127.0.0.1:0"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+            .args(&front)
+            .env("DISCORD_TOKEN", "x")
+            .env("DISCORD_PUBLIC_KEY", EXAMPLE_PUBLIC_KEY)
+            .env("DAMAS_DB", &url)
+            .env("DAMAS_DB_CONNECT_TIMEOUT", "1s")
+            .env("RUST_LOG", "trace")
+            .current_dir(tempfile::tempdir().unwrap().path())
+            .output()
+            .expect("damas runs");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{front:?}: {said}");
+        assert!(
+            said.contains(&format!("postgres://damas:***@{closed}/damas")),
+            "{front:?}: {said}"
+        );
+        assert!(!said.contains("hunter2"), "{front:?}: {said}");
+    }
+}
+
+/// At `RUST_LOG=trace`, the most the README suggests, a game's whole log holds no token:
+/// neither the interactions' (in REST URLs, in gateway frames) nor the bot's (IDENTIFY).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_token_reaches_the_log_even_at_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let bot = BotProcess::start_logging(&standin, &dir.path().join("db"), "trace").await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let mut tokens = vec![standin.token().to_owned()];
+    // The bot's move fails once on its way to the channel: logged with its error, retried.
+    standin.inject(FaultRoute::ChannelPost, FaultAction::ServerError(502), 1);
+    for (command, options) in [
+        (
+            "play",
+            vec![opt_str("level", "easy"), opt_str("colour", "white")],
+        ),
+        ("move", vec![opt_str("move", "10-14")]),
+    ] {
+        let sent = standin
+            .send_interaction(standin.slash_command(&alice, place, command, options))
+            .await;
+        standin.callback(&sent).await;
+        tokens.push(sent.token);
+    }
+    standin.next_request(bot_post_in(place.channel)).await;
+    let resign = standin
+        .send_interaction(standin.slash_command(&alice, place, "resign", vec![]))
+        .await;
+    standin.callback(&resign).await;
+    tokens.push(resign.token);
+    // Everything of the game was logged, down to the gateway's frames.
+    assert!(!bot.printed("TRACE").is_empty(), "not a trace log");
+    // The libraries whose details carry tokens log nothing below their cap, whatever
+    // RUST_LOG says (src/discord/logs.rs): the cap holds on its own, not only the redaction
+    // after it.
+    for (target, below_cap) in [
+        ("serenity::http::", &["INFO", "DEBUG", "TRACE"][..]),
+        ("serenity::gateway::", &["DEBUG", "TRACE"]),
+        ("tungstenite::", &["DEBUG", "TRACE"]),
+        ("reqwest::", &["DEBUG", "TRACE"]),
+    ] {
+        let below: Vec<String> = bot
+            .printed(target)
+            .into_iter()
+            .filter(|line| {
+                // The level is the second word (after the time).
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|level| below_cap.iter().any(|l| level.contains(l)))
+            })
+            .collect();
+        let first: String = below
+            .first()
+            .map_or("", String::as_str)
+            .chars()
+            .take(300)
+            .collect();
+        assert!(
+            below.is_empty(),
+            "{} lines of {target} below its cap; the first: {first}",
+            below.len()
+        );
+    }
+    for token in &tokens {
+        let leaks = bot.printed(token);
+        let first: String = leaks
+            .first()
+            .map_or("", String::as_str)
+            .chars()
+            .take(600)
+            .collect();
+        assert!(
+            leaks.is_empty(),
+            "{} lines show a token; the first: {first}",
+            leaks.len()
+        );
     }
 }
 
@@ -330,6 +470,273 @@ async fn the_endpoint_answers_a_ping_and_refuses_what_discord_did_not_sign() {
     standin.assert_no_refusals();
 }
 
+/// Now, in seconds since 1970, as `X-Signature-Timestamp` says it.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The text an interaction posted by HTTP was answered with: the response body itself, or
+/// the edit (command) or follow-up (click) completing a deferred one.
+async fn http_answer_text(
+    standin: &StandIn,
+    sent: &SentInteraction,
+    answered: &discord_stand_in::http_mode::HttpAnswered,
+) -> String {
+    assert_eq!(answered.status, 200, "{:?}", answered.body);
+    let token = sent.token.clone();
+    match answered.body["type"].as_u64() {
+        Some(5) => text(&original_edit(standin, sent).await),
+        Some(6) => text(
+            &standin
+                .next_request(move |r| {
+                    r.method == "POST"
+                        && matches!(&r.route, Route::Followup { token: t } if *t == token)
+                })
+                .await,
+        ),
+        _ => text_of(&answered.body["data"]),
+    }
+}
+
+/// Whether the bot sent Discord anything that shows or changes something (a GET reads only)
+/// since the log had `mark` requests.
+fn acted_since(standin: &StandIn, mark: usize) -> Vec<String> {
+    standin.log()[mark..]
+        .iter()
+        .filter(|r| r.method != "GET" && reaches_discord(r))
+        .map(Recorded::summary)
+        .collect()
+}
+
+/// A signed request is good for 5 minutes and once: a timestamp further from the clock is
+/// refused (401) whatever the signature, and a captured `/resign` or Resign click posted
+/// again is refused (409) instead of ending the next game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_and_replayed_requests_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let serve = BotProcess::serve(&standin, &dir.path().join("db")).await;
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let play = || {
+        standin.slash_command(
+            &alice,
+            place,
+            "play",
+            vec![opt_str("level", "easy"), opt_str("colour", "white")],
+        )
+    };
+
+    // Signed with Discord's key, at the wrong time.
+    let body = serde_json::to_vec(&play()).unwrap();
+    let now = unix_now();
+    for timestamp in [
+        (now - 301).to_string(),
+        (now + 301).to_string(),
+        "1".to_owned(),
+        String::new(),
+        "not-a-time".to_owned(),
+    ] {
+        let headers = standin.signature_headers_at(&body, &timestamp);
+        let answered = standin.post_raw(&serve.url, &headers, &body).await;
+        assert_eq!(answered.status, 401, "{timestamp:?}: {:?}", answered.body);
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(acted_since(&standin, 0), Vec::<String>::new());
+
+    // Game 1 ends with /resign, game 2 with its board's Resign button.
+    let (game, answered) = standin.post_interaction(&serve.url, play()).await;
+    http_answer_text(&standin, &game, &answered).await;
+    let (resign, answered) = standin
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(&alice, place, "resign", vec![]),
+        )
+        .await;
+    let said = http_answer_text(&standin, &resign, &answered).await;
+    assert!(said.contains("alice resigned"), "{said}");
+    let (game, answered) = standin.post_interaction(&serve.url, play()).await;
+    http_answer_text(&standin, &game, &answered).await;
+    let board = standin.original_message(&game);
+    let click = standin.button_click(&alice, &board, &custom_id_starting(&board, "damas:resign:"));
+    let (click, answered) = standin.post_interaction(&serve.url, click).await;
+    let said = http_answer_text(&standin, &click, &answered).await;
+    assert!(said.contains("alice resigned"), "{said}");
+
+    // Game 3 is where game 2 was when its Resign was clicked; the captures come again.
+    let (game, answered) = standin.post_interaction(&serve.url, play()).await;
+    http_answer_text(&standin, &game, &answered).await;
+    // Whatever the game 2 board's clean-up still does happens first.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mark_replays = standin.log().len();
+    for captured in [&resign, &click] {
+        let answered = standin.replay_http(&serve.url, captured).await;
+        assert_eq!(answered.status, 409, "{:?}", answered.body);
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(acted_since(&standin, mark_replays), Vec::<String>::new());
+    let (mv, answered) = standin
+        .post_interaction(
+            &serve.url,
+            standin.slash_command(&alice, place, "move", vec![opt_str("move", "10-14")]),
+        )
+        .await;
+    let said = http_answer_text(&standin, &mv, &answered).await;
+    assert!(said.contains("alice played 10-14"), "game 3 ended: {said}");
+    standin.assert_no_refusals();
+}
+
+/// The endpoint's `host:port`.
+fn endpoint_addr(serve: &BotProcess) -> String {
+    serve
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/interactions")
+        .to_owned()
+}
+
+/// Whether the server closes `stream` within `within` (reading through any answer it sends
+/// first, a 408 say).
+async fn closed_by_server(stream: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let deadline = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 1024];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// Sends `head` (and `body`) on a new connection and returns the status answered within 3 s.
+async fn status_of(addr: &str, head: &str, body: &[u8]) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer and close before taking it all.
+    let _ = stream.write_all(body).await;
+    let mut answer = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(3), stream.read(&mut answer))
+        .await
+        .expect("an answer within 3 s")
+        .expect("read");
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer:?}"))
+}
+
+/// Three times as many idle and half-sent connections as the cap: a signed PING is still
+/// answered within Discord's 3 s, and the server closes every one of them. Without Discord's
+/// signature headers no body is read; a body past the limit is refused. SIGTERM with a
+/// request half sent still ends the process in time, its store flushed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_and_idle_clients_cannot_hold_the_endpoint() {
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().unwrap();
+    let standin = standin().await;
+    let db = dir.path().join("db");
+    let mut serve = BotProcess::serve_with(
+        &standin,
+        db.to_str().unwrap(),
+        dir.path(),
+        &[("DAMAS_HTTP_MAX_CONNECTIONS", "8")],
+    )
+    .await;
+    let addr = endpoint_addr(&serve);
+    let now = unix_now();
+    let signed_looking = format!(
+        "POST /interactions HTTP/1.1\r\nHost: x\r\nX-Signature-Ed25519: {}\r\n\
+         X-Signature-Timestamp: {now}\r\n",
+        "ab".repeat(64)
+    );
+    let mut crowd = Vec::new();
+    for i in 0..24 {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let sent = match i % 3 {
+            0 => String::new(),
+            1 => "POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Le".to_owned(),
+            _ => format!("{signed_looking}Content-Length: 1000\r\n\r\n{{\"type\":"),
+        };
+        stream.write_all(sent.as_bytes()).await.unwrap();
+        crowd.push(stream);
+    }
+
+    let ping = serde_json::to_vec(&json!({
+        "type": 1,
+        "id": snowflake().to_string(),
+        "application_id": standin.application_id().to_string(),
+        "token": "cGluZw.ping.stand-in",
+        "version": 1,
+    }))
+    .unwrap();
+    let pong = tokio::time::timeout(
+        Duration::from_secs(3),
+        standin.post_raw(&serve.url, &standin.signature_headers(&ping), &ping),
+    )
+    .await
+    .expect("a PING answered within Discord's 3 s");
+    assert_eq!((pong.status, pong.body), (200, json!({"type": 1})));
+    let closed = futures::future::join_all(
+        crowd
+            .iter_mut()
+            .map(|s| closed_by_server(s, Duration::from_secs(20))),
+    )
+    .await;
+    assert!(closed.iter().all(|c| *c), "left open: {closed:?}");
+
+    // No signature headers: 401 before the 2 MB body is sent.
+    let unsigned = "POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n";
+    assert_eq!(status_of(&addr, unsigned, b"").await, 401);
+    // Larger than any interaction: 413 unread, whether the length is said or not.
+    let declared = format!("{signed_looking}Content-Length: 100000\r\n\r\n");
+    assert_eq!(status_of(&addr, &declared, b"").await, 413);
+    let chunked = format!("{signed_looking}Transfer-Encoding: chunked\r\n\r\n");
+    let chunk = [
+        format!("{:x}\r\n", 70 * 1024).into_bytes(),
+        vec![b' '; 70 * 1024],
+    ]
+    .concat();
+    assert_eq!(status_of(&addr, &chunked, &chunk).await, 413);
+
+    // SIGTERM while a request is half sent and a connection idles; the request's head is
+    // finished after the signal (within the 5 s it has), so that its body could keep the
+    // connection busy for 10 s more.
+    let mut half = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    half.write_all(b"POST /interactions HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let _idle = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    serve.signal("TERM");
+    let signalled = std::time::Instant::now();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let rest = format!(
+        "X-Signature-Ed25519: {}\r\nX-Signature-Timestamp: {now}\r\nContent-Length: 1000\r\n\r\n{{",
+        "ab".repeat(64)
+    );
+    let _ = half.write_all(rest.as_bytes()).await;
+    let status = serve
+        .wait_exit(Duration::from_secs(10).saturating_sub(signalled.elapsed()))
+        .await;
+    assert!(status.success(), "{status:?}");
+    assert!(
+        serve
+            .printed("stopped")
+            .iter()
+            .any(|l| l.trim_end().ends_with("stopped")),
+        "{:#?}",
+        serve.printed("")
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_bot_is_played_over_http() {
     let dir = tempfile::tempdir().unwrap();
@@ -500,6 +907,9 @@ async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
         .await;
     assert_eq!(answered.status, 200, "{:?}", answered.body);
     original_edit(&standin, &sent).await;
+    // The same signed /play posted to the other process: taken already, by the first.
+    let replayed = standin.replay_http(&serve[1].url, &sent).await;
+    assert_eq!(replayed.status, 409, "{:?}", replayed.body);
 
     // alice's moves go to one process, then the other.
     let turns = 4;

@@ -1,7 +1,9 @@
 //! The bot's tunable limits, read from the environment by the front end: time per move,
-//! how often the sweeper runs, how long a challenge stays open, the search pool's size.
+//! how often the sweeper runs, how long a challenge stays open, the search pool's size, how
+//! long PostgreSQL is waited for.
 //! Durations are written like `90s`, `15m`, `3d`; a bad value names its variable.
 
+use crate::store::DbTimeouts;
 use std::time::Duration;
 
 /// One setting that cannot be used.
@@ -29,6 +31,9 @@ pub struct Settings {
     /// `DAMAS_FILE_FETCH_TIME`: how long fetching a file attached to a command (a PDN for
     /// `/review`) may take.
     pub file_fetch_time: Duration,
+    /// `DAMAS_DB_CONNECT_TIMEOUT`, `DAMAS_DB_STATEMENT_TIMEOUT`, `DAMAS_DB_POOL_WAIT`: how
+    /// long PostgreSQL is waited for.
+    pub db_timeouts: DbTimeouts,
 }
 
 impl Default for Settings {
@@ -40,6 +45,7 @@ impl Default for Settings {
             search_threads: default_search_threads(),
             search_memory_mb: 256,
             file_fetch_time: Duration::from_secs(10),
+            db_timeouts: DbTimeouts::default(),
         }
     }
 }
@@ -97,6 +103,9 @@ impl Settings {
         duration("DAMAS_SWEEP_EVERY", &mut s.sweep_every)?;
         duration("DAMAS_CHALLENGE_TTL", &mut s.challenge_ttl)?;
         duration("DAMAS_FILE_FETCH_TIME", &mut s.file_fetch_time)?;
+        duration("DAMAS_DB_CONNECT_TIMEOUT", &mut s.db_timeouts.connect)?;
+        duration("DAMAS_DB_STATEMENT_TIMEOUT", &mut s.db_timeouts.statement)?;
+        duration("DAMAS_DB_POOL_WAIT", &mut s.db_timeouts.pool_wait)?;
         let count = |variable: &'static str, into: &mut usize, max: usize| {
             if let Some(v) = set(variable) {
                 *into = v
@@ -156,12 +165,18 @@ mod tests {
         let s = from(&[("DAMAS_MOVE_TIME", "2s"), ("DAMAS_SEARCH_THREADS", "3")]).unwrap();
         assert_eq!(s.move_time, Duration::from_secs(2));
         assert_eq!(s.search_threads, 3);
+        let s = from(&[("DAMAS_DB_STATEMENT_TIMEOUT", "2s")]).unwrap();
+        assert_eq!(s.db_timeouts.statement, Duration::from_secs(2));
+        assert_eq!(s.db_timeouts.connect, DbTimeouts::default().connect);
         for (var, value) in [
             ("DAMAS_MOVE_TIME", "3"),
             ("DAMAS_SWEEP_EVERY", "fast"),
             ("DAMAS_CHALLENGE_TTL", "0m"),
             ("DAMAS_SEARCH_THREADS", "0"),
             ("DAMAS_SEARCH_MEMORY_MB", "lots"),
+            ("DAMAS_DB_CONNECT_TIMEOUT", "5"),
+            ("DAMAS_DB_STATEMENT_TIMEOUT", "0s"),
+            ("DAMAS_DB_POOL_WAIT", "soon"),
         ] {
             let e = from(&[(var, value)]).unwrap_err();
             assert_eq!(e.variable, var);

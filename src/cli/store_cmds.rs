@@ -1,7 +1,7 @@
 //! `damas store …`: tools for the bot's database.
 
 use crate::store::copy::{copy, CopyError};
-use crate::store::Store;
+use crate::store::{printable, Store};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,7 +39,7 @@ fn copy_command(from: &Path, to: &Path) -> ExitCode {
     if !crate::store::is_postgres_url(&from.to_string_lossy()) && !from.exists() {
         return super::fail(format!("no database at {}", from.display()));
     }
-    let open = |db: &Path| Store::open(db).map_err(|e| format!("{}: {e}", redacted(db)));
+    let open = |db: &Path| Store::open(db).map_err(|e| format!("{}: {e}", printable(db)));
     let (source, target) = match (open(from), open(to)) {
         (Ok(s), Ok(t)) => (s, t),
         (Err(e), _) | (_, Err(e)) => {
@@ -65,9 +65,9 @@ fn copy_command(from: &Path, to: &Path) -> ExitCode {
             println!(
                 "copied and verified {} entries from {} ({}) to {} ({})",
                 summary.total(),
-                redacted(from),
+                printable(from),
                 source.backend(),
-                redacted(to),
+                printable(to),
                 target.backend()
             );
             ExitCode::SUCCESS
@@ -77,19 +77,5 @@ fn copy_command(from: &Path, to: &Path) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// A database name to print: a URL without its password.
-fn redacted(db: &Path) -> String {
-    let text = db.to_string_lossy();
-    match url::Url::parse(&text) {
-        Ok(mut u) if crate::store::is_postgres_url(&text) => {
-            if u.password().is_some() {
-                let _ = u.set_password(Some("***"));
-            }
-            u.to_string()
-        }
-        _ => text.into_owned(),
     }
 }

@@ -49,7 +49,7 @@ const GUILD: u64 = 1;
 pub enum ConsoleError {
     #[error("unknown language {0:?}: use es or en")]
     Language(String),
-    #[error("cannot open the database {path}: {source}")]
+    #[error("cannot open the database {}: {source}", crate::store::printable(path))]
     Database { path: PathBuf, source: StoreError },
     #[error("cannot create {path}: {source}")]
     Boards {

@@ -7,6 +7,8 @@
 pub mod attachments;
 pub mod commands;
 pub mod deliver;
+pub mod logs;
+pub mod replay;
 pub mod respond;
 pub mod router;
 pub mod shards;
@@ -69,7 +71,10 @@ pub enum BotError {
         variable: &'static str,
         problem: String,
     },
-    #[error("cannot open the database at {path}: {source}")]
+    #[error(
+        "cannot open the database at {}: {source}",
+        crate::store::printable(path)
+    )]
     Store {
         path: PathBuf,
         source: crate::store::StoreError,
@@ -101,7 +106,9 @@ fn parse_guild_id(raw: &str) -> Result<u64, BotError> {
     }
 }
 
-/// The proxy's base URL: http or https, a host, nothing after the path.
+/// The proxy's base URL: http or https, a host, nothing after the path. Every REST call
+/// carries the bot token, so plain `http://` only to this machine (a proxy beside the bot);
+/// anywhere else, `https://`.
 fn parse_proxy(raw: &str) -> Result<String, BotError> {
     let bad = |why: &str| BotError::BadSetting {
         variable: "DISCORD_API_PROXY",
@@ -117,6 +124,20 @@ fn parse_proxy(raw: &str) -> Result<String, BotError> {
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(bad("it must have no query or fragment"));
+    }
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        None => false,
+    };
+    if url.scheme() == "http" && !loopback {
+        return Err(BotError::BadSetting {
+            variable: "DISCORD_API_PROXY",
+            problem: format!(
+                "must use https:// unless the proxy runs on this machine (127.0.0.1, ::1, localhost): every request carries the bot token, which plain http:// sends in clear, not {raw:?}"
+            ),
+        });
     }
     Ok(trimmed.to_string())
 }
@@ -180,11 +201,16 @@ async fn checked_http(config: &BotConfig) -> Result<Http, BotError> {
 
 /// Opens the store and builds the application over it with the configured settings.
 fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
-    let store = Store::open(&config.db_path).map_err(|source| BotError::Store {
+    let settings = &config.settings;
+    let store = Store::open_configured(
+        &config.db_path,
+        crate::store::Durability::default(),
+        settings.db_timeouts,
+    )
+    .map_err(|source| BotError::Store {
         path: config.db_path.clone(),
         source,
     })?;
-    let settings = &config.settings;
     let app = App::new(
         store.clone(),
         Config {
@@ -246,6 +272,7 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
         };
         let swept = handler.app.sweep().await;
         router::deliver_swept(&http, &handler.app, swept).await;
+        handler.replays.forget_old();
         drop(working);
         if !std::mem::take(&mut first) {
             handler.nudge_owed_moves(&http);
@@ -322,14 +349,9 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     Ok(())
 }
 
+/// The process's log (see [`logs`]).
 pub fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,serenity=warn"));
-    // Logs go to stderr, as a service's should; stdout stays free for output people read.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    logs::init();
 }
 
 /// `damas bot`.
@@ -337,6 +359,7 @@ pub fn run() -> Result<(), BotError> {
     let _ = dotenvy::dotenv();
     init_logging();
     let config = BotConfig::from_env()?;
+    logs::hide(&config.token.0);
     let runtime = tokio::runtime::Runtime::new().map_err(BotError::Runtime)?;
     runtime.block_on(serve(config))
 }
@@ -381,6 +404,11 @@ mod tests {
             "http://",
             "not a url",
             "http://h/?a=1",
+            // The token would cross the network in clear.
+            "http://proxy.internal:3000",
+            "http://10.0.0.5:3000",
+            "http://[2001:db8::1]:3000",
+            "http://localhost.evil.example",
         ] {
             assert_eq!(
                 bad_variable(config(&[t, ("DISCORD_API_PROXY", p)])),
@@ -406,6 +434,15 @@ mod tests {
         assert_eq!(c.guild_id, Some(42));
         assert_eq!(c.api_proxy.as_deref(), Some("http://127.0.0.1:3000"));
         assert_eq!(c.db_path, PathBuf::from("/tmp/x"));
+        for proxy in [
+            "http://localhost:3000",
+            "http://127.0.0.2:3000",
+            "http://[::1]:3000",
+            "https://proxy.internal",
+        ] {
+            let c = config(&[("DISCORD_TOKEN", "t"), ("DISCORD_API_PROXY", proxy)]).unwrap();
+            assert_eq!(c.api_proxy.as_deref(), Some(proxy));
+        }
         assert_eq!(format!("{:?}", c.token), "Token(<redacted>)");
         assert!(matches!(config(&[]), Err(BotError::MissingToken)));
     }

@@ -12,6 +12,7 @@
 
 use super::attachments::Fetcher;
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
+use super::replay::{Admission, ReplayGuard};
 use super::respond::{self, Rendered};
 use super::shards::shard_of;
 use super::webhook::HttpAnswer;
@@ -166,6 +167,8 @@ pub struct Handler {
     /// How many shards the bot runs in all, as the last READY said (for RESUMED, which does
     /// not say).
     shard_count: AtomicU32,
+    /// The interactions already taken: none is acted on twice.
+    pub replays: ReplayGuard,
 }
 
 fn display_name(user: &User, member: Option<&Member>) -> String {
@@ -399,6 +402,7 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
 impl Handler {
     pub fn new(app: App, config: &BotConfig, work: Arc<InFlight>) -> Handler {
         Handler {
+            replays: ReplayGuard::new(app.store().clone()),
             app,
             guild_id: config.guild_id,
             work,
@@ -687,6 +691,7 @@ impl Handler {
         http: &Arc<Http>,
         cmd: &CommandInteraction,
         http_answer: Option<&HttpAnswer>,
+        act: bool,
     ) {
         let actor = actor(&cmd.user, cmd.member.as_deref(), &cmd.locale);
         let place = Place {
@@ -694,6 +699,9 @@ impl Handler {
             channel_id: cmd.channel_id.get(),
         };
         let work = async {
+            if !act {
+                return unsure_answer(&actor);
+            }
             let answer = self.dispatch_command(http, cmd, &actor, place).await;
             open_thread(http, &self.app, answer).await
         };
@@ -805,6 +813,7 @@ impl Handler {
         http: &Arc<Http>,
         c: &ComponentInteraction,
         http_answer: Option<&HttpAnswer>,
+        act: bool,
     ) {
         let actor = actor(&c.user, c.member.as_ref(), &c.locale);
         let place = Place {
@@ -816,6 +825,9 @@ impl Handler {
             _ => vec![],
         };
         let work = async {
+            if !act {
+                return unsure_answer(&actor);
+            }
             let answer = self
                 .app
                 .component(
@@ -889,26 +901,62 @@ impl Handler {
         }
     }
 
-    /// Answers one interaction, from the gateway or from the HTTP endpoint; `http_answer` is
-    /// where the first answer goes in the latter case.
-    pub async fn handle(
+    /// Whether `interaction` is to be acted on (see [`ReplayGuard`]); it counts as taken from
+    /// now on. `over_http`: it came to the HTTP endpoint, not over the gateway.
+    pub fn admit(&self, interaction: &Interaction, over_http: bool) -> Admission {
+        self.replays.admit(interaction, over_http)
+    }
+
+    /// Answers one interaction that came over the gateway: once, however often it comes.
+    pub async fn handle(&self, http: &Arc<Http>, interaction: Interaction) {
+        match self.admit(&interaction, false) {
+            Admission::Repeat => {
+                tracing::info!("an interaction delivered again was not acted on twice");
+            }
+            admission => {
+                self.handle_admitted(http, interaction, None, admission)
+                    .await
+            }
+        }
+    }
+
+    /// Answers one interaction [`Self::admit`] let through, from the gateway or from the HTTP
+    /// endpoint; `http_answer` is where the first answer goes in the latter case. When it is
+    /// not known whether another process took it ([`Admission::Unsure`]), nothing is done and
+    /// the person is told to try again.
+    pub async fn handle_admitted(
         &self,
         http: &Arc<Http>,
         interaction: Interaction,
         http_answer: Option<&HttpAnswer>,
+        admission: Admission,
     ) {
         let Some(_working) = self.work.start() else {
             // Shutting down: Discord will tell the user; the next process answers anew.
             tracing::warn!("stopping: an interaction came too late to be answered");
             return;
         };
+        let act = match admission {
+            Admission::First => true,
+            Admission::Repeat => return,
+            Admission::Unsure(e) => {
+                tracing::error!("cannot tell whether an interaction was already taken: {e}");
+                false
+            }
+        };
         match interaction {
-            Interaction::Command(cmd) => self.command(http, &cmd, http_answer).await,
+            Interaction::Command(cmd) => self.command(http, &cmd, http_answer, act).await,
             Interaction::Autocomplete(cmd) => self.autocomplete(http, &cmd, http_answer).await,
-            Interaction::Component(c) => self.component(http, &c, http_answer).await,
+            Interaction::Component(c) => self.component(http, &c, http_answer, act).await,
             _ => {}
         }
     }
+}
+
+/// The answer to an interaction that may have been taken by another process: nothing was
+/// done; try again.
+fn unsure_answer(actor: &Actor) -> Answer {
+    Reply::private(i18n::t(actor.lang(), "err-storage")).into()
 }
 
 #[serenity::async_trait]
@@ -953,6 +1001,6 @@ impl EventHandler for Handler {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        self.handle(&ctx.http, interaction, None).await;
+        self.handle(&ctx.http, interaction).await;
     }
 }

@@ -8,25 +8,65 @@
 //! (callback type 4, 5, 6 or 8), everything after it (edits, follow-ups, the bot's moves in the
 //! channel) goes over REST. With no gateway, nothing announces a (re)connection: owed moves
 //! are started by interactions and by a periodic catch-up.
+//!
+//! The endpoint faces the internet, so nobody can hold it without Discord's key:
+//! - a request's head must arrive within [`HEADER_READ_TIMEOUT`] (which also closes a kept-
+//!   alive connection left idle that long), and its body and answer within
+//!   [`REQUEST_TIMEOUT`] after that;
+//! - the signature headers, and a timestamp within
+//!   [`REPLAY_WINDOW`](super::replay::REPLAY_WINDOW) of this clock, are
+//!   required before the body is read; a body is at most [`BODY_LIMIT`] bytes (an interaction
+//!   is a few KiB);
+//! - at most `DAMAS_HTTP_MAX_CONNECTIONS` connections are open ([`DEFAULT_MAX_CONNECTIONS`]).
+//!   A new one past the cap closes the oldest connection that is not answering a signed
+//!   request (idle, or still sending an unchecked one): a crowd of slow or idle clients
+//!   cannot keep Discord out. Only when every connection is answering Discord is the new one
+//!   refused;
+//! - a replayed interaction is refused ([`super::replay`]);
+//! - SIGTERM ends the process within [`SHUTDOWN_GRACE`]: no new connection, the requests
+//!   under way get until [`ANSWER_LIMIT`] (and a second) to be answered, every other
+//!   connection is closed, then the work under way gets what is left and the store is
+//!   flushed.
 
+use super::replay::{timestamp_is_fresh, Admission};
 use super::router::Handler;
 use super::work::InFlight;
 use super::{stop_signal, BotConfig, BotError, SHUTDOWN_GRACE};
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::{header, Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use serenity::all::{CreateInteractionResponse, Http, Interaction};
 use serenity::interactions_endpoint::Verifier;
+use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::sync::oneshot;
+use std::time::{Duration, SystemTime};
+use tokio::sync::{oneshot, watch};
+use tokio::task::{AbortHandle, JoinSet};
 
 /// The variable holding the application's public key (Developer Portal, General Information).
 pub const PUBLIC_KEY_ENV: &str = "DISCORD_PUBLIC_KEY";
+/// The variable capping the open connections.
+pub const MAX_CONNECTIONS_ENV: &str = "DAMAS_HTTP_MAX_CONNECTIONS";
+/// Open connections when [`MAX_CONNECTIONS_ENV`] is not set: room for Discord's traffic and a
+/// reverse proxy's pool, well under the usual 1,024 open files of a process.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+/// A request's head (request line and headers) must arrive within this.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// After its head, a request's body must arrive and its answer leave within this.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest body taken: Discord's interactions are a few KiB (a click carries its whole
+/// message, embeds and menus included, still well under this).
+pub const BODY_LIMIT: usize = 64 * 1024;
+/// The most a connection buffers of a request's head (hyper's least is 8 KiB).
+const HEAD_LIMIT: usize = 16 * 1024;
 /// Discord gives up on an interaction's first answer after 3 s.
 const ANSWER_LIMIT: Duration = Duration::from_secs(3);
+/// Kept for the store's flush at the end of a shutdown.
+const FLUSH_MARGIN: Duration = Duration::from_secs(1);
 
 /// Where the first answer to an interaction that came by HTTP goes: back to the request that
 /// brought it, once.
@@ -86,65 +126,292 @@ struct Endpoint {
     verifier: Verifier,
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response {
-    (status, text).into_response()
+type Answer = Response<Full<Bytes>>;
+
+fn plain(status: StatusCode, text: &'static str) -> Answer {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+    *response.status_mut() = status;
+    response
 }
 
-fn json(body: Vec<u8>) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+fn json(body: Vec<u8>) -> Answer {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
-/// `POST /interactions`.
-async fn interaction(
-    State(endpoint): State<Arc<Endpoint>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let (Some(signature), Some(timestamp)) = (
-        header("x-signature-ed25519"),
-        header("x-signature-timestamp"),
-    ) else {
-        return plain(StatusCode::UNAUTHORIZED, "missing request signature");
+/// Marks a connection as answering a signed request while alive (see [`Connections`]).
+struct Answering<'a>(&'a AtomicUsize);
+
+impl<'a> Answering<'a> {
+    fn start(count: &'a AtomicUsize) -> Answering<'a> {
+        count.fetch_add(1, Ordering::SeqCst);
+        Answering(count)
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Endpoint {
+    /// One request, its body and answer bounded by [`REQUEST_TIMEOUT`]; `answering` counts
+    /// the signed requests of its connection under way.
+    async fn answer(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.interaction(request, answering)).await {
+            Ok(answer) => answer,
+            Err(_) => plain(StatusCode::REQUEST_TIMEOUT, "request timed out"),
+        }
+    }
+
+    /// `POST /interactions`.
+    async fn interaction(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
+        if request.uri().path() != "/interactions" {
+            return plain(StatusCode::NOT_FOUND, "not found");
+        }
+        if request.method() != Method::POST {
+            return plain(StatusCode::METHOD_NOT_ALLOWED, "POST only");
+        }
+        // Everything that needs no body is checked before a byte of it is read.
+        let headers = request.headers();
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        let (Some(signature), Some(timestamp)) = (
+            header("x-signature-ed25519"),
+            header("x-signature-timestamp"),
+        ) else {
+            return plain(StatusCode::UNAUTHORIZED, "missing request signature");
+        };
+        if !timestamp_is_fresh(&timestamp, SystemTime::now()) {
+            return plain(
+                StatusCode::UNAUTHORIZED,
+                "the request's timestamp is not within 5 minutes of now",
+            );
+        }
+        let declared = header("content-length").and_then(|n| n.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+            return plain(StatusCode::PAYLOAD_TOO_LARGE, "the body is too large");
+        }
+        let body = match Limited::new(request.into_body(), BODY_LIMIT)
+            .collect()
+            .await
+        {
+            Ok(body) => body.to_bytes(),
+            Err(e) if e.is::<LengthLimitError>() => {
+                return plain(StatusCode::PAYLOAD_TOO_LARGE, "the body is too large")
+            }
+            Err(_) => return plain(StatusCode::BAD_REQUEST, "the body could not be read"),
+        };
+        if self.verifier.verify(&signature, &timestamp, &body).is_err() {
+            return plain(StatusCode::UNAUTHORIZED, "invalid request signature");
+        }
+        // Discord's own request: its connection is not closed to make room for another.
+        let _answering = Answering::start(answering);
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
+            return plain(StatusCode::BAD_REQUEST, "the body is not JSON");
+        };
+        if value["type"] == 1 {
+            return json(br#"{"type":1}"#.to_vec());
+        }
+        let interaction = match serde_json::from_value::<Interaction>(value) {
+            Ok(i) => i,
+            Err(e) => {
+                tracing::warn!("an interaction that cannot be read: {e}");
+                return plain(StatusCode::BAD_REQUEST, "not an interaction this bot reads");
+            }
+        };
+        let admission = self.handler.admit(&interaction, true);
+        if let Admission::Repeat = admission {
+            tracing::info!("a replayed (or too old) interaction was refused");
+            return plain(StatusCode::CONFLICT, "this interaction was already taken");
+        }
+        let (answer, answered) = HttpAnswer::new();
+        // The work goes on after the answer (edits, follow-ups, the bot's move).
+        let (handler, http) = (Arc::clone(&self.handler), Arc::clone(&self.http));
+        tokio::spawn(async move {
+            handler
+                .handle_admitted(&http, interaction, Some(&answer), admission)
+                .await;
+        });
+        match tokio::time::timeout(ANSWER_LIMIT, answered).await {
+            Ok(Ok(response)) => match serde_json::to_vec(&response) {
+                Ok(body) => json(body),
+                Err(e) => {
+                    tracing::error!("cannot write an interaction answer: {e}");
+                    plain(StatusCode::INTERNAL_SERVER_ERROR, "no answer")
+                }
+            },
+            // Shutting down, an interaction kind the bot ignores, or too slow: no answer.
+            _ => plain(StatusCode::SERVICE_UNAVAILABLE, "no answer"),
+        }
+    }
+}
+
+/// One open connection: how many signed requests it is answering, and how to close it.
+struct OpenConnection {
+    answering: Arc<AtomicUsize>,
+    task: AbortHandle,
+}
+
+/// The open connections, oldest first, and their cap.
+struct Connections {
+    cap: usize,
+    open: Mutex<BTreeMap<u64, OpenConnection>>,
+}
+
+impl Connections {
+    fn open(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, OpenConnection>> {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Removes a connection from [`Connections`] when its task ends, however it ends.
+struct Registered {
+    connections: Arc<Connections>,
+    id: u64,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.connections.open().remove(&self.id);
+    }
+}
+
+/// Serves one connection until it closes, or until `stopping`: then it finishes the request
+/// under way, if any, and closes.
+async fn serve_connection(
+    stream: tokio::net::TcpStream,
+    endpoint: Arc<Endpoint>,
+    answering: Arc<AtomicUsize>,
+    mut stopping: watch::Receiver<bool>,
+    registered: Registered,
+) {
+    let _registered = registered;
+    let service = hyper::service::service_fn(move |request| {
+        let (endpoint, answering) = (Arc::clone(&endpoint), Arc::clone(&answering));
+        async move { Ok::<_, Infallible>(endpoint.answer(request, &answering).await) }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .max_buf_size(HEAD_LIMIT)
+        .keep_alive(true);
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    tokio::select! {
+        served = connection.as_mut() => {
+            if let Err(e) = served {
+                tracing::debug!("a connection ended: {e}");
+            }
+        }
+        () = async { let _ = stopping.wait_for(|stop| *stop).await; } => {
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
+    }
+}
+
+/// Reads `DAMAS_HTTP_MAX_CONNECTIONS`: a whole number from 1 to 65,536.
+pub fn max_connections_from_vars(var: impl Fn(&str) -> Option<String>) -> Result<usize, BotError> {
+    let Some(raw) = var(MAX_CONNECTIONS_ENV).filter(|v| !v.trim().is_empty()) else {
+        return Ok(DEFAULT_MAX_CONNECTIONS);
     };
-    if endpoint
-        .verifier
-        .verify(signature, timestamp, &body)
+    raw.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=65_536).contains(n))
+        .ok_or_else(|| BotError::BadSetting {
+            variable: MAX_CONNECTIONS_ENV,
+            problem: format!("must be a whole number from 1 to 65536, not {raw:?}"),
+        })
+}
+
+/// Accepts connections until `stop` resolves, then closes them: those answering a request
+/// get [`ANSWER_LIMIT`] and a second, idle ones are closed at once.
+async fn accept_until(
+    listener: tokio::net::TcpListener,
+    endpoint: Arc<Endpoint>,
+    cap: usize,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let connections = Arc::new(Connections {
+        cap,
+        open: Mutex::default(),
+    });
+    let (stopping, stop_seen) = watch::channel(false);
+    let mut tasks = JoinSet::new();
+    let mut next_id = 0u64;
+    tokio::pin!(stop);
+    loop {
+        let (stream, _) = tokio::select! {
+            () = &mut stop => break,
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors, most likely: the pending connection waits.
+                    tracing::warn!("cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let mut open = connections.open();
+        if open.len() >= connections.cap {
+            let idle = open
+                .iter()
+                .find(|(_, c)| c.answering.load(Ordering::SeqCst) == 0)
+                .map(|(id, _)| *id);
+            match idle.and_then(|id| open.remove(&id)) {
+                Some(oldest) => oldest.task.abort(),
+                None => {
+                    tracing::warn!(
+                        "{} connections are all answering Discord: a new one is refused",
+                        connections.cap
+                    );
+                    continue;
+                }
+            }
+        }
+        next_id += 1;
+        let answering = Arc::new(AtomicUsize::new(0));
+        let registered = Registered {
+            connections: Arc::clone(&connections),
+            id: next_id,
+        };
+        let task = tasks.spawn(serve_connection(
+            stream,
+            Arc::clone(&endpoint),
+            Arc::clone(&answering),
+            stop_seen.clone(),
+            registered,
+        ));
+        open.insert(next_id, OpenConnection { answering, task });
+    }
+    drop(listener);
+    let _ = stopping.send(true);
+    let finished = async { while tasks.join_next().await.is_some() {} };
+    if tokio::time::timeout(ANSWER_LIMIT + FLUSH_MARGIN, finished)
+        .await
         .is_err()
     {
-        return plain(StatusCode::UNAUTHORIZED, "invalid request signature");
-    }
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
-        return plain(StatusCode::BAD_REQUEST, "the body is not JSON");
-    };
-    if value["type"] == 1 {
-        return json(br#"{"type":1}"#.to_vec());
-    }
-    let interaction = match serde_json::from_value::<Interaction>(value) {
-        Ok(i) => i,
-        Err(e) => {
-            tracing::warn!("an interaction that cannot be read: {e}");
-            return plain(StatusCode::BAD_REQUEST, "not an interaction this bot reads");
-        }
-    };
-    let (answer, answered) = HttpAnswer::new();
-    // The work goes on after the answer (edits, follow-ups, the bot's move).
-    tokio::spawn(async move {
-        endpoint
-            .handler
-            .handle(&endpoint.http, interaction, Some(&answer))
-            .await;
-    });
-    match tokio::time::timeout(ANSWER_LIMIT, answered).await {
-        Ok(Ok(response)) => match serde_json::to_vec(&response) {
-            Ok(body) => json(body),
-            Err(e) => {
-                tracing::error!("cannot write an interaction answer: {e}");
-                plain(StatusCode::INTERNAL_SERVER_ERROR, "no answer")
-            }
-        },
-        // Shutting down, an interaction kind the bot ignores, or too slow: no answer.
-        _ => plain(StatusCode::SERVICE_UNAVAILABLE, "no answer"),
+        tracing::info!(
+            "closing {} connections still open at shutdown",
+            connections.open().len()
+        );
+        tasks.shutdown().await;
     }
 }
 
@@ -154,6 +421,7 @@ pub async fn serve_http(
     config: BotConfig,
     listen: SocketAddr,
     verifier: Verifier,
+    max_connections: usize,
 ) -> Result<(), BotError> {
     let (store, app) = super::open_app(&config)?;
     let work = InFlight::new();
@@ -183,21 +451,25 @@ pub async fn serve_http(
         http,
         verifier,
     });
-    let routes = axum::Router::new()
-        .route("/interactions", axum::routing::post(interaction))
-        .with_state(endpoint);
-    tracing::info!("listening on {bound}");
+    tracing::info!("listening on {bound} (at most {max_connections} connections)");
     println!("listening on {bound}");
-    axum::serve(listener, routes)
-        .with_graceful_shutdown(stop_signal())
+    let (stopped_tx, stopped) = oneshot::channel();
+    let stop = async move {
+        stop_signal().await;
+        let _ = stopped_tx.send(tokio::time::Instant::now());
+    };
+    accept_until(listener, endpoint, max_connections, stop).await;
+    let stopping_since = stopped
         .await
-        .map_err(BotError::Runtime)?;
+        .unwrap_or_else(|_| tokio::time::Instant::now());
     tracing::info!("stopping: no new interactions; finishing the work under way");
     // Queued bot moves are left to the next start rather than waited for.
     app.stop_searches();
-    if !work.close_and_drain(SHUTDOWN_GRACE).await {
+    let deadline = stopping_since + SHUTDOWN_GRACE - FLUSH_MARGIN;
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    if !work.close_and_drain(left).await {
         tracing::warn!(
-            "{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up",
+            "{} pieces of work were still running {SHUTDOWN_GRACE:?} after the signal; a restart takes them up",
             work.active()
         );
     }
@@ -215,9 +487,14 @@ pub fn run(listen: SocketAddr) -> Result<(), BotError> {
     let _ = dotenvy::dotenv();
     super::init_logging();
     let config = BotConfig::from_env()?;
+    super::logs::hide(&config.token.0);
     let verifier = public_key_from_vars(|name| std::env::var(name).ok())?;
+    let max_connections = max_connections_from_vars(|name| std::env::var(name).ok())?;
     let runtime = tokio::runtime::Runtime::new().map_err(BotError::Runtime)?;
-    runtime.block_on(serve_http(config, listen, verifier))
+    let served = runtime.block_on(serve_http(config, listen, verifier, max_connections));
+    // A task that ignores the end (a picture being drawn) does not hold the exit.
+    runtime.shutdown_timeout(FLUSH_MARGIN);
+    served
 }
 
 #[cfg(test)]
@@ -252,6 +529,21 @@ mod tests {
             "67c6bd767ca099e79efac9fcce4d2022a63bf7dea780e7f3d813f694c1597089"
         ))
         .is_ok());
+    }
+
+    #[test]
+    fn the_connection_cap_is_a_whole_number() {
+        let cap = |raw: Option<&str>| max_connections_from_vars(|_| raw.map(String::from));
+        assert_eq!(cap(None).unwrap(), DEFAULT_MAX_CONNECTIONS);
+        assert_eq!(cap(Some(" 64 ")).unwrap(), 64);
+        for bad in ["0", "-1", "lots", "65537", "1.5"] {
+            let e = cap(Some(bad)).unwrap_err();
+            assert!(
+                e.to_string().starts_with("DAMAS_HTTP_MAX_CONNECTIONS "),
+                "{e}"
+            );
+            assert_eq!(e.exit_code(), 2);
+        }
     }
 
     #[test]

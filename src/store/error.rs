@@ -3,17 +3,38 @@
 use super::records::{Challenge, GameRecord};
 use crate::engine::Outcome;
 
+/// An error and its causes, `outer: inner: innermost` (tokio-postgres says only "db error" or
+/// "error performing TLS handshake" itself; what went wrong is in its source).
+pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
     Db(#[from] sled::Error),
 
-    #[error("PostgreSQL error: {0}")]
+    #[error("PostgreSQL error: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
 
     /// No connection to PostgreSQL could be had (or the driver stopped): nothing was written.
     #[error("could not reach PostgreSQL: {0}")]
     Pool(String),
+
+    /// PostgreSQL did not answer in time (a read, or a statement of a transaction before its
+    /// `COMMIT`): nothing was written, and the connection was closed.
+    #[error("PostgreSQL did not answer {what} within {after:?}; nothing was written")]
+    Timeout {
+        what: &'static str,
+        after: std::time::Duration,
+    },
 
     #[error("DAMAS_DB is not a usable PostgreSQL URL (postgres://user:password@host:port/database): {reason}")]
     BadDatabaseUrl { reason: String },

@@ -33,7 +33,8 @@
 //! process ([`durability`]).
 //!
 //! The public API is one repository interface, grouped by concern, the same on both backends:
-//! - opening and durability: [`Store::open`], [`Store::open_with`], [`Store::with_fatal_hook`],
+//! - opening and durability: [`Store::open`], [`Store::open_with`], [`Store::open_configured`],
+//!   [`Store::with_fatal_hook`],
 //!   [`Store::flush`], [`Store::size_on_disk`], [`Store::new_game_id`], [`Store::backend`];
 //! - raw trees, for tools and tests: [`Store::raw_page`], [`Store::raw_get`],
 //!   [`Store::raw_count`], [`Store::raw_put`], [`Store::reserve_ids_through`]; copying a whole
@@ -48,6 +49,8 @@
 //!   [`Store::games_in_channel`], [`Store::last_game_between`];
 //! - players and leaderboards ([`leaderboards`]): [`Store::player`], [`Store::leaderboard`];
 //! - erasure ([`forget`]): [`Store::forget_user`];
+//! - interactions already acted on, shared between processes on PostgreSQL ([`sightings`]):
+//!   [`Store::first_sighting`], [`Store::forget_sightings`];
 //! - the bot's turn, shared between processes on PostgreSQL ([`leases`]):
 //!   [`Store::bot_turn_leases`].
 
@@ -64,10 +67,12 @@ mod kv;
 pub mod leaderboards;
 pub mod leases;
 mod pg;
+mod pg_tls;
 pub mod posts;
 pub mod puzzles;
 pub mod records;
 pub mod scoring;
+mod sightings;
 mod sled_kv;
 pub mod threads;
 
@@ -128,7 +133,59 @@ pub const DB_ENV: &str = "DAMAS_DB";
 /// Used when [`DB_ENV`] is not set.
 pub const DEFAULT_DB_PATH: &str = "./data/damas.db";
 
-pub use pg::{is_postgres_url, MIGRATIONS};
+pub use pg::{is_postgres_url, DbTimeouts, CLIENT_GRACE, MIGRATIONS};
+
+/// How a database is named in messages and logs: a folder as it is, a PostgreSQL URL without
+/// its password (the user part's, or a `password=` parameter's). Every message that names
+/// `DAMAS_DB` goes through here.
+pub fn printable(db: &Path) -> String {
+    let text = db.to_string_lossy();
+    if is_postgres_url(&text) {
+        redact_url(&text)
+    } else {
+        text.into_owned()
+    }
+}
+
+/// `scheme://user:***@hosts/db?…&password=***`; multi-host URLs and odd characters included
+/// (no URL parser: the password may hold anything but `@`).
+fn redact_url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_owned();
+    };
+    let (head, rest) = url.split_at(scheme_end);
+    let (before_query, query) = match rest.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (rest, None),
+    };
+    let mut out = head.to_owned();
+    match before_query.rfind('@') {
+        Some(at) => {
+            let (userinfo, hosts) = before_query.split_at(at);
+            match userinfo.split_once(':') {
+                Some((user, _password)) => {
+                    out.push_str(user);
+                    out.push_str(":***");
+                }
+                None => out.push_str(userinfo),
+            }
+            out.push_str(hosts);
+        }
+        None => out.push_str(before_query),
+    }
+    if let Some(query) = query {
+        let params: Vec<String> = query
+            .split('&')
+            .map(|p| match p.split_once('=') {
+                Some(("password", _)) => "password=***".to_owned(),
+                _ => p.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&params.join("&"));
+    }
+    out
+}
 
 /// Where the database lives: `$DAMAS_DB`, or `./data/damas.db`. A PostgreSQL URL passes
 /// through as it is: [`Store::open`] tells them apart.
@@ -167,9 +224,18 @@ impl Store {
     /// As [`Store::open`]; `durability` applies to sled (PostgreSQL commits are durable as
     /// the server is configured: `synchronous_commit`, on by default).
     pub fn open_with(db: impl AsRef<Path>, durability: Durability) -> Result<Store, StoreError> {
+        Store::open_configured(db, durability, DbTimeouts::default())
+    }
+
+    /// As [`Store::open_with`], waiting on PostgreSQL at most as `timeouts` say.
+    pub fn open_configured(
+        db: impl AsRef<Path>,
+        durability: Durability,
+        timeouts: DbTimeouts,
+    ) -> Result<Store, StoreError> {
         let db = db.as_ref();
         let kv = match db.to_str().filter(|s| is_postgres_url(s)) {
-            Some(url) => Kv::Postgres(PgKv::connect(url)?),
+            Some(url) => Kv::Postgres(PgKv::connect(url, timeouts)?),
             None => Kv::Sled(SledKv::open(db, durability)?),
         };
         Ok(Store {
@@ -291,5 +357,32 @@ impl Store {
             (self.fatal)(e);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_printed_database_never_shows_its_password() {
+        for (url, shown) in [
+            (
+                "postgres://damas:hunter2@db.example:5432/damas",
+                "postgres://damas:***@db.example:5432/damas",
+            ),
+            (
+                "postgresql://damas:p%40ss:w/rd@h1:5432,h2:5433/damas?sslmode=require",
+                "postgresql://damas:***@h1:5432,h2:5433/damas?sslmode=require",
+            ),
+            (
+                "postgres://damas@h/damas?application_name=a&password=hunter2",
+                "postgres://damas@h/damas?application_name=a&password=***",
+            ),
+            ("postgres://h/damas", "postgres://h/damas"),
+        ] {
+            assert_eq!(printable(Path::new(url)), shown);
+        }
+        assert_eq!(printable(Path::new("./data/a:b@c")), "./data/a:b@c");
     }
 }

@@ -16,20 +16,31 @@
 //!   a write whose commit may or may not have landed (the connection broke) is
 //!   [`StoreError::OutcomeUnknown`], which stops the process like a failed sync on sled.
 //!
+//! Nothing waits for ever ([`DbTimeouts`]): a new connection (TCP, TLS, authentication) has
+//! `connect`; a free connection of the pool, `pool_wait`; a statement, `statement` on the
+//! server (`statement_timeout`, which cancels it cleanly) and a second more here, for a server
+//! or network that stopped answering. A statement given up on here closes its connection; a
+//! read or a statement before `COMMIT` then fails with [`StoreError::Timeout`] (nothing was
+//! written: the player is told to try again), while a write that committed on its own, or a
+//! `COMMIT`, without an answer is [`StoreError::OutcomeUnknown`], as when the connection breaks.
+//!
+//! TLS follows the URL's `sslmode` ([`super::pg_tls`]).
+//!
 //! Migrations are embedded ([`MIGRATIONS`]) and applied at open, under an advisory lock so
 //! that processes starting together apply each once.
 //!
 //! Besides the trees, the table `bot_turn_leases` says which process is making the bot's
-//! move in a channel ([`super::leases`]).
+//! move in a channel ([`super::leases`]), and `seen_interactions` which Discord interactions
+//! some process already acted on ([`PgKv::first_sighting`]).
 
 use super::kv::{prefix_end, Entry, Scan, Tx, TxError, TxResult};
+use super::pg_tls;
 use super::{StoreError, TREES};
-use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Timeouts};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
-use tokio_postgres::NoTls;
 
 /// The schema, in order; each runs once, in one transaction. Never edit one that shipped:
 /// add the next (a new tree is a new `CREATE TABLE`).
@@ -42,7 +53,46 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "bot_turn_leases",
         include_str!("migrations/0004_bot_turn_leases.sql"),
     ),
+    (
+        5,
+        "seen_interactions",
+        include_str!("migrations/0005_seen_interactions.sql"),
+    ),
 ];
+
+/// How long the store waits on PostgreSQL (`DAMAS_DB_CONNECT_TIMEOUT`,
+/// `DAMAS_DB_STATEMENT_TIMEOUT`, `DAMAS_DB_POOL_WAIT`; see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DbTimeouts {
+    /// A new connection: TCP, TLS and authentication.
+    pub connect: Duration,
+    /// One statement, on the server; this side gives up [`CLIENT_GRACE`] later.
+    pub statement: Duration,
+    /// A free connection when all of the pool's are busy.
+    pub pool_wait: Duration,
+}
+
+impl Default for DbTimeouts {
+    fn default() -> DbTimeouts {
+        DbTimeouts {
+            connect: Duration::from_secs(5),
+            statement: Duration::from_secs(5),
+            pool_wait: Duration::from_secs(5),
+        }
+    }
+}
+
+/// How much longer than the server's `statement_timeout` this side waits for an answer: the
+/// server's own cancellation (a clean error, nothing written) comes first when it is alive.
+pub const CLIENT_GRACE: Duration = Duration::from_secs(1);
+
+/// Whether a statement can have written on its own (autocommit): then, without an answer,
+/// its outcome is unknown.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    Reads,
+    Writes,
+}
 
 /// Connections per process. A transaction holds one for its length.
 const POOL_SIZE: usize = 16;
@@ -62,6 +112,9 @@ pub fn is_postgres_url(spec: &str) -> bool {
 pub(crate) struct PgKv {
     pool: Pool,
     handle: tokio::runtime::Handle,
+    /// How long this side waits for a statement's answer ([`DbTimeouts::statement`] and
+    /// [`CLIENT_GRACE`]).
+    answer_within: Duration,
     /// Shut down without blocking when the store is dropped (possibly inside a runtime).
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -105,12 +158,28 @@ fn wait<T>(f: impl FnOnce() -> T) -> T {
 
 impl PgKv {
     /// Connects to `url`, applies missing migrations and checks every tree has its table.
-    pub fn connect(url: &str) -> Result<PgKv, StoreError> {
-        let config: tokio_postgres::Config =
+    pub fn connect(url: &str, timeouts: DbTimeouts) -> Result<PgKv, StoreError> {
+        let (url, tls) = pg_tls::split_url(url)?;
+        let mut config: tokio_postgres::Config =
             url.parse()
                 .map_err(|e: tokio_postgres::Error| StoreError::BadDatabaseUrl {
-                    reason: e.to_string(),
+                    reason: super::error::with_causes(&e),
                 })?;
+        config.ssl_mode(tls.mode.for_driver());
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(timeouts.connect);
+        }
+        // The server cancels a statement that runs too long: a clean error, nothing written.
+        // An operator's own statement_timeout in the URL's options wins.
+        let options = config.get_options().unwrap_or_default().to_owned();
+        if !options.contains("statement_timeout") {
+            let ours = format!("-c statement_timeout={}", timeouts.statement.as_millis());
+            config.options(if options.is_empty() {
+                ours
+            } else {
+                format!("{options} {ours}")
+            });
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(DRIVER_THREADS)
             .thread_name("damas-postgres")
@@ -119,13 +188,18 @@ impl PgKv {
             .map_err(|source| StoreError::Runtime { source })?;
         let manager = Manager::from_config(
             config,
-            NoTls,
+            tls.connector()?,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
+            .timeouts(Timeouts {
+                wait: Some(timeouts.pool_wait),
+                create: Some(timeouts.connect),
+                recycle: Some(timeouts.connect),
+            })
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(|e| StoreError::Pool(e.to_string()))?;
@@ -133,6 +207,7 @@ impl PgKv {
             pool,
             handle: runtime.handle().clone(),
             runtime: Some(runtime),
+            answer_within: timeouts.statement + CLIENT_GRACE,
         };
         kv.migrate()?;
         Ok(kv)
@@ -154,28 +229,58 @@ impl PgKv {
         })
     }
 
-    /// Runs one statement on a pooled connection, prepared once per connection.
+    /// Runs one statement on a pooled connection, prepared once per connection, waiting at
+    /// most [`PgKv::answer_within`] for it.
     fn one<T: Send + 'static>(
         &self,
         sql: String,
-        f: impl FnOnce(Object, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
-        on_error: fn(tokio_postgres::Error) -> StoreError,
+        f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
+        effect: Effect,
     ) -> Result<T, StoreError> {
         let pool = self.pool.clone();
+        let limit = self.answer_within;
         self.run(async move {
-            let client = pool.get().await.map_err(pool_error)?;
-            let statement = client
-                .prepare_cached(&sql)
-                .await
-                .map_err(StoreError::Postgres)?;
-            f(client, statement).await.map_err(on_error)
+            let client = Arc::new(pool.get().await.map_err(pool_error)?);
+            let work = {
+                let client = Arc::clone(&client);
+                async move {
+                    let statement = client
+                        .prepare_cached(&sql)
+                        .await
+                        .map_err(StoreError::Postgres)?;
+                    f(client, statement).await.map_err(|e| match effect {
+                        Effect::Writes => write_error(e),
+                        Effect::Reads => StoreError::Postgres(e),
+                    })
+                }
+            };
+            within(limit, client, work, effect).await
         })
     }
 
     fn migrate(&self) -> Result<(), StoreError> {
         let pool = self.pool.clone();
+        // A handful of statements, and the wait for another process's migrations.
+        let limit = self.answer_within * 4;
         self.run(async move {
             let mut client = pool.get().await.map_err(pool_error)?;
+            let migrated = tokio::time::timeout(limit, Self::migrate_on(&mut client)).await;
+            match migrated {
+                Ok(result) => result,
+                Err(_) => {
+                    // Nothing is committed until the end; the connection is not reused.
+                    drop(Object::take(client));
+                    Err(StoreError::Timeout {
+                        what: "applying the migrations",
+                        after: limit,
+                    })
+                }
+            }
+        })
+    }
+
+    async fn migrate_on(client: &mut Object) -> Result<(), StoreError> {
+        {
             let tx = client.transaction().await?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
                 .await?;
@@ -217,7 +322,7 @@ impl PgKv {
             }
             tx.commit().await?;
             Ok(())
-        })
+        }
     }
 
     pub fn get(&self, tree: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
@@ -227,7 +332,7 @@ impl PgKv {
             move |c, s| {
                 Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
             },
-            StoreError::Postgres,
+            Effect::Reads,
         )
     }
 
@@ -262,7 +367,7 @@ impl PgKv {
                     })
                 })
             },
-            write_error,
+            Effect::Writes,
         )
     }
 
@@ -303,7 +408,7 @@ impl PgKv {
                     Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
                 })
             },
-            StoreError::Postgres,
+            Effect::Reads,
         )
     }
 
@@ -316,7 +421,7 @@ impl PgKv {
                     Ok(n as u64)
                 })
             },
-            StoreError::Postgres,
+            Effect::Reads,
         )
     }
 
@@ -329,7 +434,7 @@ impl PgKv {
                     Ok(id as u64)
                 })
             },
-            StoreError::Postgres,
+            Effect::Reads,
         )
     }
 
@@ -345,7 +450,7 @@ impl PgKv {
                     Ok(())
                 })
             },
-            write_error,
+            Effect::Writes,
         )
     }
 
@@ -358,7 +463,7 @@ impl PgKv {
                     Ok(n as u64)
                 })
             },
-            StoreError::Postgres,
+            Effect::Reads,
         )
     }
 
@@ -370,8 +475,11 @@ impl PgKv {
                 kv: self,
                 client: Arc::clone(&client),
             };
-            tx.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-                .map_err(TxError::into_store)?;
+            if let Err(e) = tx.execute("BEGIN ISOLATION LEVEL SERIALIZABLE") {
+                drop(tx);
+                discard(client);
+                return Err(e.into_store());
+            }
             let result = f(&Tx::Pg(&tx));
             match result {
                 Ok(value) => match tx.execute("COMMIT") {
@@ -383,19 +491,20 @@ impl PgKv {
                     }
                     // No answer to the COMMIT: it may or may not have landed.
                     Err(e) => {
+                        drop(tx);
+                        discard(client);
                         return Err(StoreError::OutcomeUnknown {
                             reason: e.into_store().to_string(),
-                        })
+                        });
                     }
                 },
                 Err(e) => {
-                    // Nothing was committed; a connection left in a broken transaction is
-                    // closed rather than given back to the pool.
-                    if tx.execute("ROLLBACK").is_err() {
+                    // Nothing was committed; a connection that stopped answering, or is left
+                    // in a broken transaction, is closed rather than given back to the pool.
+                    let silent = matches!(e, TxError::Backend(StoreError::Timeout { .. }));
+                    if silent || tx.execute("ROLLBACK").is_err() {
                         drop(tx);
-                        if let Ok(client) = Arc::try_unwrap(client) {
-                            let _ = Object::take(client);
-                        }
+                        discard(client);
                     }
                     match e {
                         TxError::Pg(e) if retryable(&e) => continue,
@@ -404,6 +513,45 @@ impl PgKv {
                 }
             }
         }
+    }
+}
+
+/// Runs `work`, which uses `client`, for at most `limit`. A connection that did not answer in
+/// time is closed rather than given back to the pool; the error says whether something may
+/// have been written (`effect`).
+async fn within<T>(
+    limit: Duration,
+    client: Arc<Object>,
+    work: impl Future<Output = Result<T, StoreError>>,
+    effect: Effect,
+) -> Result<T, StoreError> {
+    let answered = tokio::time::timeout(limit, work).await;
+    match answered {
+        Ok(result) => result,
+        Err(_) => {
+            discard(client);
+            Err(no_answer(limit, effect))
+        }
+    }
+}
+
+/// The error for a statement that got no answer within `limit`.
+fn no_answer(limit: Duration, effect: Effect) -> StoreError {
+    match effect {
+        Effect::Reads => StoreError::Timeout {
+            what: "a statement",
+            after: limit,
+        },
+        Effect::Writes => StoreError::OutcomeUnknown {
+            reason: format!("PostgreSQL did not answer a write within {limit:?}"),
+        },
+    }
+}
+
+/// Closes a pooled connection instead of giving it back (when this is its last user).
+fn discard(client: Arc<Object>) {
+    if let Ok(client) = Arc::try_unwrap(client) {
+        drop(Object::take(client));
     }
 }
 
@@ -434,38 +582,47 @@ impl PgKv {
     ) -> Result<bool, StoreError> {
         let pool = self.pool.clone();
         let (key, holder, ttl) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
+        let limit = self.answer_within;
         self.run(async move {
             let mut client = pool.get().await.map_err(pool_error)?;
-            let tx = client.transaction().await?;
-            let current = tx
-                .query_opt(
-                    "SELECT expires_at <= now() FROM bot_turn_leases \
-                     WHERE channel = $1 FOR UPDATE SKIP LOCKED",
-                    &[&key],
-                )
-                .await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&key, &holder, &ttl];
-            let taken = match current.map(|row| row.get::<_, bool>(0)) {
-                // Held, and its holder is alive.
-                Some(false) => false,
-                Some(true) => {
-                    let sql = format!(
-                        "UPDATE bot_turn_leases SET holder = $2, expires_at = {LEASE_UNTIL} \
-                         WHERE channel = $1"
-                    );
-                    tx.execute(&sql, &params).await? == 1
-                }
-                // No row, or one being claimed by someone else this instant.
-                None => {
-                    let sql = format!(
-                        "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
-                         VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO NOTHING"
-                    );
-                    tx.execute(&sql, &params).await? == 1
-                }
+            let claim = async {
+                let tx = client.transaction().await?;
+                let current = tx
+                    .query_opt(
+                        "SELECT expires_at <= now() FROM bot_turn_leases \
+                         WHERE channel = $1 FOR UPDATE SKIP LOCKED",
+                        &[&key],
+                    )
+                    .await?;
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&key, &holder, &ttl];
+                let taken = match current.map(|row| row.get::<_, bool>(0)) {
+                    // Held, and its holder is alive.
+                    Some(false) => false,
+                    Some(true) => {
+                        let sql = format!(
+                            "UPDATE bot_turn_leases SET holder = $2, expires_at = {LEASE_UNTIL} \
+                             WHERE channel = $1"
+                        );
+                        tx.execute(&sql, &params).await? == 1
+                    }
+                    // No row, or one being claimed by someone else this instant.
+                    None => {
+                        let sql = format!(
+                            "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
+                             VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO NOTHING"
+                        );
+                        tx.execute(&sql, &params).await? == 1
+                    }
+                };
+                tx.commit().await?;
+                Ok(taken)
             };
-            tx.commit().await?;
-            Ok(taken)
+            let claimed = tokio::time::timeout(limit, claim).await;
+            claimed.unwrap_or_else(|_| {
+                // A lease taken without an answer expires by itself after its ttl.
+                drop(Object::take(client));
+                Err(no_answer(limit, Effect::Reads))
+            })
         })
     }
 
@@ -473,15 +630,23 @@ impl PgKv {
     pub fn release_lease(&self, channel: u64, holder: &str) -> Result<(), StoreError> {
         let pool = self.pool.clone();
         let (key, holder) = (lease_key(channel), holder.to_owned());
+        let limit = self.answer_within;
         self.run(async move {
-            let client = pool.get().await.map_err(pool_error)?;
-            client
-                .execute(
-                    "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2",
-                    &[&key, &holder],
-                )
-                .await?;
-            Ok(())
+            let client = Arc::new(pool.get().await.map_err(pool_error)?);
+            let release = {
+                let client = Arc::clone(&client);
+                async move {
+                    client
+                        .execute(
+                            "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2",
+                            &[&key, &holder],
+                        )
+                        .await?;
+                    Ok(())
+                }
+            };
+            // A lease left behind expires by itself.
+            within(limit, client, release, Effect::Reads).await
         })
     }
 
@@ -497,20 +662,23 @@ impl PgKv {
         let pool = self.pool.clone();
         let (key, holder_text, millis) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
         let every = (ttl / 3).max(Duration::from_millis(100));
+        let limit = self.answer_within;
         let renewal = async move {
             let mut ticks = tokio::time::interval(every);
             ticks.tick().await;
             loop {
                 ticks.tick().await;
                 let renewed = async {
-                    let client = pool.get().await.map_err(pool_error)?;
+                    let client = Arc::new(pool.get().await.map_err(pool_error)?);
                     let sql = format!(
                         "UPDATE bot_turn_leases SET expires_at = {LEASE_UNTIL} \
                          WHERE channel = $1 AND holder = $2"
                     );
-                    Ok::<_, StoreError>(
-                        client.execute(&sql, &[&key, &holder_text, &millis]).await? == 1,
-                    )
+                    let renew = {
+                        let (client, key, holder) = (Arc::clone(&client), key, &holder_text);
+                        async move { Ok(client.execute(&sql, &[&key, holder, &millis]).await? == 1) }
+                    };
+                    within(limit, client, renew, Effect::Reads).await
                 };
                 match renewed.await {
                     Ok(true) => {}
@@ -528,6 +696,34 @@ impl PgKv {
             }
         };
         self.handle.spawn(renewal).abort_handle()
+    }
+}
+
+// ---- interactions already acted on (see `super::sightings`) ----
+
+impl PgKv {
+    /// Records interaction `id` as acted on: `true` when no process of this database had.
+    /// Not a write anyone is told about: without an answer it is an error, never fatal.
+    pub fn first_sighting(&self, id: u64) -> Result<bool, StoreError> {
+        let id = id as i64;
+        self.one(
+            "INSERT INTO seen_interactions (id) VALUES ($1) ON CONFLICT (id) DO NOTHING"
+                .to_string(),
+            move |c, s| Box::pin(async move { Ok(c.execute(&s, &[&id]).await? == 1) }),
+            Effect::Reads,
+        )
+    }
+
+    /// Deletes the sightings older than `age`.
+    pub fn forget_sightings(&self, age: Duration) -> Result<u64, StoreError> {
+        let millis = age.as_secs_f64() * 1000.0;
+        self.one(
+            "DELETE FROM seen_interactions \
+             WHERE seen_at < now() - $1::float8 * interval '1 millisecond'"
+                .to_string(),
+            move |c, s| Box::pin(async move { c.execute(&s, &[&millis]).await }),
+            Effect::Reads,
+        )
     }
 }
 
@@ -552,18 +748,27 @@ pub(crate) struct PgTx<'a> {
 }
 
 impl PgTx<'_> {
+    /// Runs a statement of the transaction, waiting at most [`PgKv::answer_within`]; one
+    /// without an answer is [`StoreError::Timeout`] (as [`TxError::Backend`]): nothing of the
+    /// transaction is committed.
     fn statement<T: Send + 'static>(
         &self,
         sql: String,
         f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
     ) -> TxResult<T> {
         let client = Arc::clone(&self.client);
+        let limit = self.kv.answer_within;
         let outcome = self.kv.run(async move {
-            let statement = match client.prepare_cached(&sql).await {
-                Ok(s) => s,
-                Err(e) => return Ok(Err(e)),
+            let work = async move {
+                let statement = match client.prepare_cached(&sql).await {
+                    Ok(s) => s,
+                    Err(e) => return Err(e),
+                };
+                f(client, statement).await
             };
-            Ok(f(client, statement).await)
+            tokio::time::timeout(limit, work)
+                .await
+                .map_err(|_| no_answer(limit, Effect::Reads))
         });
         match outcome {
             Ok(Ok(v)) => Ok(v),
@@ -574,10 +779,13 @@ impl PgTx<'_> {
 
     fn execute(&self, sql: &'static str) -> TxResult<()> {
         let client = Arc::clone(&self.client);
-        match self
-            .kv
-            .run(async move { Ok(client.batch_execute(sql).await) })
-        {
+        let limit = self.kv.answer_within;
+        let outcome = self.kv.run(async move {
+            tokio::time::timeout(limit, client.batch_execute(sql))
+                .await
+                .map_err(|_| no_answer(limit, Effect::Reads))
+        });
+        match outcome {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(TxError::Pg(e)),
             Err(e) => Err(TxError::Backend(e)),

@@ -204,7 +204,9 @@ impl BotProcess {
                 }
             });
         };
-        keep(Box::new(child.stderr.take().expect("stderr")), true);
+        // A trace log is kept but not shown: thousands of lines.
+        let echo = !how.log.contains("trace");
+        keep(Box::new(child.stderr.take().expect("stderr")), echo);
         keep(Box::new(child.stdout.take().expect("stdout")), false);
         drop(listening);
         let mut url = String::new();

@@ -21,6 +21,13 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A request as posted to the endpoint: its body and its signature headers.
+#[derive(Clone, Debug)]
+pub struct SignedRequest {
+    pub body: Vec<u8>,
+    pub headers: Vec<(&'static str, String)>,
+}
+
 /// What the endpoint answered.
 #[derive(Clone, Debug)]
 pub struct HttpAnswered {
@@ -116,6 +123,17 @@ impl StandIn {
             .expect("clock after 1970")
             .as_secs()
             .to_string();
+        self.signature_headers_at(body, &timestamp)
+    }
+
+    /// The same with any `X-Signature-Timestamp`, signed with the application's key (a
+    /// request captured long ago, or Discord's clock off).
+    pub fn signature_headers_at(
+        &self,
+        body: &[u8],
+        timestamp: &str,
+    ) -> Vec<(&'static str, String)> {
+        let timestamp = timestamp.to_owned();
         let signed = [timestamp.as_bytes(), body].concat();
         let signature = self.inner.signing_key.sign(&signed);
         vec![
@@ -141,6 +159,10 @@ impl StandIn {
         let body = serde_json::to_vec(&payload).expect("JSON");
         let headers = self.signature_headers(&body);
         let (status, answer) = http_post(url, &headers, &body).await;
+        let http_request = Some(SignedRequest {
+            body: body.clone(),
+            headers: headers.clone(),
+        });
         let answered = HttpAnswered {
             status,
             body: serde_json::from_slice(&answer)
@@ -182,8 +204,19 @@ impl StandIn {
             seq: 0,
             payload,
             shard: (0, 1),
+            http_request,
         };
         (sent, answered)
+    }
+
+    /// Posts an interaction posted before again, byte for byte with its signature, as
+    /// someone who captured it would. Nothing is taken as a callback.
+    pub async fn replay_http(&self, url: &str, sent: &SentInteraction) -> HttpAnswered {
+        let request = sent
+            .http_request
+            .as_ref()
+            .expect("an interaction posted by HTTP");
+        self.post_raw(url, &request.headers, &request.body).await
     }
 
     /// Posts raw bytes to the endpoint with the given headers (bad or missing signatures).

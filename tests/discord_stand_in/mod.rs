@@ -353,6 +353,8 @@ pub struct SentInteraction {
     pub payload: Value,
     /// The shard (id, count) of the session it was sent on; (0, 1) when posted by HTTP.
     pub shard: (u64, u64),
+    /// When posted by HTTP: the request exactly as signed and sent (to replay it).
+    pub http_request: Option<http_mode::SignedRequest>,
 }
 
 // ---- faults and notifications -------------------------------------------------------------------
@@ -1532,6 +1534,7 @@ impl StandIn {
             seq,
             payload,
             shard,
+            http_request: None,
         }
     }
 

@@ -5,11 +5,19 @@
 //! `initdb` refuses to run as root (tests and CI do): then the server runs as the `postgres`
 //! system user through `runuser`, the user being created if missing. Where no server can be
 //! started the tests using it fail with the reason and how to install PostgreSQL.
+//!
+//! The server offers TLS (`ssl=on`) with a certificate made here for `127.0.0.1` only, signed
+//! by a root of its own ([`PgServer::root_certificate`]); plain connections are taken too.
+//!
+//! [`SilenceableProxy`] stands between a client and the server and can stop answering, as a
+//! database behind a cut network does.
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 
 const HOW_TO_INSTALL: &str = "the store's PostgreSQL tests need PostgreSQL's server programs \
     (initdb, pg_ctl, postgres): install them with `apt-get install -y postgresql` (Debian and \
@@ -21,6 +29,8 @@ const SERVER_USER: &str = "postgres";
 
 pub struct PgServer {
     port: u16,
+    /// The PEM file of the root that signed the server's certificate.
+    root: PathBuf,
 }
 
 static SERVER: OnceLock<Result<PgServer, String>> = OnceLock::new();
@@ -38,6 +48,15 @@ pub fn server() -> &'static PgServer {
 impl PgServer {
     pub fn url(&self, database: &str) -> String {
         format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The root certificate (PEM) that signed the server's, for `sslrootcert`.
+    pub fn root_certificate(&self) -> &Path {
+        &self.root
     }
 
     /// A new, empty database; returns its URL.
@@ -147,6 +166,20 @@ fn start() -> Result<PgServer, String> {
             .arg(format!("{SERVER_USER}:"))
             .arg(&dir))?;
     }
+    let (root, certificate, key) = (
+        dir.join("root.pem"),
+        dir.join("server.crt"),
+        dir.join("server.key"),
+    );
+    make_certificates(&root, &certificate, &key)?;
+    if as_root {
+        // The server reads its key only if it owns it and nobody else may read it.
+        for file in [&certificate, &key] {
+            run(Command::new("chown")
+                .arg(format!("{SERVER_USER}:"))
+                .arg(file))?;
+        }
+    }
     let data = dir.join("data");
     run(server_cmd("initdb").arg("-D").arg(&data).args([
         "-U",
@@ -163,8 +196,11 @@ fn start() -> Result<PgServer, String> {
         .map_err(|e| format!("no free port: {e}"))?
         .port();
     let options = format!(
-        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300",
-        dir.display()
+        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300 \
+         -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+        dir.display(),
+        certificate.display(),
+        key.display()
     );
     let started = run(server_cmd("pg_ctl")
         .arg("-D")
@@ -196,5 +232,102 @@ fn start() -> Result<PgServer, String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("could not start the server's watchdog: {e}"))?;
-    Ok(PgServer { port })
+    Ok(PgServer { port, root })
+}
+
+/// A root certificate and, signed by it, the server's certificate for 127.0.0.1 (only: not
+/// for `localhost`) and its key (readable by its owner alone).
+fn make_certificates(root: &Path, certificate: &Path, key: &Path) -> Result<(), String> {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, KeyUsagePurpose};
+    let fail = |e: rcgen::Error| format!("cannot make the server's certificate: {e}");
+    let mut root_params = CertificateParams::new(Vec::<String>::new()).map_err(fail)?;
+    root_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    root_params
+        .distinguished_name
+        .push(DnType::CommonName, "damas test root");
+    root_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    let root_key = KeyPair::generate().map_err(fail)?;
+    let root_cert = root_params.self_signed(&root_key).map_err(fail)?;
+    let mut server_params = CertificateParams::new(vec!["127.0.0.1".to_owned()]).map_err(fail)?;
+    server_params
+        .distinguished_name
+        .push(DnType::CommonName, "127.0.0.1");
+    let server_key = KeyPair::generate().map_err(fail)?;
+    let server_cert = server_params
+        .signed_by(&server_key, &root_cert, &root_key)
+        .map_err(fail)?;
+    let write = |path: &Path, text: String| {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write(root, root_cert.pem())?;
+    write(certificate, server_cert.pem())?;
+    write(key, server_key.serialize_pem())?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(key, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| format!("{}: {e}", key.display()))
+}
+
+/// A TCP relay to the test server that can go silent: while silent it still accepts
+/// connections, but forwards nothing either way (what arrives is dropped), as a database
+/// behind a cut network. Runs on threads of its own until the test binary ends.
+pub struct SilenceableProxy {
+    addr: SocketAddr,
+    silent: Arc<AtomicBool>,
+}
+
+impl SilenceableProxy {
+    /// A relay to `127.0.0.1:port`, forwarding.
+    pub fn start(port: u16) -> SilenceableProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the proxy");
+        let addr = listener.local_addr().expect("the proxy's address");
+        let silent = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&silent);
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", port)) else {
+                    continue;
+                };
+                for (mut from, mut to) in [
+                    (
+                        client.try_clone().expect("clone"),
+                        server.try_clone().expect("clone"),
+                    ),
+                    (server, client),
+                ] {
+                    let silent = Arc::clone(&flag);
+                    std::thread::spawn(move || {
+                        let mut buf = [0u8; 16 * 1024];
+                        loop {
+                            let n = match from.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => n,
+                            };
+                            if !silent.load(Ordering::SeqCst) && to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        SilenceableProxy { addr, silent }
+    }
+
+    /// `url` (a URL of the test server) through this relay.
+    pub fn url(&self, url: &str) -> String {
+        let server = server();
+        url.replace(
+            &format!("127.0.0.1:{}", server.port),
+            &self.addr.to_string(),
+        )
+    }
+
+    pub fn silence(&self) {
+        self.silent.store(true, Ordering::SeqCst);
+    }
+
+    pub fn resume(&self) {
+        self.silent.store(false, Ordering::SeqCst);
+    }
 }

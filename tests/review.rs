@@ -132,3 +132,35 @@ fn the_pool_gives_the_same_review_and_reports_progress() {
     assert!(total < positions.len());
     assert_eq!(seen, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
 }
+
+/// Scores are from White's side in every variant, and read in words: in English draughts,
+/// where Black moves first, Black's win is a negative score and "Black has won", never a
+/// "+W" that reads as White's.
+#[test]
+fn scores_are_from_whites_side_even_where_black_moves_first() {
+    use damas::ai::{read_eval, EvalReading};
+    use damas::app::i18n::{eval_text, Lang};
+    let start = match Position::from_fen(Variant::English, "B:W22:B14,18") {
+        Ok(p) => p,
+        Err(e) => panic!("bad test FEN: {e}"),
+    };
+    let game = match Game::replay(start, &["18x25"]) {
+        Ok(g) => g,
+        Err((i, e)) => panic!("move {i} is illegal: {e}"),
+    };
+    let r = reviewed(&game);
+    assert_eq!(r.plies[0].mover, Color::Black);
+    assert!(r.evals.iter().all(|&e| e < 0), "{:?}", r.evals);
+    assert_eq!(
+        read_eval(r.plies[0].eval_after),
+        EvalReading::Win {
+            winner: Color::Black,
+            moves: 0
+        }
+    );
+    assert_eq!(eval_text(Lang::En, r.plies[0].eval_after), "Black has won");
+    assert_eq!(
+        eval_text(Lang::Es, r.plies[0].eval_after),
+        "han ganado las negras"
+    );
+}

@@ -121,10 +121,10 @@ pub struct PlyReview {
     /// The search's move in the position (the played move when it was forced).
     pub best: Move,
     pub best_text: String,
-    /// The position's score before the move (with the best move), for the first player
-    /// ([`crate::engine::Variant::first_player`]), in hundredths of a man.
+    /// The position's score before the move (with the best move), from White's side (see
+    /// [`read_eval`]), in hundredths of a man.
     pub eval_before: i32,
-    /// The score after the played move, for the first player.
+    /// The score after the played move, from White's side.
     pub eval_after: i32,
     /// Expected score the mover gave away (0 for the best move and forced ones).
     pub loss: f64,
@@ -158,7 +158,8 @@ pub struct PlayerSummary {
 pub struct Review {
     pub start: Position,
     pub plies: Vec<PlyReview>,
-    /// The first player's score at every position, `plies.len() + 1` of them (for the chart).
+    /// The score from White's side at every position, `plies.len() + 1` of them (for the
+    /// chart).
     pub evals: Vec<i32>,
     /// Indexed by [`colour_index`].
     pub players: [PlayerSummary; 2],
@@ -415,7 +416,6 @@ fn is_shot(pos: &Position, line: &[Move]) -> bool {
 pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
     let n = game.ply();
     let positions = game.positions();
-    let first = game.variant().first_player();
     // The end of the game: decided by its outcome when it was not searched.
     if evals[n].is_none() {
         // Either the side to move has no move (it lost) or a draw rule ended the game.
@@ -439,8 +439,10 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
         }
     }
     let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
-    let for_first = |i: usize, score: i32| {
-        if positions[i].side_to_move() == first {
+    // Scores are searched for the side to move and reported from White's side, in every
+    // variant: + is good for White even where Black moves first.
+    let for_white = |i: usize, score: i32| {
+        if positions[i].side_to_move() == Color::White {
             score
         } else {
             -score
@@ -478,8 +480,8 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             played_text: pos.move_notation(&played),
             best,
             best_text: pos.move_notation(&best),
-            eval_before: for_first(i, before),
-            eval_after: for_first(i + 1, evals[i + 1].score),
+            eval_before: for_white(i, before),
+            eval_after: for_white(i + 1, evals[i + 1].score),
             loss,
             class,
             missed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
@@ -490,7 +492,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             refutation,
         });
     }
-    let chart = (0..=n).map(|i| for_first(i, evals[i].score)).collect();
+    let chart = (0..=n).map(|i| for_white(i, evals[i].score)).collect();
     let players = [Color::White, Color::Black].map(|c| summarize(&plies, c));
     Review {
         start: *game.start_position(),
@@ -543,16 +545,56 @@ pub fn line_notation(pos: &Position, line: &[Move]) -> Vec<String> {
     out
 }
 
-/// A score as players read it, in men for the first player: `+1.25`, `-0.40`, and forced
-/// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second).
-pub fn format_eval(score: i32) -> String {
+/// Scores within this many hundredths of a man of 0 read as even.
+pub const EVEN_WITHIN: i32 = 20;
+
+/// What a score from White's side says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EvalReading {
+    /// A forced win: `winner` wins in `moves` moves of its own (0 when the game is won).
+    Win { winner: Color, moves: u32 },
+    /// Neither side is better by more than [`EVEN_WITHIN`].
+    Even { men: f64 },
+    /// `side` is better by `men` (positive).
+    Better { side: Color, men: f64 },
+}
+
+/// Reads a score from White's side (hundredths of a man; beyond [`MATE_BOUND`], a forced
+/// win in `MATE - |score|` plies): who is better, or who wins and in how many of the
+/// winner's moves.
+pub fn read_eval(score: i32) -> EvalReading {
     if score.abs() > MATE_BOUND {
-        let plies = MATE - score.abs();
-        let sign = if score > 0 { '+' } else { '-' };
-        format!("{sign}W{plies}")
-    } else {
-        format!("{:+.2}", score as f64 / 100.0)
+        let plies = (MATE - score.abs()).max(0) as u32;
+        let winner = if score > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        // The winner moves on every other ply, the first of them or the second.
+        return EvalReading::Win {
+            winner,
+            moves: plies.div_ceil(2),
+        };
     }
+    let men = f64::from(score) / 100.0;
+    if score.abs() <= EVEN_WITHIN {
+        EvalReading::Even { men }
+    } else {
+        let side = if score > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        EvalReading::Better {
+            side,
+            men: men.abs(),
+        }
+    }
+}
+
+/// A score from White's side in men, with its sign: `+1.25`, `-0.40`, `+0.00`.
+pub fn format_men(score: i32) -> String {
+    format!("{:+.2}", f64::from(score) / 100.0)
 }
 
 #[cfg(test)]
@@ -585,10 +627,45 @@ mod tests {
     }
 
     #[test]
-    fn evals_read_in_men_and_wins_in_plies() {
-        assert_eq!(format_eval(125), "+1.25");
-        assert_eq!(format_eval(-40), "-0.40");
-        assert_eq!(format_eval(MATE - 7), "+W7");
-        assert_eq!(format_eval(-(MATE - 3)), "-W3");
+    fn scores_read_from_whites_side_in_men_and_wins_in_the_winners_moves() {
+        assert_eq!(format_men(125), "+1.25");
+        assert_eq!(format_men(-40), "-0.40");
+        assert_eq!(
+            read_eval(125),
+            EvalReading::Better {
+                side: Color::White,
+                men: 1.25
+            }
+        );
+        assert_eq!(
+            read_eval(-40),
+            EvalReading::Better {
+                side: Color::Black,
+                men: 0.40
+            }
+        );
+        assert_eq!(read_eval(EVEN_WITHIN), EvalReading::Even { men: 0.2 });
+        // Black to win in 18 plies (the sign says who): 9 of Black's moves, whoever is to move.
+        assert_eq!(
+            read_eval(-(MATE - 18)),
+            EvalReading::Win {
+                winner: Color::Black,
+                moves: 9
+            }
+        );
+        assert_eq!(
+            read_eval(MATE - 7),
+            EvalReading::Win {
+                winner: Color::White,
+                moves: 4
+            }
+        );
+        assert_eq!(
+            read_eval(-MATE),
+            EvalReading::Win {
+                winner: Color::Black,
+                moves: 0
+            }
+        );
     }
 }

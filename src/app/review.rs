@@ -7,14 +7,14 @@
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
 //! new `/review`.
 
-use super::board::{off_the_async_workers, perspective, players_line};
+use super::board::{describe_board, off_the_async_workers, perspective, players_line};
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Button, ButtonStyle, Reply};
+use super::reply::{Button, ButtonStyle, Picture, Reply};
 use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
-    expected_score, format_eval, line_notation, review_in_pool, JobClass, MoveClass, PlyReview,
-    PoolError, Review, ReviewError, ReviewOptions,
+    expected_score, line_notation, review_in_pool, JobClass, MoveClass, PlyReview, PoolError,
+    Review, ReviewError, ReviewOptions,
 };
 use crate::engine::{Color, Game};
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
@@ -305,7 +305,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
         &[("players", s(players_line(lang, rec)))],
     );
     let mut reply = Reply::public(lines.join("\n")).with_title(title);
-    // The first player's expected score at every position (the chart's light side).
+    // White's expected score at every position: the chart's light side is White's.
     let expected: Vec<f64> = review.evals.iter().map(|&e| expected_score(e)).collect();
     let marks: Vec<(usize, ChartMark)> = review
         .plies
@@ -320,11 +320,22 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
             Some((p.ply + 1, mark))
         })
         .collect();
+    let side = |c: Color| {
+        tr(
+            lang,
+            "review-chart-side",
+            &[("side", s(i18n::color_name(lang, c)))],
+        )
+    };
     let labels = ChartLabels {
         title: players_line(lang, rec),
+        upper: side(Color::White),
+        lower: side(Color::Black),
     };
+    let end = review.evals.last().copied().unwrap_or(0);
+    let description = tr(lang, "alt-chart", &[("end", s(i18n::eval_text(lang, end)))]);
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
-        Ok(png) => reply.image = Some(png),
+        Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review chart failed: {e}"),
     }
     if count > 0 {
@@ -371,14 +382,12 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
             ("class", s(&class)),
         ],
     );
-    let first = game.variant().first_player();
     let eval = tr(
         lang,
         "review-eval",
         &[
-            ("before", s(format_eval(p.eval_before))),
-            ("after", s(format_eval(p.eval_after))),
-            ("colour", s(i18n::color_name(lang, first))),
+            ("before", s(i18n::eval_text(lang, p.eval_before))),
+            ("after", s(i18n::eval_text(lang, p.eval_after))),
         ],
     );
     let shorten = |line: Vec<String>| {
@@ -419,7 +428,7 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         caption: Caption {
             title: i18n::variant_title(lang, rec.variant),
             players: players_line(lang, rec),
-            status: heading,
+            status: heading.clone(),
         },
         last_move: p.ply.checked_sub(1).map(|i| game.moves()[i]),
         ..BoardView::new(&before, perspective(rec, game))
@@ -429,8 +438,21 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         let renderer = render::Renderer::shared()?;
         render::encode_png(&renderer.draw_with_arrows(&view, &arrows))
     });
+    let arrows_text = tr(
+        lang,
+        "alt-review-arrows",
+        &[("played", s(&p.played_text)), ("better", s(&p.best_text))],
+    );
+    let description = describe_board(
+        lang,
+        &i18n::variant_title(lang, rec.variant),
+        &[heading],
+        &before,
+        false,
+        &[arrows_text],
+    );
     match png {
-        Ok(png) => reply.image = Some(png),
+        Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review page picture failed: {e}"),
     }
     if index > 0 {

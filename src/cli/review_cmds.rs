@@ -1,6 +1,7 @@
 //! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
 use super::fail;
-use crate::ai::{self, format_eval, line_notation, Review, ReviewOptions};
+use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND};
+use crate::app::i18n::{eval_text, Lang};
 use crate::engine::{import_pdn, Color, Game, Variant};
 use crate::render;
 use clap::Args;
@@ -57,23 +58,31 @@ pub fn review(a: ReviewArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One line per ply: number, mover, move, the first player's evaluation before and after,
-/// the class, and for an error the better move (and the shot missed or allowed); then a
-/// line per player.
+/// How the JSON's scores read, stated once in it.
+pub fn score_convention() -> String {
+    format!(
+        "hundredths of a man from White's side: positive when White is better, in every \
+         variant; beyond ±{MATE_BOUND}, a forced win in {MATE} - |score| plies"
+    )
+}
+
+/// One line per ply: number, mover, move, class, the evaluation before and after in words
+/// ("White is better (+0.40) → Black wins in 9 moves", the number from White's side), and
+/// for an error the better move (and the shot missed or allowed); then a line per player.
 pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
     let mut out = Vec::with_capacity(r.plies.len() + 2);
     for p in &r.plies {
         let mut line = format!(
-            "{:>3} {} {:<10} {:>6} {:>6} {}",
+            "{:>3} {} {:<10} {:<11} {} → {}",
             p.ply + 1,
             p.mover.letter(),
             p.played_text,
-            format_eval(p.eval_before),
-            format_eval(p.eval_after),
             p.class.id(),
+            eval_text(Lang::En, p.eval_before),
+            eval_text(Lang::En, p.eval_after),
         );
         if p.class.is_error() {
-            line.push_str(&format!(" better {}", p.best_text));
+            line.push_str(&format!("; better {}", p.best_text));
             if p.missed_shot {
                 let shot = line_notation(&game.positions()[p.ply], &p.best_line);
                 line.push_str(&format!(" (missed shot: {})", shot.join(" ")));
@@ -117,6 +126,8 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
                 "move": p.played_text,
                 "eval_before": p.eval_before,
                 "eval_after": p.eval_after,
+                "eval_before_text": eval_text(Lang::En, p.eval_before),
+                "eval_after_text": eval_text(Lang::En, p.eval_after),
                 "loss": (p.loss * 1000.0).round() / 1000.0,
                 "class": p.class.id(),
                 "best": p.best_text,
@@ -141,6 +152,7 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
     };
     json!({
         "variant": game.variant().id(),
+        "score_convention": score_convention(),
         "plies": plies,
         "evals": r.evals,
         "white": player(Color::White),

@@ -503,4 +503,4 @@ alt-arrows = Arrows for the captures: { $captures }.
 alt-arrow = { $move } ({ $status })
 alt-review-arrows = Arrows: the move played, { $played }, and the better one, { $better }.
 alt-chart = Chart of the evaluation after each move. Above the middle line, White is better; below it, Black is better. At the end, { $end }.
-alt-replay = Animation of the game, move by move, from the start position to the final one.
+alt-replay = Animation of the game, move by move, from the start position to the final one, described here.

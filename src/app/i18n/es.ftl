@@ -501,4 +501,4 @@ alt-arrows = Flechas de las capturas: { $captures }.
 alt-arrow = { $move } ({ $status })
 alt-review-arrows = Flechas: la jugada hecha, { $played }, y la mejor, { $better }.
 alt-chart = Gráfico de la evaluación tras cada jugada. Por encima de la línea central, ventaja de las blancas; por debajo, ventaja de las negras. Al final, { $end }.
-alt-replay = Animación de la partida, jugada a jugada, desde la posición inicial hasta la final.
+alt-replay = Animación de la partida, jugada a jugada, desde la posición inicial hasta la final, que se describe a continuación.

@@ -2,8 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use damas::cli::{
-    ai_cmds, egdb_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds, review_cmds,
-    store_cmds,
+    ai_cmds, egdb_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds,
+    review_cmds, store_cmds,
 };
 use std::process::ExitCode;
 

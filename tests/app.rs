@@ -79,10 +79,9 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
     // Bob accepts: the board is public, with a picture, a move menu and controls.
     let board = only(&w.app.component(&bob, PLACE, &accept, &[]).await).clone();
     assert!(!board.is_private());
-    assert!(board
-        .image
-        .as_ref()
-        .is_some_and(|png| png.starts_with(b"\x89PNG")));
+    assert!(board.image.as_ref().is_some_and(
+        |p| p.png.starts_with(b"\x89PNG") && p.description.contains("White: men 1, 2")
+    ));
     let menu = board.menu.as_ref().expect("move menu");
     assert_eq!(menu.options.len(), 7, "White's seven first moves");
     assert!(menu.options.iter().any(|o| o.value == "11-15"));
@@ -603,7 +602,7 @@ async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
     assert!(stats.contains(": Pro (best score 1"), "{stats}");
     assert!(!stats.contains("Expert"), "{stats}");
     let stats_es = only(&w.app.stats(&ana_es, None)).text.clone();
-    assert!(stats_es.contains(": Pro (mejor puntaje 1"), "{stats_es}");
+    assert!(stats_es.contains(": Pro (mejor puntuación 1"), "{stats_es}");
 
     // Every leaderboard of the variant names the title; other variants do not.
     let board = only(

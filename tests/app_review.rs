@@ -76,8 +76,15 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
         "{}",
         summary.text
     );
-    let chart = summary.image.as_deref().expect("a chart");
-    let chart = image::load_from_memory(chart).expect("the chart is a picture");
+    let chart = summary.image.as_ref().expect("a chart");
+    assert!(
+        chart
+            .description
+            .contains("Above the middle line, White is better"),
+        "{}",
+        chart.description
+    );
+    let chart = image::load_from_memory(&chart.png).expect("the chart is a picture");
     assert_eq!((chart.width(), chart.height()), (640, 240));
     // Progress: every position searched, in order, ending at the total.
     let seen = seen.into_inner().expect("progress lock");

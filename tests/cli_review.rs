@@ -46,9 +46,11 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     assert_eq!(lines.len(), 6, "{out}");
     let first: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(&first[..3], ["1", "W", "4-7"], "{out}");
-    assert_eq!(first[5], "blunder", "{out}");
-    assert_eq!(first[6..8], ["better", first[7]]);
-    assert_ne!(first[7], "4-7");
+    assert_eq!(first[3], "blunder", "{out}");
+    // The evaluation in words, from even to Black's advantage, then the better move.
+    let (evals, better) = lines[0].split_once("; better ").expect("a better move");
+    assert!(evals.contains(" → Black is better (-"), "{out}");
+    assert_ne!(better.split_whitespace().next(), Some("4-7"), "{out}");
     assert!(lines[0].contains("(allows shot: 19-14 10x19 22x8"), "{out}");
     assert!(
         lines[2].contains("10x19") && lines[2].contains("only-move"),
@@ -72,6 +74,16 @@ fn review_json_names_the_refutation() {
     assert_eq!(v["plies"][2]["class"], "only-move");
     assert_eq!(v["white"]["blunders"], 1);
     assert_eq!(v["evals"].as_array().map(Vec::len), Some(5));
+    // Numbers from White's side, stated once; the words say who is better.
+    let convention = v["score_convention"].as_str().unwrap_or_default();
+    assert!(convention.contains("from White's side"), "{convention}");
+    assert!(first["eval_after"].as_i64().unwrap_or(0) < 0, "{first}");
+    assert!(
+        first["eval_after_text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Black")),
+        "{first}"
+    );
 }
 
 #[test]

@@ -79,9 +79,10 @@ fn one_person_plays_the_bot_in_spanish() {
 /move 11-15
 /board
 /explain 9-5
+/tablero texto:sí
 /tablas respuesta:aceptar
 ";
-    let (out, _dir) = run_console(script, &["--lang", "es"]);
+    let (out, _dir) = run_console(script, &["--lang", "es", "--text-boards"]);
     assert!(out.contains("¡Empieza la partida!"), "{out}");
     assert!(out.contains("jugador jugó 11-15"), "{out}");
     // The bot answered (its move line names it).
@@ -91,6 +92,23 @@ fn one_person_plays_the_bot_in_spanish() {
     assert!(out.contains("[tablero: "), "{out}");
     assert!(!out.contains("[board: "), "{out}");
     assert!(out.contains("(solo lo ve jugador)"), "{out}");
+    // --text-boards: under each saved picture, what it shows in words.
+    let lines: Vec<&str> = out.lines().collect();
+    let described = lines
+        .windows(2)
+        .filter(|w| w[0].starts_with("[tablero: "))
+        .filter(|w| {
+            w[1].starts_with("Damas inglesas (checkers). ") && w[1].contains("Blancas: peones")
+        })
+        .count();
+    assert!(described >= 3, "{out}");
+    // /tablero texto:sí: the board in words, privately, with the legal moves.
+    let text_board = out
+        .split("(solo lo ve jugador) Damas inglesas (checkers). ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no board in words: {out}"));
+    assert!(text_board.contains("Negras: peones"), "{out}");
+    assert!(text_board.contains("Jugadas válidas: "), "{out}");
 }
 
 #[test]

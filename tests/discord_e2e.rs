@@ -11,6 +11,52 @@ use damas::engine::{Color, Position, Variant};
 use damas::store::Store;
 use discord_stand_in::*;
 
+/// The description (alt text) Discord keeps on a message's board picture.
+fn picture_description(message: &serde_json::Value) -> String {
+    let board = message["attachments"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["filename"] == "board.png"))
+        .unwrap_or_else(|| panic!("no board.png attachment: {message}"));
+    let text = board["description"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the board has no description: {board}"))
+        .to_string();
+    assert!(text.chars().count() <= 1024, "{text}");
+    text
+}
+
+/// Reads each side's men and kings back from a description ("White: men 9, 10; king 14.",
+/// "Negras: peones 21, 22; sin damas.") and checks they are exactly the position's.
+fn assert_description_lists(text: &str, pos: &Position, labels: [&str; 2]) {
+    for (label, colour) in labels.into_iter().zip([Color::White, Color::Black]) {
+        let after = text
+            .split(&format!("{label}: "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {label:?} in {text}"));
+        let side = after.split('.').next().unwrap_or_default();
+        let (mut men, mut kings) = (Vec::new(), Vec::new());
+        for part in side.split(';') {
+            let numbers: Vec<u8> = part
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            let first_word = part.split_whitespace().next().unwrap_or_default();
+            match first_word {
+                "man" | "men" | "peón" | "peones" => men = numbers,
+                "king" | "kings" | "dama" | "damas" => kings = numbers,
+                _ => assert!(numbers.is_empty(), "{part:?} in {text}"),
+            }
+        }
+        let squares = |b: damas::engine::Bitboard| -> Vec<u8> {
+            let mut v: Vec<u8> = b.squares().map(|s| s.number()).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(men, squares(pos.men(colour)), "{label} men in {text}");
+        assert_eq!(kings, squares(pos.kings(colour)), "{label} kings in {text}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_a_short_game_in_a_channel() {
     let dir = tempfile::tempdir().unwrap();
@@ -96,6 +142,11 @@ async fn two_people_play_a_short_game_in_a_channel() {
     let start = Position::start(Variant::Spanish);
     assert_picture_shows(&board_png(&cb), &start, Color::White);
     let board1 = standin.original_message(&click);
+    // The picture's alt text, in bob's Spanish, lists every piece.
+    let alt = picture_description(&board1);
+    assert_description_lists(&alt, &start, ["Blancas", "Negras"]);
+    assert!(alt.starts_with("Damas españolas."), "{alt}");
+    assert!(alt.contains("Juegan las blancas (alice)."), "{alt}");
     assert!(custom_ids(&board1)
         .iter()
         .any(|id| id.starts_with("damas:move:")));
@@ -200,6 +251,24 @@ async fn two_people_play_a_short_game_in_a_channel() {
         .await;
     standin.callback(&take).await;
     pos = pos.apply(&pos.parse_move("14x23").unwrap());
+    // alice's board, in English: the last move, every piece, and the captures bob must choose
+    // from.
+    let alt = picture_description(&standin.original_message(&take));
+    assert_description_lists(&alt, &pos, ["White", "Black"]);
+    assert!(alt.contains("Last move: 14x23, by White (alice)."), "{alt}");
+    let mut captures: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| pos.move_notation(m))
+        .collect();
+    captures.sort();
+    let listed = alt
+        .split("Compulsory capture")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no compulsory captures in {alt}"));
+    for c in &captures {
+        assert!(listed.contains(c.as_str()), "{c} missing: {alt}");
+    }
     let why = standin
         .send_interaction(standin.slash_command(&bob, place, "explain", vec![]))
         .await;
@@ -310,7 +379,10 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         .files
         .iter()
         .find(|f| f.filename.ends_with(".pdn"))
-        .expect("a .pdn file");
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = cb.files.iter().map(|f| f.filename.as_str()).collect();
+            panic!("no .pdn file among {names:?}: {:?}", cb.json)
+        });
     let text = String::from_utf8(file.bytes.clone()).unwrap();
     assert!(text.contains("[GameType \"21\"]"), "{text}");
     standin.assert_no_refusals();

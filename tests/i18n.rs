@@ -415,3 +415,300 @@ fn the_bot_explains_a_capture_it_had_to_make_in_plain_words() {
     // English, three captures to choose from: nothing.
     assert_eq!(note(Variant::English, "B:W18,19:B14,15", Lang::En), None);
 }
+
+/// The variables a message selects on by name (`$tense -> [present] … [past] …`), with the
+/// names of their variants, so that every variant can be rendered.
+fn named_selectors(src: &str) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    fn walk(p: &ast::Pattern<&str>, out: &mut BTreeMap<String, BTreeSet<String>>) {
+        for el in &p.elements {
+            if let ast::PatternElement::Placeable { expression } = el {
+                walk_expression(expression, out);
+            }
+        }
+    }
+    fn walk_expression(e: &ast::Expression<&str>, out: &mut BTreeMap<String, BTreeSet<String>>) {
+        match e {
+            ast::Expression::Select { selector, variants } => {
+                if let ast::InlineExpression::VariableReference { id } = selector {
+                    for v in variants {
+                        if let ast::VariantKey::Identifier { name } = v.key {
+                            if !["zero", "one", "two", "few", "many", "other"].contains(&name) {
+                                out.entry(id.name.to_string())
+                                    .or_default()
+                                    .insert(name.to_string());
+                            }
+                        }
+                    }
+                }
+                for v in variants {
+                    walk(&v.value, out);
+                }
+            }
+            ast::Expression::Inline(ast::InlineExpression::Placeable { expression }) => {
+                walk_expression(expression, out)
+            }
+            ast::Expression::Inline(_) => {}
+        }
+    }
+    let resource = fluent_syntax::parser::parse(src).expect("parses");
+    let mut out = BTreeMap::new();
+    for entry in resource.body {
+        if let ast::Entry::Message(m) = entry {
+            let mut named = BTreeMap::new();
+            if let Some(value) = &m.value {
+                walk(value, &mut named);
+            }
+            out.insert(m.id.name.to_string(), named);
+        }
+    }
+    out
+}
+
+/// Every message of a language as people can read it: each variable given the counts 0, 1, 2
+/// and 5 in turn, and each named variant of a selector (`$tense`: present and past).
+fn every_rendering(lang: Lang, src: &str) -> Vec<(String, String)> {
+    let vars = catalogue("ftl", src);
+    let named = named_selectors(src);
+    let mut out = Vec::new();
+    for (id, vars) in &vars {
+        // The combinations of the named selectors' variants.
+        let mut combos: Vec<Vec<(String, String)>> = vec![vec![]];
+        for (var, keys) in &named[id] {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    keys.iter().map(move |k| {
+                        let mut c = c.clone();
+                        c.push((var.clone(), k.clone()));
+                        c
+                    })
+                })
+                .collect();
+        }
+        for count in [0.0, 1.0, 2.0, 5.0] {
+            for combo in &combos {
+                let args: Vec<(&str, fluent_bundle::FluentValue)> = vars
+                    .iter()
+                    .map(|v| match combo.iter().find(|(name, _)| name == v) {
+                        Some((_, key)) => (v.as_str(), i18n::s(key)),
+                        None => (v.as_str(), n(count)),
+                    })
+                    .collect();
+                out.push((id.clone(), tr(lang, id, &args)));
+            }
+        }
+    }
+    out
+}
+
+/// The text with what is quoted («…», “…”, "…") left out: a quote may hold anything.
+fn unquoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut inside: Option<char> = None;
+    for c in text.chars() {
+        match (inside, c) {
+            (None, '«') => inside = Some('»'),
+            (None, '“') => inside = Some('”'),
+            (None, '"') => inside = Some('"'),
+            (Some(close), c) if c == close => inside = None,
+            (None, c) => out.push(c),
+            (Some(_), _) => {}
+        }
+    }
+    out
+}
+
+/// The sentences of a text: split at full stops, question and exclamation marks that end a
+/// sentence (followed by a space or the end) and at line breaks.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let ends = match c {
+            '\n' => true,
+            '.' | '?' | '!' => chars.get(i + 1).map_or(true, |n| n.is_whitespace()),
+            _ => false,
+        };
+        if c != '\n' {
+            current.push(c);
+        }
+        if ends {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    out.push(current);
+    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
+}
+
+/// "No es legal: ley de la cantidad: hay que…" strings clauses together with colons; a
+/// sentence introduces at most one thing with a colon. (A colon inside a word, as in
+/// `/draw answer:accept`, is command syntax, not punctuation.)
+fn assert_one_colon_a_sentence(id: &str, text: &str) {
+    for sentence in sentences(&unquoted(text)) {
+        let colons = sentence
+            .char_indices()
+            .filter(|&(i, c)| {
+                c == ':'
+                    && sentence[i + 1..]
+                        .chars()
+                        .next()
+                        .map_or(true, char::is_whitespace)
+            })
+            .count();
+        assert!(
+            colons <= 1,
+            "{id}: two colons in one sentence: {sentence:?}"
+        );
+    }
+}
+
+/// Spanish negative words after the verb need a "no" before them: "esa jugada no come
+/// ninguna", never "esa jugada come ninguna". In a clause's first two words they are the
+/// subject ("Ninguna imprecisión…", "Aquí nadie ha terminado…").
+fn assert_spanish_negation(id: &str, text: &str) {
+    const NEGATIVE: [&str; 7] = [
+        "ninguno", "ninguna", "ningún", "nada", "nadie", "nunca", "tampoco",
+    ];
+    const NEGATION: [&str; 4] = ["no", "ni", "sin", "nunca"];
+    for clause in text.split(|c: char| ",;:.—()\n¿?¡!".contains(c)) {
+        let words: Vec<String> = clause
+            .split_whitespace()
+            .map(|w| w.to_lowercase())
+            .collect();
+        for (i, w) in words.iter().enumerate() {
+            if i >= 2 && NEGATIVE.contains(&w.as_str()) {
+                assert!(
+                    words[..i].iter().any(|p| NEGATION.contains(&p.as_str())),
+                    "{id}: «{w}» without a negation before it in {clause:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_sentence_strings_clauses_together_with_two_colons() {
+    for (lang, src) in [(Lang::Es, ES), (Lang::En, EN)] {
+        for (id, text) in every_rendering(lang, src) {
+            assert_one_colon_a_sentence(&id, &text);
+        }
+    }
+    // Also where messages are put together: a refusal inside an explanation.
+    use damas::engine::{explain, Attempt, Position};
+    let cases = [
+        // Quantity: 14x23 takes one, 15x24x… more.
+        (Variant::Spanish, "W:W14:B18,19,27", "14x23"),
+        // Quality: both take one piece; only one takes a king.
+        (Variant::Spanish, "W:W14,15:B18,K19", "14x21"),
+        // Mandatory: a plain move while a capture waits.
+        (Variant::Spanish, "W:W9,14:B18", "9-13"),
+        (Variant::English, "B:W18:B14,1", "1-5"),
+        // No capture: a man moving backwards.
+        (Variant::Spanish, "W:W14:B30", "14-9"),
+    ];
+    for (variant, fen, attempt) in cases {
+        let pos = Position::from_fen(variant, fen).unwrap();
+        let exp = explain(&pos, Some(Attempt::Text(attempt)));
+        assert!(
+            matches!(exp.verdict, Some(damas::engine::Verdict::Illegal { .. })),
+            "{fen} {attempt}: {exp:?}"
+        );
+        for lang in [Lang::Es, Lang::En] {
+            for tense in [i18n::Tense::Present, i18n::Tense::Past] {
+                let text = i18n::explanation_text(lang, &exp, tense);
+                assert_one_colon_a_sentence(&format!("{fen} {attempt}"), &text);
+                // The reason stands as a sentence of its own, capitalized.
+                let verdict = text.lines().last().unwrap();
+                let reason = verdict
+                    .strip_prefix("No es legal. ")
+                    .or_else(|| verdict.strip_prefix("Not legal. "))
+                    .unwrap_or_else(|| panic!("{verdict}"));
+                assert!(reason.starts_with(char::is_uppercase), "{verdict}");
+            }
+        }
+    }
+}
+
+#[test]
+fn spanish_negative_words_come_with_their_no() {
+    for (id, text) in every_rendering(Lang::Es, ES) {
+        assert_spanish_negation(&id, &text);
+    }
+    // The law of quality with a capture that takes no king.
+    let none = tr(
+        Lang::Es,
+        "err-quality",
+        &[
+            ("best", n(1.0)),
+            ("yours", n(0.0)),
+            ("moves", i18n::s("14x23")),
+        ],
+    );
+    assert!(none.contains("esa jugada no come ninguna"), "{none}");
+    assert!(!none.contains("come más damas"), "{none}");
+}
+
+/// Spanish names the colours with their article, "juegan las blancas", except as a label at
+/// the start ("Blancas: …") or in brackets ("ana (blancas)").
+#[test]
+fn spanish_colours_take_their_article() {
+    for var in ["color", "colour", "side", "winner", "first"] {
+        let placeable = format!("{{ ${var} }}");
+        for (at, _) in ES.match_indices(&placeable) {
+            let before = &ES[..at];
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let on_line = &before[line_start..];
+            let ok = before.ends_with("las ")
+                || before.ends_with('(')
+                || on_line.trim_end().ends_with('=')
+                || on_line.trim_start().starts_with('[') && on_line.trim_end().ends_with(']');
+            assert!(
+                ok,
+                "es.ftl: «{on_line}{placeable}» needs «las» before the colour"
+            );
+        }
+    }
+    // And so the status lines read.
+    let turn = tr(
+        Lang::Es,
+        "caption-turn",
+        &[("color", i18n::s(i18n::color_name(Lang::Es, Color::Black)))],
+    );
+    assert_eq!(turn, "juegan las negras");
+}
+
+/// An explanation speaks in the present of the position on the board, in the past of a move
+/// already played.
+#[test]
+fn explanations_speak_in_the_tense_of_what_they_explain() {
+    use damas::engine::{explain, Attempt, Position};
+    let pos = Position::from_fen(Variant::Spanish, "W:W14:B18,19,27").unwrap();
+    let exp = explain(&pos, Some(Attempt::Text("14x23")));
+    let now = i18n::explanation_text(Lang::Es, &exp, i18n::Tense::Present);
+    assert!(now.starts_with("Hay 2 capturas:"), "{now}");
+    assert!(now.contains("solo valen"), "{now}");
+    assert!(!now.contains("Había") && !now.contains("valían"), "{now}");
+    let then = i18n::explanation_text(Lang::Es, &exp, i18n::Tense::Past);
+    assert!(then.starts_with("Había 2 capturas:"), "{then}");
+    assert!(then.contains("solo valían"), "{then}");
+    let now_en = i18n::explanation_text(Lang::En, &exp, i18n::Tense::Present);
+    assert!(
+        now_en.starts_with("Two captures are available:"),
+        "{now_en}"
+    );
+    let then_en = i18n::explanation_text(Lang::En, &exp, i18n::Tense::Past);
+    assert!(
+        then_en.starts_with("Two captures were available:"),
+        "{then_en}"
+    );
+    // Without a capture, the line about captures speaks only of captures.
+    let quiet = Position::from_fen(Variant::Spanish, "W:W14:B30").unwrap();
+    let exp = explain(&quiet, Some(Attempt::Text("14-9")));
+    let en = i18n::explanation_text(Lang::En, &exp, i18n::Tense::Present);
+    assert!(
+        en.starts_with("There is no capture, so no capture is required."),
+        "{en}"
+    );
+    assert!(!en.contains("any move"), "{en}");
+}

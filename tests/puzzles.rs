@@ -226,7 +226,7 @@ async fn a_clean_solve_raises_the_rating_and_the_streak_and_leaves_the_channel_g
         .active_game(PLACE.channel_id)
         .unwrap()
         .is_none());
-    let board = command(&w, &bob, "leaderboard", &[("board", "puzzles")]).await;
+    let board = command(&w, &bob, "leaderboard", &[("type", "puzzles")]).await;
     assert!(only(&board).text.contains("bob"), "{}", only(&board).text);
     // Without a puzzle going, /move is about the channel's game again.
     let a = command(&w, &bob, "move", &[("move", "11-15")]).await;

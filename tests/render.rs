@@ -361,7 +361,7 @@ fn last_move_tints_from_and_to_and_draws_the_capture() {
         let img = picture(&view);
         let v = Variant::Spanish;
         assert_eq!(
-            tinted(&img, v, perspective, palette::LAST_MOVE_SQUARE),
+            tinted(&img, v, perspective, palette::LAST_MOVE_FRAME),
             vec![13, 20]
         );
         assert_position_shown(&img, &after, perspective, "after 20x6x13");
@@ -397,7 +397,7 @@ fn last_move_tints_from_and_to_and_draws_the_capture() {
         }
         // Without a last move: no tint, no cross.
         let plain = picture(&BoardView::new(&after, perspective));
-        assert!(tinted(&plain, v, perspective, palette::LAST_MOVE_SQUARE).is_empty());
+        assert!(tinted(&plain, v, perspective, palette::LAST_MOVE_FRAME).is_empty());
         assert_eq!(
             tinted(&plain, v, perspective, palette::DARK_SQUARE).len(),
             32
@@ -419,7 +419,7 @@ fn a_plain_last_move_tints_only_its_two_squares() {
                 &img,
                 Variant::English,
                 perspective,
-                palette::LAST_MOVE_SQUARE
+                palette::LAST_MOVE_FRAME
             ),
             vec![11, 15]
         );
@@ -743,7 +743,7 @@ fn cli_draws_the_position_after_the_last_move() {
             &img,
             Variant::English,
             Color::Black,
-            palette::LAST_MOVE_SQUARE
+            palette::LAST_MOVE_FRAME
         ),
         vec![11, 15]
     );
@@ -792,4 +792,120 @@ fn characters_the_font_lacks_are_left_out_not_drawn_as_boxes() {
     assert!(plain == decorated, "the missing characters left a mark");
     // The comparison can tell names apart.
     assert!(plain != caption_band("Ñandu (Blancas) contra bob (Negras)"));
+}
+
+/// Square numbers read on every fill a playing square can have, by WCAG AA's measure for
+/// text (4.5:1), before counting the dark halo drawn around them.
+#[test]
+fn square_numbers_meet_wcag_aa_on_every_square_fill() {
+    for fill in palette::NUMBERED_SQUARE_FILLS {
+        let ratio = palette::contrast(palette::NUMBER_TEXT, fill);
+        assert!(ratio >= 4.5, "numbers on {fill:?}: {ratio:.2}:1");
+    }
+    assert!(palette::contrast(palette::NUMBER_TEXT, palette::NUMBER_HALO) >= 7.0);
+    // The last move's squares keep their own fill inside the frame (see below).
+    assert!(palette::NUMBERED_SQUARE_FILLS.contains(&palette::DARK_SQUARE));
+}
+
+/// A colour as a person with deuteranopia sees it (Machado, Oliveira and Fernandes 2009,
+/// severity 1, applied to linear RGB).
+fn deuteranopia(c: Rgb) -> Rgb {
+    const M: [[f32; 3]; 3] = [
+        [0.367_322, 0.860_646, -0.227_968],
+        [0.280_085, 0.672_501, 0.047_413],
+        [-0.011_820, 0.042_940, 0.968_881],
+    ];
+    let lin = |v: u8| {
+        let v = v as f32 / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let srgb = |v: f32| {
+        let v = v.clamp(0.0, 1.0);
+        let v = if v <= 0.003_130_8 {
+            v * 12.92
+        } else {
+            1.055 * v.powf(1.0 / 2.4) - 0.055
+        };
+        (v * 255.0).round() as u8
+    };
+    let l = [lin(c[0]), lin(c[1]), lin(c[2])];
+    let row = |r: [f32; 3]| srgb(r[0] * l[0] + r[1] * l[1] + r[2] * l[2]);
+    [row(M[0]), row(M[1]), row(M[2])]
+}
+
+/// The whole picture as a person with deuteranopia sees it.
+fn seen_with_deuteranopia(img: &RgbaImage) -> RgbaImage {
+    let mut out = img.clone();
+    for p in out.pixels_mut() {
+        let [r, g, b] = deuteranopia([p[0], p[1], p[2]]);
+        *p = image::Rgba([r, g, b, p[3]]);
+    }
+    out
+}
+
+/// Squares marked with a frame of `frame`: its colour along all four sides (away from the
+/// number in the top-left corner), and the square's own `fill` inside it, in the corner that
+/// no piece or ring covers.
+fn framed(img: &RgbaImage, variant: Variant, perspective: Color, frame: Rgb, fill: Rgb) -> Vec<u8> {
+    let edge = damas::render::LAST_MOVE_FRAME_WIDTH / 2;
+    Square::all()
+        .filter(|&s| {
+            let r = Layout::square_rect(variant, perspective, s);
+            let sides = [
+                (r.x + r.w - 1 - edge, r.y + r.h / 2),
+                (r.x + r.w / 2, r.y + r.h - 1 - edge),
+                (r.x + edge, r.y + r.h * 3 / 4),
+                (r.x + r.w * 3 / 4, r.y + edge),
+            ];
+            let on_frame = sides.iter().all(|&(x, y)| near(px(img, x, y), frame, 30.0));
+            let inside = (r.x + r.w - 11, r.y + r.h - 11);
+            on_frame && near(px(img, inside.0, inside.1), fill, 30.0)
+        })
+        .map(|s| s.number())
+        .collect()
+}
+
+/// Colour is never the only signal: on a board seen with deuteranopia, the last move's
+/// squares are still found by their frame (an outline, the square's own colour inside) and the
+/// pieces that must capture by their ring, each where it belongs and nowhere else, and both
+/// stand out from the board by brightness.
+#[test]
+fn last_move_frames_and_capture_rings_differ_by_shape_under_deuteranopia() {
+    // Black has just played 23-19; White must capture with 14 or 15.
+    let pos = fen(Variant::Spanish, "W:W1,9,14,15:B18,19,30");
+    let last = Move::step(sq(23), sq(19));
+    let frame = deuteranopia(palette::LAST_MOVE_FRAME);
+    let square = deuteranopia(palette::DARK_SQUARE);
+    let ring = deuteranopia(palette::MUST_CAPTURE_RING);
+    // Brightness alone sets each mark apart from what it is drawn on.
+    assert!(palette::contrast(frame, square) >= 3.0);
+    assert!(palette::contrast(ring, deuteranopia(palette::HALO)) >= 3.0);
+    for perspective in PERSPECTIVES {
+        let mut view = BoardView::new(&pos, perspective);
+        view.last_move = Some(last);
+        view.highlight_captures = true;
+        let seen = seen_with_deuteranopia(&picture(&view));
+        let v = Variant::Spanish;
+        assert_eq!(framed(&seen, v, perspective, frame, square), vec![19, 23]);
+        let ringed: Vec<u8> = Square::all()
+            .filter(|&s| {
+                let (cx, cy) = Layout::square_center(v, perspective, s);
+                let r = Layout::PIECE_RADIUS + 4.0;
+                (0..8)
+                    .filter(|&k| k != 5)
+                    .filter(|&k| {
+                        let a = k as f32 * std::f32::consts::FRAC_PI_4;
+                        any_near(&seen, (cx + r * a.cos(), cy + r * a.sin()), 1, ring, 30.0)
+                    })
+                    .count()
+                    >= 6
+            })
+            .map(|s| s.number())
+            .collect();
+        assert_eq!(ringed, vec![14, 15], "{perspective:?}");
+    }
 }

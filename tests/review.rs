@@ -175,16 +175,16 @@ fn a_win_thrown_away_in_a_tables_ending_is_a_blunder_and_exactly_so() {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     };
-    // Verdicts are for the first player, Black: lost, then drawn after White's slip.
+    // Verdicts are from White's side, as every score: won, then drawn after White's slip.
     let slip = &r.plies[0];
     assert!(
-        matches!(slip.exact_before, Some(EndgameVerdict::Loss { .. })),
+        matches!(slip.exact_before, Some(EndgameVerdict::Win { .. })),
         "{slip:?}"
     );
     assert_eq!(slip.exact_after, Some(EndgameVerdict::Draw), "{slip:?}");
     assert_eq!(slip.class, MoveClass::Blunder, "{slip:?}");
     assert!(
-        slip.eval_before < -damas::ai::TABLE_BOUND,
+        slip.eval_before > damas::ai::TABLE_BOUND,
         "{}",
         slip.eval_before
     );
@@ -193,8 +193,40 @@ fn a_win_thrown_away_in_a_tables_ending_is_a_blunder_and_exactly_so() {
     // The command line's review says it in words.
     let lines = damas::cli::review_cmds::review_lines(&game, &r);
     assert!(
-        lines[0].contains(" lost ") && lines[0].contains(" drawn "),
+        lines[0].contains("White wins (endgame tables)") && lines[0].contains("→ drawn"),
         "{}",
         lines[0]
+    );
+}
+
+/// Scores are from White's side in every variant, and read in words: in English draughts,
+/// where Black moves first, Black's win is a negative score and "Black has won", never a
+/// "+W" that reads as White's.
+#[test]
+fn scores_are_from_whites_side_even_where_black_moves_first() {
+    use damas::ai::{read_eval, EvalReading};
+    use damas::app::i18n::{eval_text, Lang};
+    let start = match Position::from_fen(Variant::English, "B:W22:B14,18") {
+        Ok(p) => p,
+        Err(e) => panic!("bad test FEN: {e}"),
+    };
+    let game = match Game::replay(start, &["18x25"]) {
+        Ok(g) => g,
+        Err((i, e)) => panic!("move {i} is illegal: {e}"),
+    };
+    let r = reviewed(&game);
+    assert_eq!(r.plies[0].mover, Color::Black);
+    assert!(r.evals.iter().all(|&e| e < 0), "{:?}", r.evals);
+    assert_eq!(
+        read_eval(r.plies[0].eval_after),
+        EvalReading::Win {
+            winner: Color::Black,
+            moves: 0
+        }
+    );
+    assert_eq!(eval_text(Lang::En, r.plies[0].eval_after), "Black has won");
+    assert_eq!(
+        eval_text(Lang::Es, r.plies[0].eval_after),
+        "han ganado las negras"
     );
 }

@@ -57,6 +57,16 @@ impl Puzzle {
         self.position.side_to_move()
     }
 
+    /// Whether the line wins the game outright (the defence is left without a move), rather
+    /// than material.
+    pub fn wins_the_game(&self) -> bool {
+        let mut pos = self.position;
+        for mv in &self.line {
+            pos = pos.apply(mv);
+        }
+        pos.count_legal_moves() == 0
+    }
+
     /// The line in canonical notation, one move per entry.
     pub fn line_notation(&self) -> Vec<String> {
         let mut pos = self.position;

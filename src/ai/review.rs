@@ -124,15 +124,15 @@ pub struct PlyReview {
     /// The search's move in the position (the played move when it was forced).
     pub best: Move,
     pub best_text: String,
-    /// The position's score before the move (with the best move), for the first player
-    /// ([`crate::engine::Variant::first_player`]), in hundredths of a man.
+    /// The position's score before the move (with the best move), from White's side (see
+    /// [`read_eval`]), in hundredths of a man.
     pub eval_before: i32,
-    /// The score after the played move, for the first player.
+    /// The score after the played move, from White's side.
     pub eval_after: i32,
     /// Expected score the mover gave away (0 for the best move and forced ones).
     pub loss: f64,
     pub class: MoveClass,
-    /// The exact results before and after the move, for the first player, where the endgame
+    /// The exact results before and after the move, from White's side, where the endgame
     /// tables hold the positions.
     pub exact_before: Option<EndgameVerdict>,
     pub exact_after: Option<EndgameVerdict>,
@@ -165,7 +165,8 @@ pub struct PlayerSummary {
 pub struct Review {
     pub start: Position,
     pub plies: Vec<PlyReview>,
-    /// The first player's score at every position, `plies.len() + 1` of them (for the chart).
+    /// The score from White's side at every position, `plies.len() + 1` of them (for the
+    /// chart).
     pub evals: Vec<i32>,
     /// Indexed by [`colour_index`].
     pub players: [PlayerSummary; 2],
@@ -444,7 +445,6 @@ fn is_shot(pos: &Position, line: &[Move]) -> bool {
 pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
     let n = game.ply();
     let positions = game.positions();
-    let first = game.variant().first_player();
     // The end of the game: decided by its outcome when it was not searched.
     if evals[n].is_none() {
         // Either the side to move has no move (it lost) or a draw rule ended the game.
@@ -482,16 +482,18 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
         }
     }
     let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
-    let for_first = |i: usize, score: i32| {
-        if positions[i].side_to_move() == first {
+    // Scores are searched for the side to move and reported from White's side, in every
+    // variant: + is good for White even where Black moves first.
+    let for_white = |i: usize, score: i32| {
+        if positions[i].side_to_move() == Color::White {
             score
         } else {
             -score
         }
     };
-    let exact_for_first = |i: usize| {
+    let exact_for_white = |i: usize| {
         let v = evals[i].exact?;
-        Some(if positions[i].side_to_move() == first {
+        Some(if positions[i].side_to_move() == Color::White {
             v
         } else {
             v.flipped()
@@ -529,10 +531,10 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             played_text: pos.move_notation(&played),
             best,
             best_text: pos.move_notation(&best),
-            eval_before: for_first(i, before),
-            eval_after: for_first(i + 1, evals[i + 1].score),
-            exact_before: exact_for_first(i),
-            exact_after: exact_for_first(i + 1),
+            eval_before: for_white(i, before),
+            eval_after: for_white(i + 1, evals[i + 1].score),
+            exact_before: exact_for_white(i),
+            exact_after: exact_for_white(i + 1),
             loss,
             class,
             missed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
@@ -543,7 +545,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             refutation,
         });
     }
-    let chart = (0..=n).map(|i| for_first(i, evals[i].score)).collect();
+    let chart = (0..=n).map(|i| for_white(i, evals[i].score)).collect();
     let players = [Color::White, Color::Black].map(|c| summarize(&plies, c));
     Review {
         start: *game.start_position(),
@@ -596,19 +598,67 @@ pub fn line_notation(pos: &Position, line: &[Move]) -> Vec<String> {
     out
 }
 
-/// A score as players read it, in men for the first player: `+1.25`, `-0.40`, and forced
-/// results as `+W7` / `-W7` (a win in 7 plies for the first player, or for the second), or
-/// `+W` / `-W` for a win the endgame tables prove (its length to the end is not known).
-pub fn format_eval(score: i32) -> String {
-    let sign = if score > 0 { '+' } else { '-' };
+/// Scores within this many hundredths of a man of 0 read as even.
+pub const EVEN_WITHIN: i32 = 20;
+
+/// What a score from White's side says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EvalReading {
+    /// A forced win: `winner` wins in `moves` moves of its own (0 when the game is won).
+    Win { winner: Color, moves: u32 },
+    /// A win the endgame tables prove, its length to the end unknown (scores beyond
+    /// [`TABLE_BOUND`] and within [`MATE_BOUND`]).
+    ProvenWin { winner: Color },
+    /// Neither side is better by more than [`EVEN_WITHIN`].
+    Even { men: f64 },
+    /// `side` is better by `men` (positive).
+    Better { side: Color, men: f64 },
+}
+
+/// Reads a score from White's side (hundredths of a man; beyond [`MATE_BOUND`], a forced
+/// win in `MATE - |score|` plies): who is better, or who wins and in how many of the
+/// winner's moves.
+pub fn read_eval(score: i32) -> EvalReading {
     if score.abs() > MATE_BOUND {
-        let plies = MATE - score.abs();
-        format!("{sign}W{plies}")
-    } else if score.abs() > TABLE_BOUND {
-        format!("{sign}W")
-    } else {
-        format!("{:+.2}", score as f64 / 100.0)
+        let plies = (MATE - score.abs()).max(0) as u32;
+        let winner = if score > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        // The winner moves on every other ply, the first of them or the second.
+        return EvalReading::Win {
+            winner,
+            moves: plies.div_ceil(2),
+        };
     }
+    if score.abs() > TABLE_BOUND {
+        let winner = if score > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        return EvalReading::ProvenWin { winner };
+    }
+    let men = f64::from(score) / 100.0;
+    if score.abs() <= EVEN_WITHIN {
+        EvalReading::Even { men }
+    } else {
+        let side = if score > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        EvalReading::Better {
+            side,
+            men: men.abs(),
+        }
+    }
+}
+
+/// A score from White's side in men, with its sign: `+1.25`, `-0.40`, `+0.00`.
+pub fn format_men(score: i32) -> String {
+    format!("{:+.2}", f64::from(score) / 100.0)
 }
 
 #[cfg(test)]
@@ -641,12 +691,65 @@ mod tests {
     }
 
     #[test]
-    fn evals_read_in_men_and_wins_in_plies() {
-        assert_eq!(format_eval(125), "+1.25");
-        assert_eq!(format_eval(-40), "-0.40");
-        assert_eq!(format_eval(MATE - 7), "+W7");
-        assert_eq!(format_eval(-(MATE - 3)), "-W3");
-        assert_eq!(format_eval(MATE_BOUND - 20), "+W");
-        assert_eq!(format_eval(-(MATE_BOUND - 20)), "-W");
+    fn scores_read_from_whites_side_in_men_and_wins_in_the_winners_moves() {
+        assert_eq!(format_men(125), "+1.25");
+        assert_eq!(format_men(-40), "-0.40");
+        assert_eq!(
+            read_eval(125),
+            EvalReading::Better {
+                side: Color::White,
+                men: 1.25
+            }
+        );
+        assert_eq!(
+            read_eval(-40),
+            EvalReading::Better {
+                side: Color::Black,
+                men: 0.40
+            }
+        );
+        assert_eq!(read_eval(EVEN_WITHIN), EvalReading::Even { men: 0.2 });
+        // Black to win in 18 plies (the sign says who): 9 of Black's moves, whoever is to move.
+        assert_eq!(
+            read_eval(-(MATE - 18)),
+            EvalReading::Win {
+                winner: Color::Black,
+                moves: 9
+            }
+        );
+        assert_eq!(
+            read_eval(MATE - 7),
+            EvalReading::Win {
+                winner: Color::White,
+                moves: 4
+            }
+        );
+        assert_eq!(
+            read_eval(-MATE),
+            EvalReading::Win {
+                winner: Color::Black,
+                moves: 0
+            }
+        );
+        // The endgame tables' wins have no length: a proven win, not a huge advantage.
+        assert_eq!(
+            read_eval(MATE_BOUND - 20),
+            EvalReading::ProvenWin {
+                winner: Color::White
+            }
+        );
+        assert_eq!(
+            read_eval(-(TABLE_BOUND + 1)),
+            EvalReading::ProvenWin {
+                winner: Color::Black
+            }
+        );
+        assert!(matches!(
+            read_eval(TABLE_BOUND),
+            EvalReading::Better {
+                side: Color::White,
+                ..
+            }
+        ));
     }
 }

@@ -1,12 +1,24 @@
 //! The board message: picture, caption, whose turn, buttons and the move menu.
 
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, Lang, Tense};
 use super::ids::{Action, ComponentId};
-use super::reply::{BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Reply};
+use super::reply::{
+    BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Picture, Reply,
+    PICTURE_DESCRIPTION_LIMIT,
+};
 use super::{bot_level, seat_name, vs_bot};
-use crate::engine::{legal_notations, Color, Explanation, Game, Move, Square};
+use crate::engine::{legal_notations, Color, Explanation, Game, Move, Position, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
+
+/// A position with every capture drawn as an arrow (`/explain`), and the tense its words
+/// speak in: the present for the position on the board, the past for a move already played.
+#[derive(Clone, Copy, Debug)]
+pub struct Explained<'a> {
+    pub position: &'a Position,
+    pub explanation: &'a Explanation,
+    pub tense: Tense,
+}
 
 /// Which side the picture is drawn from: against the bot, the person's; between people, the
 /// side to move (so each player sees the board from their own seat when it is their turn).
@@ -108,16 +120,16 @@ pub fn last_move_text(lang: Lang, rec: &GameRecord, game: &Game) -> Option<Strin
 /// The text drawn above the board. Its status is short, since the picture cuts what does not
 /// fit its width (the message's text says it all in full): the last move first, then the
 /// result, or the draw count that runs out first before whose turn it is (the players line
-/// names who has which colour). An explanation's picture shows an earlier position, so its
-/// caption names the law instead.
+/// names who has which colour). An explanation's picture shows the position it explains, so
+/// its caption names the law instead.
 pub fn caption(
     lang: Lang,
     rec: &GameRecord,
     game: &Game,
-    explanation: Option<&Explanation>,
+    explained: Option<&Explained>,
 ) -> Caption {
-    let status = match explanation {
-        Some(exp) => i18n::law_text(lang, exp),
+    let status = match explained {
+        Some(e) => i18n::law_text(lang, e.explanation, e.tense),
         None => {
             let mut parts: Vec<String> = last_move_text(lang, rec, game).into_iter().collect();
             match game.outcome() {
@@ -158,36 +170,290 @@ fn caption_draw_count(lang: Lang, game: &Game) -> Option<String> {
     .map(|(id, left)| tr(lang, id, &[("left", n(left))]))
 }
 
-/// Renders the board of a game; `explanation` draws arrows for every capture.
+/// Renders the board of a game, with its description; `explained` draws arrows for every
+/// capture of the position it explains, `reachable_from` marks where that piece can go.
 pub fn picture(
     lang: Lang,
     rec: &GameRecord,
     game: &Game,
-    explanation: Option<(&crate::engine::Position, &Explanation)>,
+    explained: Option<Explained>,
     reachable_from: Option<Square>,
-) -> Option<Vec<u8>> {
-    let caption = caption(lang, rec, game, explanation.map(|(_, e)| e));
-    let (position, last_move) = match explanation {
-        Some((p, _)) => (p, None),
+) -> Option<Picture> {
+    let caption = caption(lang, rec, game, explained.as_ref());
+    let (position, last_move) = match &explained {
+        Some(e) => (e.position, None),
         None => (game.position(), game.moves().last().copied()),
+    };
+    let description = match &explained {
+        Some(e) => explained_description(lang, rec, e),
+        None => game_description(lang, rec, game, reachable_from),
     };
     let view = BoardView {
         position,
         perspective: perspective(rec, game),
         last_move,
-        highlight_captures: explanation.is_none() && !game.is_over(),
+        highlight_captures: explained.is_none() && !game.is_over(),
         reachable_from,
-        explanation: explanation.map(|(_, e)| e),
+        explanation: explained.map(|e| e.explanation),
         caption,
     };
     match off_the_async_workers(|| render::render_png(&view)) {
-        Ok(png) => Some(png),
+        Ok(png) => Some(Picture { png, description }),
         Err(e) => {
             // A missing picture is worse than a missing move: keep going with text alone.
             tracing::error!("render failed: {e}");
             None
         }
     }
+}
+
+/// A game's board in words: the variant, the last move and who played it, whose turn (or the
+/// result), every piece by square, the compulsory captures, and the squares a chosen piece
+/// can reach when the picture marks them.
+pub fn game_description(
+    lang: Lang,
+    rec: &GameRecord,
+    game: &Game,
+    reachable_from: Option<Square>,
+) -> String {
+    let notes: Vec<String> = reachable_from
+        .and_then(|from| reach_sentence(lang, game.position(), from))
+        .into_iter()
+        .collect();
+    describe_board(
+        lang,
+        &i18n::variant_title(lang, rec.variant),
+        &game_lines(lang, rec, game),
+        game.position(),
+        !game.is_over(),
+        &notes,
+    )
+}
+
+/// A game's replay (an animation) in words: what it is, then its final position.
+pub fn replay_description(lang: Lang, rec: &GameRecord, game: &Game) -> String {
+    let mut lines = vec![t(lang, "alt-replay")];
+    lines.extend(game_lines(lang, rec, game));
+    describe_board(
+        lang,
+        &i18n::variant_title(lang, rec.variant),
+        &lines,
+        game.position(),
+        false,
+        &[],
+    )
+}
+
+/// The last move and who played it, then whose turn it is or the result.
+fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some((before, mv)) = game.last_move() {
+        let mover = before.side_to_move();
+        lines.push(tr(
+            lang,
+            "alt-last-move",
+            &[
+                ("move", s(before.move_notation(mv))),
+                ("color", s(i18n::color_name(lang, mover))),
+                ("name", s(seat_name(lang, rec.seat(mover)))),
+            ],
+        ));
+    }
+    match game.outcome() {
+        Some(o) => lines.push(i18n::result_text(lang, Some(o))),
+        None => lines.push(turn_sentence(lang, rec, game.position(), "alt-turn")),
+    }
+    lines
+}
+
+/// An explanation's picture in words: the law, the position explained, and what each arrow
+/// (each capture) is.
+fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String {
+    // A move already played is explained on the board from before it: say so, since the
+    // pieces listed are not where they stand now.
+    let turn_id = match e.tense {
+        Tense::Present => "alt-turn",
+        Tense::Past => "alt-turn-before",
+    };
+    let lines = [
+        i18n::law_text(lang, e.explanation, e.tense),
+        turn_sentence(lang, rec, e.position, turn_id),
+    ];
+    let arrows: Vec<String> = e
+        .explanation
+        .captures
+        .iter()
+        .map(|c| {
+            tr(
+                lang,
+                "alt-arrow",
+                &[
+                    ("move", s(&c.notation)),
+                    ("status", s(i18n::capture_status(lang, c))),
+                ],
+            )
+        })
+        .collect();
+    let notes: Vec<String> = (!arrows.is_empty())
+        .then(|| tr(lang, "alt-arrows", &[("captures", s(arrows.join(", ")))]))
+        .into_iter()
+        .collect();
+    describe_board(
+        lang,
+        &i18n::variant_title(lang, rec.variant),
+        &lines,
+        e.position,
+        false,
+        &notes,
+    )
+}
+
+/// "White to play (ana)." (`alt-turn`), or the same of the position before a move.
+fn turn_sentence(lang: Lang, rec: &GameRecord, position: &Position, id: &str) -> String {
+    let side = position.side_to_move();
+    tr(
+        lang,
+        id,
+        &[
+            ("color", s(i18n::color_name(lang, side))),
+            ("name", s(seat_name(lang, rec.seat(side)))),
+        ],
+    )
+}
+
+/// "The piece on square 11 can go to 15, 16."
+fn reach_sentence(lang: Lang, position: &Position, from: Square) -> Option<String> {
+    let mut targets: Vec<u8> = position
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|m| m.to().number())
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    (!targets.is_empty()).then(|| {
+        tr(
+            lang,
+            "alt-reach",
+            &[("from", s(from)), ("squares", s(number_list(&targets)))],
+        )
+    })
+}
+
+fn number_list(numbers: &[u8]) -> String {
+    numbers
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "White: men 9, 10, 11; kings 14." for each side, White first.
+pub fn pieces_text(lang: Lang, position: &Position) -> String {
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| {
+            let numbers = |b: crate::engine::Bitboard| -> Vec<u8> {
+                let mut v: Vec<u8> = b.squares().map(Square::number).collect();
+                v.sort_unstable();
+                v
+            };
+            let men = numbers(position.men(c));
+            let kings = numbers(position.kings(c));
+            tr(
+                lang,
+                "alt-side",
+                &[
+                    ("color", s(i18n::capitalized(&i18n::color_name(lang, c)))),
+                    ("men", n(men.len() as f64)),
+                    ("men_squares", s(number_list(&men))),
+                    ("kings", n(kings.len() as f64)),
+                    ("king_squares", s(number_list(&kings))),
+                ],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A board picture in words, within [`PICTURE_DESCRIPTION_LIMIT`]: `title`, the `lines`
+/// about the game (each a sentence), every piece, the captures the side to move must choose
+/// from when `captures` (as many as fit, then how many more), and the `notes` on what is drawn
+/// over the board.
+pub fn describe_board(
+    lang: Lang,
+    title: &str,
+    lines: &[String],
+    position: &Position,
+    captures: bool,
+    notes: &[String],
+) -> String {
+    let mut head = vec![sentence(title)];
+    head.extend(lines.iter().map(|l| sentence(l)));
+    head.push(pieces_text(lang, position));
+    let head = head.join(" ");
+    let notes: Vec<String> = notes.iter().map(|l| sentence(l)).collect();
+    let notes = notes.join(" ");
+    let compulsory: Vec<String> = if captures && position.has_capture() {
+        legal_notations(position)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let assemble = |shown: usize| {
+        let mut parts = vec![head.clone()];
+        if !compulsory.is_empty() {
+            let mut moves = compulsory[..shown].join(", ");
+            if shown < compulsory.len() {
+                moves = tr(
+                    lang,
+                    "alt-more",
+                    &[
+                        ("moves", s(moves)),
+                        ("count", n((compulsory.len() - shown) as f64)),
+                    ],
+                );
+            }
+            parts.push(tr(
+                lang,
+                "alt-captures",
+                &[("count", n(compulsory.len() as f64)), ("moves", s(moves))],
+            ));
+        }
+        if !notes.is_empty() {
+            parts.push(notes.clone());
+        }
+        parts.join(" ")
+    };
+    // Every capture if they fit; else as many as do, and how many more there are.
+    let text = (1..=compulsory.len())
+        .rev()
+        .map(assemble)
+        .find(|t| t.chars().count() <= PICTURE_DESCRIPTION_LIMIT)
+        .unwrap_or_else(|| assemble(0));
+    clipped(&text, PICTURE_DESCRIPTION_LIMIT)
+}
+
+/// A line as a sentence: with its final full stop.
+fn sentence(line: &str) -> String {
+    let line = line.trim_end();
+    if line.ends_with(['.', '!', '?', '…']) {
+        line.to_string()
+    } else {
+        format!("{line}.")
+    }
+}
+
+/// At most `max` characters, the last an ellipsis when cut.
+pub fn clipped(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 /// Runs CPU work (a picture takes a few milliseconds) so that it does not hold an async
@@ -455,7 +721,7 @@ mod tests {
         assert_eq!(
             caption(Lang::Es, &rec, &game, None).status,
             format!(
-                "{} · tablas en 15 jugadas · juegan blancas",
+                "{} · tablas en 15 jugadas · juegan las blancas",
                 expected_last_move(Lang::Es, &game)
             ),
             "{variant}"
@@ -516,7 +782,7 @@ mod tests {
         assert_eq!(
             caption(Lang::Es, &rec, &game, None).status,
             format!(
-                "{} · 3 damas: 12 jugadas para ganar · juegan negras",
+                "{} · 3 damas: 12 jugadas para ganar · juegan las negras",
                 expected_last_move(Lang::Es, &game)
             )
         );
@@ -554,5 +820,139 @@ mod tests {
             )
         );
         assert!(en.starts_with("Last move 18x25 (bob)"), "{en}");
+    }
+
+    /// The side lists of a description read back: (men, kings) of "White: men 9, 10; king 14.".
+    fn listed(text: &str, label: &str) -> (Vec<u8>, Vec<u8>) {
+        let side = text
+            .split(&format!("{label}: "))
+            .nth(1)
+            .and_then(|t| t.split('.').next())
+            .unwrap_or_else(|| panic!("no {label} in {text}"));
+        let (mut men, mut kings) = (vec![], vec![]);
+        for part in side.split(';') {
+            let numbers: Vec<u8> = part
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            match part.split_whitespace().next() {
+                Some("man" | "men") => men = numbers,
+                Some("king" | "kings") => kings = numbers,
+                _ => assert!(numbers.is_empty(), "{part}"),
+            }
+        }
+        (men, kings)
+    }
+
+    fn squares(b: crate::engine::Bitboard) -> Vec<u8> {
+        let mut v: Vec<u8> = b.squares().map(Square::number).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Random games in every variant: the description names every piece where it stands,
+    /// whose turn it is or the result, and the compulsory captures, within the limit.
+    #[test]
+    fn a_board_description_names_every_piece_within_the_limit() {
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(22);
+        for variant in Variant::ALL {
+            let rec = between_people(variant);
+            for _ in 0..40 {
+                let mut game = Game::from_position(Position::start(variant));
+                let plies = rng.gen_range(0..120);
+                for _ in 0..plies {
+                    let moves = game.position().legal_moves();
+                    if moves.is_empty() || game.is_over() {
+                        break;
+                    }
+                    game.play(moves[rng.gen_range(0..moves.len())]).unwrap();
+                }
+                let text = game_description(Lang::En, &rec, &game, None);
+                assert!(text.chars().count() <= PICTURE_DESCRIPTION_LIMIT, "{text}");
+                let pos = game.position();
+                for (label, c) in [("White", Color::White), ("Black", Color::Black)] {
+                    assert_eq!(
+                        listed(&text, label),
+                        (squares(pos.men(c)), squares(pos.kings(c))),
+                        "{text}"
+                    );
+                }
+                match game.outcome() {
+                    Some(o) => assert!(text.contains(&i18n::result_text(Lang::En, Some(o)))),
+                    None => {
+                        let side = i18n::color_name(Lang::En, game.side_to_move());
+                        assert!(text.contains(&format!("{side} to play (")), "{text}");
+                    }
+                }
+                let compulsory = !game.is_over() && pos.has_capture();
+                assert_eq!(text.contains("Compulsory capture"), compulsory, "{text}");
+                if compulsory {
+                    for (_, m) in legal_notations(pos) {
+                        assert!(text.contains(&m), "{m} in {text}");
+                    }
+                }
+                let es = game_description(Lang::Es, &rec, &game, None);
+                assert!(es.starts_with(&format!("{}.", i18n::variant_title(Lang::Es, variant))));
+                assert!(es.contains("Blancas: ") && es.contains("Negras: "), "{es}");
+            }
+        }
+    }
+
+    /// An explanation of a move already played shows the board from before it, and its words
+    /// say so; one about the board now speaks of it in the present.
+    #[test]
+    fn an_explained_picture_says_which_position_it_shows() {
+        use crate::engine::explain;
+        let rec = between_people(Variant::Spanish);
+        let mut game = Game::from_position(Position::start(Variant::Spanish));
+        for m in ["11-15", "23-19"] {
+            let mv = game.position().parse_move(m).unwrap();
+            game.play(mv).unwrap();
+        }
+        let position = *game.position();
+        let exp = explain(&position, None);
+        let words = |tense| {
+            let e = Explained {
+                position: &position,
+                explanation: &exp,
+                tense,
+            };
+            explained_description(Lang::En, &rec, &e)
+        };
+        let past = words(Tense::Past);
+        assert!(
+            past.contains("The position before the move, with White to play"),
+            "{past}"
+        );
+        let present = words(Tense::Present);
+        assert!(present.contains(" White to play ("), "{present}");
+        assert!(!present.contains("before the move"), "{present}");
+        assert_eq!(
+            present.contains("Arrows for the captures: "),
+            !exp.captures.is_empty(),
+            "{present}"
+        );
+    }
+
+    /// When the words do not fit, the list of captures is cut and says how many are left out;
+    /// the pieces are always all there.
+    #[test]
+    fn a_long_description_cuts_the_captures_and_counts_the_rest() {
+        // A flying king with many landing squares, each a capture of its own.
+        let pos = Position::from_fen(Variant::Spanish, "W:WK1:B10").unwrap();
+        let captures = legal_notations(&pos).len();
+        assert!(captures >= 4, "{captures}");
+        // A line long enough to leave room for some of the captures, not all.
+        let base = describe_board(Lang::En, "Spanish draughts", &[], &pos, false, &[]);
+        let long = "x".repeat(PICTURE_DESCRIPTION_LIMIT - base.chars().count() - 45);
+        let text = describe_board(Lang::En, "Spanish draughts", &[long], &pos, true, &[]);
+        assert!(text.chars().count() <= PICTURE_DESCRIPTION_LIMIT, "{text}");
+        assert!(text.contains(" more."), "{text}");
+        assert_eq!(listed(&text, "White").1, vec![1], "{text}");
+        assert!(
+            !text.ends_with('…'),
+            "cut by the captures, not clipped: {text}"
+        );
     }
 }

@@ -72,10 +72,12 @@ pub enum Choices {
     /// `/puzzle`'s: the puzzle of the day or a random one.
     PuzzlePick,
     /// `/leaderboard`'s: games or puzzles.
-    Board,
+    LeaderboardType,
     Opening,
     /// Whether a new game gets a thread of its own: [`THREAD_YES`] or [`THREAD_NO`].
     Thread,
+    /// Whether `/board` answers with the board in words: [`TEXT_YES`] or [`TEXT_NO`].
+    Text,
 }
 
 /// The values of the `thread` option.
@@ -94,8 +96,12 @@ pub enum Threading {
     Unavailable,
 }
 
-/// The values of [`Choices::Board`].
-const BOARDS: [&str; 2] = ["games", "puzzles"];
+/// The values of the `text` option.
+pub const TEXT_YES: &str = "yes";
+pub const TEXT_NO: &str = "no";
+
+/// The values of [`Choices::LeaderboardType`].
+const LEADERBOARD_TYPES: [&str; 2] = ["games", "puzzles"];
 
 impl Choices {
     /// The option's name, also the prefix of its labels' Fluent ids (`choice-level-easy`).
@@ -108,7 +114,8 @@ impl Choices {
             Choices::Thread => "thread",
             Choices::Opening => "opening",
             Choices::PuzzlePick => "pick",
-            Choices::Board => "board",
+            Choices::LeaderboardType => "type",
+            Choices::Text => "text",
         }
     }
 
@@ -122,7 +129,8 @@ impl Choices {
             Choices::Thread => vec![THREAD_YES, THREAD_NO],
             Choices::Opening => OpeningChoice::ALL.iter().map(|o| o.id()).collect(),
             Choices::PuzzlePick => PuzzlePick::ALL.iter().map(|p| p.id()).collect(),
-            Choices::Board => BOARDS.to_vec(),
+            Choices::LeaderboardType => LEADERBOARD_TYPES.to_vec(),
+            Choices::Text => vec![TEXT_YES, TEXT_NO],
         }
     }
 
@@ -148,7 +156,8 @@ impl Choices {
             | Choices::Thread
             | Choices::Opening
             | Choices::PuzzlePick
-            | Choices::Board => None,
+            | Choices::LeaderboardType
+            | Choices::Text => None,
         };
         by_name.or_else(|| {
             self.values().into_iter().find(|v| {
@@ -226,9 +235,10 @@ impl CommandSpec {
         let options: &'static [OptionSpec] = self.options;
         options.iter().find(|o| {
             o.name == name
-                || [Lang::Es, Lang::En]
-                    .iter()
-                    .any(|&l| o.localized_name(l) == name)
+                || [Lang::Es, Lang::En].iter().any(|&l| {
+                    let local = o.localized_name(l);
+                    local == name || without_accents(&local) == name
+                })
         })
     }
 
@@ -309,7 +319,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Board,
         name: "board",
-        options: &[],
+        options: &[choice("text", Choices::Text, "opt-text-desc")],
     },
     CommandSpec {
         id: CommandId::Resign,
@@ -364,12 +374,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[
             VARIANT,
             LEVEL,
-            OptionSpec {
-                name: "board",
-                kind: OptionKind::Choice(Choices::Board),
-                required: false,
-                description: "opt-board-desc",
-            },
+            choice("type", Choices::LeaderboardType, "opt-type-desc"),
         ],
     },
     CommandSpec {
@@ -604,7 +609,12 @@ impl Invocation {
 
     /// Whether `/leaderboard` asks for the puzzle solvers.
     pub fn puzzles_board(&self) -> bool {
-        self.choice("board", Choices::Board) == Some("puzzles")
+        self.choice("type", Choices::LeaderboardType) == Some("puzzles")
+    }
+
+    /// Whether `/board` asks for the board in words.
+    pub fn board_as_text(&self) -> bool {
+        self.choice("text", Choices::Text) == Some(TEXT_YES)
     }
 
     pub fn draw_answer(&self) -> Option<DrawAnswer> {
@@ -665,6 +675,7 @@ impl App {
                 }
                 self.play_move(actor, place, text).await
             }
+            CommandId::Board if inv.board_as_text() => self.board_text(actor, place).await,
             CommandId::Board => self.board(actor, place).await,
             CommandId::Resign => self.resign(actor, place).await,
             CommandId::Draw => match inv.draw_answer() {

@@ -1,13 +1,13 @@
 //! The commands that show things: `/board`, `/rules`, `/stats`, `/leaderboard`, `/pdn`,
 //! `/help`, and `/cancel` for moderators.
 
-use super::board::board_reply;
+use super::board::{board_reply, game_description};
 use super::commands::COMMANDS;
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
-use crate::engine::{export_pdn, PdnTags, Variant, THREE_KINGS_MOVES};
+use crate::engine::{export_pdn, legal_notations, PdnTags, Variant, THREE_KINGS_MOVES};
 use crate::store::scoring;
 
 impl App {
@@ -24,6 +24,33 @@ impl App {
             Err(r) => return r.into(),
         };
         Answer::one(board_reply(lang, &rec, &game, None))
+    }
+
+    /// `/board text:yes`: the board in words, privately (what a screen reader would read from
+    /// the picture), with the legal moves while the game goes on.
+    pub async fn board_text(&self, actor: &Actor, place: Place) -> Answer {
+        let lang = actor.lang();
+        let rec = match self.store.active_game(place.channel_id) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let game = match game_of(lang, &rec) {
+            Ok(g) => g,
+            Err(r) => return r.into(),
+        };
+        let mut text = game_description(lang, &rec, &game, None);
+        if !game.is_over() {
+            let moves: Vec<String> = legal_notations(game.position())
+                .into_iter()
+                .map(|(_, m)| m)
+                .collect();
+            text.push('\n');
+            text.push_str(&tr(lang, "legal-moves", &[("moves", s(moves.join(", ")))]));
+        }
+        // No title: the words begin with the variant already, and a screen reader would read
+        // it twice.
+        Reply::private(text).into()
     }
 
     /// `/rules [variant]`.
@@ -198,6 +225,7 @@ impl App {
         reply.files.push(Attachment {
             filename: format!("damas-{}.pdn", rec.id),
             bytes: text.into_bytes(),
+            description: None,
         });
         let subject = super::review::Subject::of_game(lang, &rec, &game);
         if let Some(gif) = self.replay_gif(lang, &subject, &game).await {
@@ -205,6 +233,7 @@ impl App {
             reply.files.push(Attachment {
                 filename: format!("damas-{}.gif", rec.id),
                 bytes: gif,
+                description: Some(super::board::replay_description(lang, &rec, &game)),
             });
         }
         Answer::one(reply)

@@ -30,8 +30,8 @@ pub use crate::store::UserRef;
 pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
-    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Reply,
-    ThreadLineRef, Visibility,
+    Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Picture,
+    Reply, ThreadLineRef, Visibility, PICTURE_DESCRIPTION_LIMIT,
 };
 pub use sweep::Swept;
 pub use threads::{ThreadEnd, ThreadRequest};

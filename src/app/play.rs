@@ -2,7 +2,7 @@
 //! draw offers, undo, explanations, and the buttons of the board message.
 
 use super::board::{self, board_reply, piece_menu};
-use super::i18n::{self, s, t, tr, Lang};
+use super::i18n::{self, s, t, tr, Lang, Tense};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
 use super::{
@@ -107,11 +107,12 @@ impl App {
                     .into_iter()
                     .map(|(_, n)| n)
                     .collect();
-                let text = format!(
-                    "{}\n{}",
-                    i18n::move_error_text(lang, &e),
-                    tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))])
-                );
+                let mut text = i18n::move_error_text(lang, &e);
+                // A refused capture already lists the captures allowed.
+                if !i18n::lists_moves(&e) {
+                    text.push('\n');
+                    text.push_str(&tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))]));
+                }
                 return Reply::private(text).into();
             }
             Err(_) => return Reply::private(t(lang, "err-game-over")).into(),
@@ -338,26 +339,35 @@ impl App {
             Ok(x) => x,
             Err(r) => return r.into(),
         };
-        let (position, attempt, heading) = match text.map(str::trim).filter(|t| !t.is_empty()) {
-            Some(t) => (*game.position(), Attempt::Text(t), None),
-            None => match game.last_move() {
-                Some((p, m)) => (
-                    *p,
-                    Attempt::Move(*m),
-                    Some(tr(lang, "explain-last", &[("move", s(p.move_notation(m)))])),
-                ),
-                None => return Reply::private(t(lang, "err-no-move-yet")).into(),
-            },
-        };
+        // A move asked about is judged in the position on the board now; without one, the
+        // last move is judged where it was played.
+        let (position, attempt, heading, tense) =
+            match text.map(str::trim).filter(|t| !t.is_empty()) {
+                Some(t) => (*game.position(), Attempt::Text(t), None, Tense::Present),
+                None => match game.last_move() {
+                    Some((p, m)) => (
+                        *p,
+                        Attempt::Move(*m),
+                        Some(tr(lang, "explain-last", &[("move", s(p.move_notation(m)))])),
+                        Tense::Past,
+                    ),
+                    None => return Reply::private(t(lang, "err-no-move-yet")).into(),
+                },
+            };
         let exp = explain(&position, Some(attempt));
         let mut text = String::new();
         if let Some(h) = heading {
             text.push_str(&h);
             text.push('\n');
         }
-        text.push_str(&i18n::explanation_text(lang, &exp));
+        text.push_str(&i18n::explanation_text(lang, &exp, tense));
         let mut reply = Reply::public(text).with_title(t(lang, "explain-title"));
-        reply.image = board::picture(lang, &rec, &game, Some((&position, &exp)), None);
+        let explained = board::Explained {
+            position: &position,
+            explanation: &exp,
+            tense,
+        };
+        reply.image = board::picture(lang, &rec, &game, Some(explained), None);
         Answer::one(reply)
     }
 
@@ -479,7 +489,7 @@ pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> O
         (true, Law::Quantity) => Some(tr(lang, "forced-capture-quantity", &counts)),
         (true, Law::Quality) => Some(tr(lang, "forced-capture-quality", &counts)),
         (true, _) => Some(t(lang, "forced-capture")),
-        (false, Law::Quantity | Law::Quality) => Some(i18n::law_text(lang, &exp)),
+        (false, Law::Quantity | Law::Quality) => Some(i18n::law_text(lang, &exp, Tense::Past)),
         (false, _) => None,
     }
 }

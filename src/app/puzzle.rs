@@ -5,9 +5,10 @@
 //! as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
 //! from the channel's game.
 
+use super::board::describe_board;
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Menu, MenuOption, Reply};
+use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::puzzles::{parse_set, Puzzle};
 use crate::engine::{legal_notations, Move, Position, Variant};
@@ -172,6 +173,7 @@ impl App {
                 ("id", n(puzzle.id)),
                 ("difficulty", n(puzzle.difficulty)),
                 ("side", s(i18n::color_name(lang, puzzle.solver()))),
+                ("goal", s(goal(puzzle))),
             ],
         );
         let text = format!(
@@ -412,27 +414,56 @@ fn puzzle_reply(
         ],
     );
     let mut reply = Reply::private(text).with_title(title.clone());
+    let caption = tr(
+        lang,
+        "puzzle-caption",
+        &[
+            ("side", s(i18n::color_name(lang, solver))),
+            ("goal", s(goal(puzzle))),
+        ],
+    );
+    let mut lines = vec![caption.clone()];
+    if let Some(mv) = last {
+        let before = position_at(puzzle, ply.saturating_sub(1));
+        lines.push(tr(
+            lang,
+            "alt-last-move",
+            &[
+                ("move", s(before.move_notation(&mv))),
+                ("color", s(i18n::color_name(lang, !solver))),
+                ("name", s(t(lang, "puzzle-defence"))),
+            ],
+        ));
+    }
+    let unsolved = ply < puzzle.line.len();
+    let description = describe_board(lang, &title, &lines, &position, unsolved, &[]);
     let view = BoardView {
         last_move: last,
-        highlight_captures: ply < puzzle.line.len(),
+        highlight_captures: unsolved,
         caption: Caption {
             title,
-            players: tr(
-                lang,
-                "puzzle-caption",
-                &[("side", s(i18n::color_name(lang, solver)))],
-            ),
+            players: caption,
             status: String::new(),
         },
         ..BoardView::new(&position, solver)
     };
     reply.image = render::render_png(&view)
+        .map(|png| Picture { png, description })
         .map_err(|e| tracing::error!("render failed: {e}"))
         .ok();
     if ply < puzzle.line.len() && position.side_to_move() == solver {
         reply.menu = Some(puzzle_menu(lang, &position, ply as u64));
     }
     reply
+}
+
+/// What solving a puzzle wins, for its words: the game, or material.
+fn goal(puzzle: &Puzzle) -> &'static str {
+    if puzzle.wins_the_game() {
+        "game"
+    } else {
+        "material"
+    }
 }
 
 /// The solver's moves as a menu (puzzles are chosen with few enough moves for one menu).

@@ -60,6 +60,22 @@ pub struct MenuGroups {
 pub struct Attachment {
     pub filename: String,
     pub bytes: Vec<u8>,
+    /// What the file shows, in words, when it is a picture (see [`Picture::description`]).
+    pub description: Option<String>,
+}
+
+/// The most characters a picture's description has: alt text is read aloud, so it stays
+/// short (Discord refuses an attachment description longer than this).
+pub const PICTURE_DESCRIPTION_LIMIT: usize = 1024;
+
+/// A picture (PNG) with what it shows in words, for whoever cannot see it: a screen reader
+/// reads the description (Discord's attachment description; the console prints it with
+/// `--text-boards`; `/board text` gives a board's).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Picture {
+    pub png: Vec<u8>,
+    /// At most [`PICTURE_DESCRIPTION_LIMIT`] characters, in the reader's language.
+    pub description: String,
 }
 
 /// One message to show.
@@ -69,8 +85,8 @@ pub struct Reply {
     /// A short heading (the embed title on Discord).
     pub title: Option<String>,
     pub text: String,
-    /// The board picture (PNG), shown as the embed image.
-    pub image: Option<Vec<u8>>,
+    /// The board picture (or another: a review's chart), shown as the embed image.
+    pub image: Option<Picture>,
     pub buttons: Vec<Button>,
     pub menu: Option<Menu>,
     /// Other files, e.g. a `.pdn`.

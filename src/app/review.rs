@@ -12,15 +12,15 @@
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
 //! new `/review`.
 
-use super::board::{off_the_async_workers, perspective};
+use super::board::{describe_board, off_the_async_workers, perspective};
 use super::commands::{ReviewRequest, Upload, UploadError, MAX_UPLOAD_BYTES};
 use super::i18n::{self, n, s, t, tr, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Attachment, Button, ButtonStyle, Reply};
+use super::reply::{Attachment, Button, ButtonStyle, Picture, Reply};
 use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
-    expected_score, format_eval, line_notation, review_in_pool, EndgameVerdict, JobClass,
-    MoveClass, PlyReview, PoolError, Review, ReviewError, ReviewOptions,
+    expected_score, line_notation, review_in_pool, EndgameVerdict, JobClass, MoveClass, PlyReview,
+    PoolError, Review, ReviewError, ReviewOptions,
 };
 use crate::engine::{
     decode_pdn, read_pdn_by_game_type, Color, Game, GameError, MoveError, PdnError, PdnRecord,
@@ -465,9 +465,19 @@ impl App {
         match self.replay_gif(lang, &kept.subject, &kept.game).await {
             Some(gif) => {
                 let mut reply = Reply::private(t(lang, "review-gif-attached"));
+                // Said as the replay of a Discord game is: what it is, then the final position.
+                let description = describe_board(
+                    lang,
+                    &i18n::variant_title(lang, kept.subject.variant),
+                    &[t(lang, "alt-replay"), kept.subject.players_line(lang)],
+                    kept.game.position(),
+                    false,
+                    &[],
+                );
                 reply.files.push(Attachment {
                     filename: "damas-review.gif".into(),
                     bytes: gif,
+                    description: Some(description),
                 });
                 reply.into()
             }
@@ -657,7 +667,7 @@ fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) ->
         &[("players", s(subject.players_line(lang)))],
     );
     let mut reply = Reply::public(lines.join("\n")).with_title(title);
-    // The first player's expected score at every position (the chart's light side).
+    // White's expected score at every position: the chart's light side is White's.
     let expected: Vec<f64> = review.evals.iter().map(|&e| expected_score(e)).collect();
     let marks: Vec<(usize, ChartMark)> = review
         .plies
@@ -672,11 +682,22 @@ fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) ->
             Some((p.ply + 1, mark))
         })
         .collect();
+    let side = |c: Color| {
+        tr(
+            lang,
+            "review-chart-side",
+            &[("side", s(i18n::color_name(lang, c)))],
+        )
+    };
     let labels = ChartLabels {
         title: subject.players_line(lang),
+        upper: side(Color::White),
+        lower: side(Color::Black),
     };
+    let end = review.evals.last().copied().unwrap_or(0);
+    let description = tr(lang, "alt-chart", &[("end", s(i18n::eval_text(lang, end)))]);
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
-        Ok(png) => reply.image = Some(png),
+        Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review chart failed: {e}"),
     }
     if count > 0 {
@@ -728,24 +749,20 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
             ("class", s(&class)),
         ],
     );
-    let first = game.variant().first_player();
-    // Where the endgame tables hold a position its result is exact: won, drawn or lost.
+    // Where the endgame tables hold a position its result is exact: won, drawn or lost
+    // (for White, as every score here is).
     let shown = |exact: Option<EndgameVerdict>, score: i32| match exact {
-        Some(v) => tr(lang, "review-verdict", &[("verdict", s(v.id()))]),
-        None => format_eval(score),
+        Some(v) => i18n::exact_text(lang, v),
+        None => i18n::eval_text(lang, score),
     };
-    let mut eval = tr(
+    let eval = tr(
         lang,
         "review-eval",
         &[
             ("before", s(shown(p.exact_before, p.eval_before))),
             ("after", s(shown(p.exact_after, p.eval_after))),
-            ("colour", s(i18n::color_name(lang, first))),
         ],
     );
-    if p.exact_before.is_some() || p.exact_after.is_some() {
-        eval.push_str(&format!(" ({})", t(lang, "review-exact")));
-    }
     let shorten = |line: Vec<String>| {
         let more = line.len() > LINE_SHOWN;
         let mut text = line
@@ -784,7 +801,7 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         caption: Caption {
             title: i18n::variant_title(lang, subject.variant),
             players: subject.players_line(lang),
-            status: heading,
+            status: heading.clone(),
         },
         last_move: p.ply.checked_sub(1).map(|i| game.moves()[i]),
         ..BoardView::new(&before, subject.perspective)
@@ -794,8 +811,21 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         let renderer = render::Renderer::shared()?;
         render::encode_png(&renderer.draw_with_arrows(&view, &arrows))
     });
+    let arrows_text = tr(
+        lang,
+        "alt-review-arrows",
+        &[("played", s(&p.played_text)), ("better", s(&p.best_text))],
+    );
+    let description = describe_board(
+        lang,
+        &i18n::variant_title(lang, subject.variant),
+        &[heading],
+        &before,
+        false,
+        &[arrows_text],
+    );
     match png {
-        Ok(png) => reply.image = Some(png),
+        Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review page picture failed: {e}"),
     }
     if index > 0 {

@@ -131,7 +131,11 @@ pub fn explain(a: ExplainArgs) -> ExitCode {
     if a.json {
         println!("{}", explanation_json(&exp));
     } else {
-        println!("{}", i18n::explanation_text(lang, &exp));
+        // The position given is the one on the board: the present tense.
+        println!(
+            "{}",
+            i18n::explanation_text(lang, &exp, i18n::Tense::Present)
+        );
     }
     ExitCode::SUCCESS
 }

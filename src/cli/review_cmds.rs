@@ -1,6 +1,7 @@
 //! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
 use super::fail;
-use crate::ai::{self, format_eval, line_notation, Review, ReviewOptions};
+use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
+use crate::app::i18n::{eval_text, exact_text, Lang};
 use crate::engine::{Color, Game};
 use crate::render;
 use clap::Args;
@@ -61,27 +62,38 @@ pub fn review(a: ReviewArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One line per ply: number, mover, move, the first player's evaluation before and after
-/// (`won`, `drawn` or `lost` where the endgame tables know), the class, and for an error the
-/// better move (and the shot missed or allowed); then a line per player.
+/// How the JSON's scores read, stated once in it.
+pub fn score_convention() -> String {
+    format!(
+        "hundredths of a man from White's side: positive when White is better, in every \
+         variant; beyond ±{MATE_BOUND}, a forced win in {MATE} - |score| plies; from \
+         ±{TABLE_BOUND} to ±{MATE_BOUND}, a win the endgame tables prove"
+    )
+}
+
+/// A score in words, or the endgame tables' exact result where they hold the position.
+fn shown(exact: Option<ai::EndgameVerdict>, score: i32) -> String {
+    exact.map_or_else(|| eval_text(Lang::En, score), |v| exact_text(Lang::En, v))
+}
+
+/// One line per ply: number, mover, move, class, the evaluation before and after in words
+/// ("White is better (+0.40) → Black wins in 9 moves", the number from White's side; the
+/// endgame tables' exact result where they hold the position), and for an error the better
+/// move (and the shot missed or allowed); then a line per player.
 pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
     let mut out = Vec::with_capacity(r.plies.len() + 2);
     for p in &r.plies {
-        // The endgame tables' exact results say won, drawn or lost instead of a score.
-        let shown = |exact: Option<ai::EndgameVerdict>, score: i32| {
-            exact.map_or_else(|| format_eval(score), |v| v.id().to_string())
-        };
         let mut line = format!(
-            "{:>3} {} {:<10} {:>6} {:>6} {}",
+            "{:>3} {} {:<10} {:<11} {} → {}",
             p.ply + 1,
             p.mover.letter(),
             p.played_text,
+            p.class.id(),
             shown(p.exact_before, p.eval_before),
             shown(p.exact_after, p.eval_after),
-            p.class.id(),
         );
         if p.class.is_error() {
-            line.push_str(&format!(" better {}", p.best_text));
+            line.push_str(&format!("; better {}", p.best_text));
             if p.missed_shot {
                 let shot = line_notation(&game.positions()[p.ply], &p.best_line);
                 line.push_str(&format!(" (missed shot: {})", shot.join(" ")));
@@ -127,6 +139,8 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
                 "eval_after": p.eval_after,
                 "exact_before": p.exact_before.map(|v| v.id()),
                 "exact_after": p.exact_after.map(|v| v.id()),
+                "eval_before_text": shown(p.exact_before, p.eval_before),
+                "eval_after_text": shown(p.exact_after, p.eval_after),
                 "loss": (p.loss * 1000.0).round() / 1000.0,
                 "class": p.class.id(),
                 "best": p.best_text,
@@ -151,6 +165,7 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
     };
     json!({
         "variant": game.variant().id(),
+        "score_convention": score_convention(),
         "plies": plies,
         "evals": r.evals,
         "white": player(Color::White),

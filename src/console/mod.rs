@@ -38,6 +38,9 @@ pub struct ConsoleArgs {
     /// Fixed seed for the bot (repeatable sessions).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Also print what each picture shows, in words (the text a screen reader reads).
+    #[arg(long)]
+    pub text_boards: bool,
 }
 
 /// The console's one channel.
@@ -103,6 +106,7 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         users: HashMap::new(),
         boards: args.boards.clone(),
         saved: 0,
+        text_boards: args.text_boards,
         out: std::io::stdout(),
     };
     let stdin = std::io::stdin();
@@ -146,6 +150,8 @@ struct Console {
     users: HashMap<String, u64>,
     boards: PathBuf,
     saved: usize,
+    /// Print each picture's description under it.
+    text_boards: bool,
     out: std::io::Stdout,
 }
 
@@ -402,15 +408,19 @@ impl Console {
             text.push_str(&format!("== {t} ==\n"));
         }
         text.push_str(&self.unmention(&r.text));
-        if let Some(png) = &r.image {
+        if let Some(picture) = &r.image {
             self.saved += 1;
             let path = self.boards.join(format!("board-{:04}.png", self.saved));
-            let line = match save(&path, png) {
+            let line = match save(&path, &picture.png) {
                 Ok(()) => tr(lang, "console-board-saved", &[("path", s(path.display()))]),
                 Err(e) => tr(lang, "console-board-not-saved", &[("error", s(e))]),
             };
             text.push('\n');
             text.push_str(&line);
+            if self.text_boards {
+                text.push('\n');
+                text.push_str(&self.unmention(&picture.description));
+            }
         }
         if !r.buttons.is_empty() {
             let labels: Vec<String> = r.buttons.iter().map(|b| format!("[{}]", b.label)).collect();
@@ -428,6 +438,10 @@ impl Console {
             };
             text.push('\n');
             text.push_str(&line);
+            if let Some(d) = f.description.as_ref().filter(|_| self.text_boards) {
+                text.push('\n');
+                text.push_str(&self.unmention(d));
+            }
         }
         self.say(&text);
     }

@@ -18,6 +18,7 @@ pub const BOARD_FILE: &str = "board.png";
 /// Discord's limits.
 const CONTENT_LIMIT: usize = 2000;
 const DESCRIPTION_LIMIT: usize = 4096;
+const ATTACHMENT_DESCRIPTION_LIMIT: usize = 1024;
 const BUTTONS_PER_ROW: usize = 5;
 /// A select menu holds at most this many options, and an autocomplete answer this many choices.
 pub const MENU_OPTIONS_LIMIT: usize = 25;
@@ -205,12 +206,20 @@ impl Rendered {
             Some(id) => CreateAllowedMentions::new().users([UserId::new(id.max(1))]),
             None => CreateAllowedMentions::new(),
         };
+        // A picture's description is its alt text: screen readers read it out.
         let mut files = Vec::new();
-        if let Some(png) = &reply.image {
-            files.push(CreateAttachment::bytes(png.clone(), BOARD_FILE));
+        if let Some(picture) = &reply.image {
+            files.push(
+                CreateAttachment::bytes(picture.png.clone(), BOARD_FILE)
+                    .description(clip(&picture.description, ATTACHMENT_DESCRIPTION_LIMIT)),
+            );
         }
         for f in &reply.files {
-            files.push(CreateAttachment::bytes(f.bytes.clone(), f.filename.clone()));
+            let mut file = CreateAttachment::bytes(f.bytes.clone(), f.filename.clone());
+            if let Some(d) = &f.description {
+                file = file.description(clip(d, ATTACHMENT_DESCRIPTION_LIMIT));
+            }
+            files.push(file);
         }
         Rendered {
             content: clip(&content, CONTENT_LIMIT),

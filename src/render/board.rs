@@ -21,6 +21,8 @@ const TITLE_LINE: (f32, f32) = (24.0, 32.0);
 const PLAYERS_LINE: (f32, f32) = (18.0, 61.0);
 const STATUS_LINE: (f32, f32) = (18.0, 88.0);
 const CAPTION_MARGIN: f32 = 14.0;
+/// Width of the frame around the last move's squares, in pixels.
+pub const LAST_MOVE_FRAME_WIDTH: u32 = 6;
 /// Size of the labels on explanation arrows.
 const LABEL_SIZE: f32 = 17.0;
 
@@ -169,7 +171,12 @@ impl Renderer {
         // Square fills first: everything else is drawn over them.
         if let Some(mv) = &view.last_move {
             for sq in [mv.from(), mv.to()] {
-                fill(&mut frame, rect(sq), palette::LAST_MOVE_SQUARE);
+                outline(
+                    &mut frame,
+                    rect(sq),
+                    LAST_MOVE_FRAME_WIDTH,
+                    palette::LAST_MOVE_FRAME,
+                );
             }
         }
         let reachable: Bitboard = match view.reachable_from {
@@ -442,6 +449,28 @@ pub enum MoveArrow {
 }
 
 /// Paints a square (or any rectangle of the layout) in one colour.
+/// A square outline `width` pixels wide along the inside of `r`.
+fn outline(frame: &mut RgbImage, r: Rect, width: u32, color: Rgb) {
+    let width = width.min(r.w / 2).min(r.h / 2);
+    let sides = [
+        Rect { h: width, ..r },
+        Rect {
+            y: r.y + r.h - width,
+            h: width,
+            ..r
+        },
+        Rect { w: width, ..r },
+        Rect {
+            x: r.x + r.w - width,
+            w: width,
+            ..r
+        },
+    ];
+    for side in sides {
+        fill(frame, side, color);
+    }
+}
+
 fn fill(frame: &mut RgbImage, r: Rect, color: Rgb) {
     if r.w > 0 && r.h > 0 {
         let area = imageproc::rect::Rect::at(r.x as i32, r.y as i32).of_size(r.w, r.h);

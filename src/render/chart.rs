@@ -1,6 +1,7 @@
-//! The evaluation chart of a reviewed game: the first player's expected score after every
-//! ply, as an area over and under the even line (light when the first player is better, dark
-//! when the second is), with the costly moves marked.
+//! The evaluation chart of a reviewed game: White's expected score after every ply, as an
+//! area over and under the even line (light when White is better, dark when Black is), with
+//! the costly moves marked. The two halves are labelled with whose advantage they show, so
+//! the chart says its own sign convention.
 
 use super::canvas;
 use super::palette::{self, Rgb};
@@ -12,6 +13,7 @@ use imageproc::rect::Rect;
 pub const CHART_WIDTH: u32 = 640;
 pub const CHART_HEIGHT: u32 = 240;
 const TITLE_BAND: u32 = 34;
+const LEGEND_SIZE: f32 = 14.0;
 const MARGIN: f32 = 12.0;
 
 const BACKGROUND: Rgb = palette::CAPTION_BACKGROUND;
@@ -37,10 +39,14 @@ pub enum ChartMark {
 pub struct ChartLabels {
     /// e.g. "alice (White) vs bob (Black)".
     pub title: String,
+    /// Written in the upper half: whose advantage it shows ("White better").
+    pub upper: String,
+    /// Written in the lower half ("Black better").
+    pub lower: String,
 }
 
-/// The chart as a PNG. `expected[i]` is the first player's expected score (0–1) after `i`
-/// plies (`expected[0]` at the start); `marks` are (ply index into `expected`, kind).
+/// The chart as a PNG. `expected[i]` is White's expected score (0–1) after `i` plies
+/// (`expected[0]` at the start); `marks` are (ply index into `expected`, kind).
 pub fn eval_chart_png(
     expected: &[f64],
     marks: &[(usize, ChartMark)],
@@ -106,6 +112,30 @@ pub fn eval_chart(
         }
     }
     canvas::stroke(&mut img, (left, mid), (right, mid), 0.6, EVEN_LINE);
+    // Whose advantage each half shows, in its left corner, on a plate of the background so
+    // that it reads over either area.
+    let ascent = renderer.text.ascent(LEGEND_SIZE);
+    for (label, baseline) in [
+        (&labels.upper, top + 4.0 + ascent),
+        (&labels.lower, bottom - 6.0),
+    ] {
+        let text = renderer.text.fit(label, LEGEND_SIZE, (right - left) / 2.0);
+        if text.is_empty() {
+            continue;
+        }
+        let width = renderer.text.width(&text, LEGEND_SIZE);
+        let plate = Rect::at(left as i32 + 2, (baseline - ascent - 3.0) as i32)
+            .of_size(width as u32 + 8, (ascent + 8.0) as u32);
+        draw_filled_rect_mut(&mut img, plate, image::Rgb(BACKGROUND));
+        renderer.text.draw(
+            &mut img,
+            &text,
+            LEGEND_SIZE,
+            (left + 6.0, baseline),
+            (right - left) / 2.0,
+            palette::CAPTION_TEXT,
+        );
+    }
     let points: Vec<(f32, f32)> = expected
         .iter()
         .enumerate()

@@ -21,7 +21,7 @@ mod replay;
 mod sprites;
 mod text;
 
-pub use board::{capture_label, MoveArrow, Renderer};
+pub use board::{capture_label, MoveArrow, Renderer, LAST_MOVE_FRAME_WIDTH};
 pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
 pub use layout::{Layout, Rect};
 pub use read::read_square;

@@ -3,7 +3,8 @@
 //!
 //! Chosen so that nothing relies on hue alone: light pieces are cream with a dark outline, dark
 //! pieces near-black with a light ring; highlights differ from the squares by brightness and by
-//! shape (tinted square, ring, dot, solid or dashed arrow). The highlight hues come from the
+//! shape (framed square, ring, dot, solid or dashed arrow), and square numbers keep a WCAG AA
+//! contrast (4.5:1) on every square fill even without their halo. The highlight hues come from the
 //! Okabe–Ito palette, which stays distinct under the common forms of colour blindness.
 
 /// An opaque colour.
@@ -13,10 +14,16 @@ pub type Rgb = [u8; 3];
 pub const LIGHT_SQUARE: Rgb = [0xEC, 0xD9, 0xB4];
 /// Playing squares.
 pub const DARK_SQUARE: Rgb = [0x86, 0x5B, 0x3B];
-/// Playing squares of the last move (from and to): lighter and yellower than [`DARK_SQUARE`].
-pub const LAST_MOVE_SQUARE: Rgb = [0xC0, 0x9E, 0x3A];
-/// The square of the piece whose reachable squares are shown.
-pub const REACH_ORIGIN_SQUARE: Rgb = [0x3E, 0x79, 0x9E];
+/// The frame around the last move's squares (from and to): a square outline, much lighter
+/// than [`DARK_SQUARE`], so it differs from the must-capture ring by shape and from the square
+/// by brightness, whatever colours one sees. The square inside keeps its colour, so that its
+/// number keeps its contrast.
+pub const LAST_MOVE_FRAME: Rgb = [0xEC, 0xC2, 0x45];
+/// The square of the piece whose reachable squares are shown (dark enough for its number).
+pub const REACH_ORIGIN_SQUARE: Rgb = [0x2F, 0x66, 0x8C];
+
+/// Every colour a numbered (playing) square is filled with: its number must read on each.
+pub const NUMBERED_SQUARE_FILLS: [Rgb; 2] = [DARK_SQUARE, REACH_ORIGIN_SQUARE];
 
 /// Square numbers, drawn with a dark halo so they stay legible over pieces and tints.
 pub const NUMBER_TEXT: Rgb = [0xFA, 0xF3, 0xE3];

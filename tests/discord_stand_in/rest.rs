@@ -578,17 +578,25 @@ fn mime_of(filename: &str, given: Option<&str>) -> String {
     .to_owned()
 }
 
+/// The `attachments[]` entry that describes an uploaded file (`files[id]`), if any.
+fn upload_entry<'a>(attachments: Option<&'a Value>, file: &UploadedFile) -> Option<&'a Value> {
+    let index = file
+        .field
+        .trim_start_matches("files[")
+        .trim_end_matches(']');
+    attachments
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|a| a["id"].to_string().trim_matches('"') == index)
+}
+
 /// The names files will have once attached: `attachments[].filename` renames `files[id]`.
 fn upload_names(attachments: Option<&Value>, files: &[UploadedFile]) -> Vec<String> {
     files
         .iter()
         .map(|f| {
-            let index = f.field.trim_start_matches("files[").trim_end_matches(']');
-            attachments
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .find(|a| a["id"].to_string().trim_matches('"') == index)
+            upload_entry(attachments, f)
                 .and_then(|a| a["filename"].as_str())
                 .unwrap_or(&f.filename)
                 .to_owned()
@@ -668,6 +676,14 @@ fn apply_message(
         if let Some((w, h)) = png_size(&file.bytes) {
             a["width"] = json!(w);
             a["height"] = json!(h);
+        }
+        // The alt text, as Discord keeps it on the attachment.
+        if let Some(d) =
+            upload_entry(body.get("attachments"), file).and_then(|e| e.get("description"))
+        {
+            if !d.is_null() {
+                a["description"] = d.clone();
+            }
         }
         st.files.insert(
             id,

@@ -151,6 +151,17 @@ pub(crate) fn message(
         );
     }
 
+    // attachments: a description (alt text) is at most 1024 characters
+    if let Some(list) = body["attachments"].as_array() {
+        for (i, a) in list.iter().enumerate() {
+            problems.max_chars(
+                &p(&format!("attachments.{i}.description")),
+                &a["description"],
+                1024,
+            );
+        }
+    }
+
     // components
     if let Some(rows) = body.get("components").filter(|c| !c.is_null()) {
         components(problems, &p("components"), rows);

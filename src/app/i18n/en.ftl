@@ -16,18 +16,25 @@ err-ambiguous = Those squares fit more than one capture: { $moves }. Write every
 err-man-forward = A man moves only forward.
 err-man-captures-forward = A man captures only forward, never backwards.
 err-occupied = Square { $sq } is occupied.
-err-unreachable = The piece on { $from } cannot reach { $to } in one move.
+err-unreachable = The piece on square { $from } cannot reach square { $to } in one move.
 err-short-king = In English draughts a king moves only one square at a time.
-err-capture-mandatory = Capturing is mandatory. Possible captures: { $moves }.
-err-quantity = Law of quantity: you must take the most pieces ({ $best }); that move takes { $yours ->
-    [one] one
-   *[other] { $yours }
-}. Allowed: { $moves }.
-err-quality = Law of quality: with as many pieces, you must take the most kings ({ $best }); that move takes { $yours ->
+err-capture-mandatory = Capturing is mandatory. Allowed captures: { $moves }.
+err-quantity = Law of quantity: you must take the most pieces; { $best ->
+    [one] one can
+   *[other] { $best } can
+} be taken, and that move takes { $yours ->
     [0] none
-    [one] one
-   *[other] { $yours }
-}. Allowed: { $moves }.
+    [one] only one
+   *[other] only { $yours }
+}. Allowed captures: { $moves }.
+err-quality = Law of quality: among captures of the same number of pieces, you must take the most kings; { $best ->
+    [one] one king can
+   *[other] { $best } kings can
+} be taken, and that move takes { $yours ->
+    [0] none
+    [one] only one
+   *[other] only { $yours }
+}. Allowed captures: { $moves }.
 err-capture-incomplete = A capture cannot stop halfway: the piece must go on capturing. Complete it: { $moves }.
 err-no-such-capture = There is no capture from { $from } to { $to }.
 
@@ -42,17 +49,48 @@ result-draw-repetition = Draw: the same position for the third time.
 result-draw-no-progress = Draw: the no-progress move limit was reached.
 result-draw-three-kings = Draw: three kings did not beat a lone king in time.
 
-law-no-capture = No capture was available, so any move was allowed.
-law-mandatory = Capturing is mandatory: a capture had to be played.
-law-quantity = Law of quantity: only the captures taking the most pieces ({ $best }) were allowed.
+# Explanations speak in the present of the position on the board ($tense = present), in the
+# past of a move already played ($tense = past).
+law-no-capture = { $tense ->
+    [present] There is no capture, so no capture is required.
+   *[past] There was no capture, so no capture was required.
+}
+law-mandatory = { $tense ->
+    [present] Capturing is mandatory: a capture must be played.
+   *[past] Capturing is mandatory: a capture had to be played.
+}
+law-quantity = { $tense ->
+    [present] Law of quantity: only the captures taking the most pieces ({ $best }) are allowed.
+   *[past] Law of quantity: only the captures taking the most pieces ({ $best }) were allowed.
+}
 law-quality = Law of quality: among the captures taking { $best ->
     [one] one piece
    *[other] { $best } pieces
-}, only those taking the most kings ({ $kings }) were allowed.
-law-free-choice = Capturing is mandatory, but in English draughts any capture may be chosen.
-explain-captures-header = { $count ->
-    [one] One capture was available:
-   *[other] { $count } captures were available:
+}, only those taking the most kings ({ $kings }) { $tense ->
+    [present] are
+   *[past] were
+} allowed.
+law-free-choice = { $tense ->
+    [present] Capturing is mandatory, but in English draughts any capture may be chosen.
+   *[past] Capturing was mandatory, but in English draughts any capture could be chosen.
+}
+explain-captures-header = { $tense ->
+    [present] { $count ->
+        [one] One capture is available:
+        [2] Two captures are available:
+        [3] Three captures are available:
+        [4] Four captures are available:
+        [5] Five captures are available:
+       *[other] There are { $count } captures available:
+    }
+   *[past] { $count ->
+        [one] One capture was available:
+        [2] Two captures were available:
+        [3] Three captures were available:
+        [4] Four captures were available:
+        [5] Five captures were available:
+       *[other] There were { $count } captures available:
+    }
 }
 explain-capture-line = • { $move } takes { $pieces ->
     [one] one piece
@@ -66,7 +104,7 @@ explain-allowed = allowed
 explain-excluded-quantity = excluded by the law of quantity
 explain-excluded-quality = excluded by the law of quality
 verdict-legal = { $move } is legal.
-verdict-illegal = Not legal: { $reason }
+verdict-illegal = Not legal. { $reason }
 
 level-easy = easy
 level-medium = medium
@@ -113,8 +151,8 @@ played = { $name } played { $move }.
 bot-played = { $name } played { $move }.
 bot-thinking = { $ahead ->
     [0] The bot is thinking…
-    [one] The bot is thinking… (one search ahead of it)
-   *[other] The bot is thinking… ({ $ahead } searches ahead of it)
+    [one] The bot is thinking… (one game ahead in the queue)
+   *[other] The bot is thinking… ({ $ahead } games ahead in the queue)
 }
 err-bot-failed = The bot could not move; the game is kept as it was.
 resigned = { $name } resigned.
@@ -137,7 +175,10 @@ err-stale-over = That game is over.
 choose-destination = Choose where it goes:
 forced-capture = It was the only capture allowed.
 forced-capture-quantity = It was the only capture allowed: no other takes as many pieces ({ $best }).
-forced-capture-quality = It was the only capture allowed: with as many pieces ({ $best }), no other takes as many kings ({ $kings }).
+forced-capture-quality = It was the only capture allowed: among the captures taking { $best ->
+    [one] one piece
+   *[other] { $best } pieces
+}, no other takes as many kings ({ $kings }).
 err-challenge-self = You cannot challenge yourself.
 err-challenge-bot = You cannot challenge a bot account. To play me, use /play.
 err-challenge-open = There is already an open challenge in this channel.
@@ -154,7 +195,7 @@ challenge-withdrawn = { $name } withdrew the challenge.
 err-not-your-challenge = This challenge is not for you.
 err-challenge-expired = That challenge has expired.
 challenge-expired-notice = { $challenger }'s challenge to { $opponent } expired without an answer.
-lost-on-time = { $name } ran out of time for the move.
+lost-on-time = { $name } ran out of time.
 reminder = Your move: { $count } { $unit ->
     [days] { $count ->
         [one] day
@@ -176,17 +217,18 @@ reminder = Your move: { $count } { $unit ->
 err-channel-busy = There is already a game in this channel. Finish it first, or play in another channel or thread.
 game-started = The game begins!
 help-title = How to play
-help-footer = Squares are numbered 1 to 32, as on the picture. Under the board: buttons and a menu of your moves.
-rules-spanish = Played on the 32 dark squares of an 8×8 board, 12 pieces each; { $first } moves first.
+help-footer = Squares are numbered 1 to 32, as in the picture. Under the board: buttons and a menu of your moves.
+rules-spanish = Each player has 12 pieces, on the 32 squares of one colour of an 8×8 board; { $first } moves first. Spanish draughts is traditionally played on the light squares of a normally placed board; the bot's picture uses the dark ones with the same geometry, and the long diagonal, 1-5-10-14-19-23-28-32, starts from each player's right-hand corner.
     • A man moves one square diagonally forward. It captures forward only: it jumps an adjacent enemy piece to the empty square right behind it.
-    • A man that ends its move on the king row is crowned. Kings fly: a king moves any number of free squares along a diagonal, forwards or backwards, and captures at a distance, landing on any free square behind the piece it takes.
-    • Capturing is mandatory. Law of quantity: take the most pieces. Law of quality: with as many pieces, take the most kings. Among what is left, choose freely. There is no huffing: a missed capture is not punished by removing a piece, it simply cannot be played.
+    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings fly: a king moves any number of free squares along a diagonal, forwards or backwards, and captures at a distance, landing on any free square behind the piece it takes.
+    • Capturing is mandatory. Law of quantity: take the most pieces. Law of quality: among captures of the same number of pieces, take the most kings. Among the captures left, choose freely. There is no huffing: a missed capture is never punished by removing a piece; a non-capturing move is not allowed while a capture exists.
     • A piece goes on capturing while it can; the captured pieces are removed when the move ends and cannot be jumped twice. A man crowned during a capture stops there.
-    • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each in which only kings moved and nothing was captured; three kings against a lone king, with one of the three on the long diagonal 1-5-10-14-19-23-28-32, that do not win within { $three_kings } moves.
+    • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each in which only kings moved and nothing was captured; three kings against a lone king, with one of the three on the long diagonal, that do not win within { $three_kings } moves.
 rules-portuguese = As in Spanish draughts: flying kings, men capture forward only, the laws of quantity and quality, no huffing. { $first } moves first.
     • Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture. There is no three-kings limit.
-rules-english = English draughts (checkers): an 8×8 board, 12 pieces each; { $first } moves first.
-    • A man moves one square diagonally forward. A capture jumps an adjacent enemy piece to the empty square right behind it: men forward only, kings forward and back. Kings also move one square at a time.
+rules-english = An 8×8 board, 12 pieces each on the dark squares; { $first } moves first.
+    • A man moves one square diagonally forward. A capture jumps an adjacent enemy piece to the empty square right behind it: men forward only, kings forward and back.
+    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings move one square at a time too, in all four directions.
     • Capturing is mandatory, but you may choose any capture, even a shorter one; once started it must be completed. There is no huffing. A man crowned during a capture stops there.
     • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture or a man move.
 stats-none = { $name } has not played yet.
@@ -238,7 +280,7 @@ cmd-cancel-desc = Moderators end a stuck game in this channel (Manage Messages)
 opt-opponent = opponent
 opt-opponent-desc = Who you challenge
 opt-variant = variant
-opt-variant-desc = Which draughts: Spanish (default), Portuguese or English
+opt-variant-desc = Variant: Spanish (default), Portuguese or English
 opt-colour = colour
 opt-colour-desc = Your colour (random if left out)
 opt-level = level
@@ -276,7 +318,7 @@ console-unknown-option = /{ $command } has no option “{ $option }”. Usage: {
 console-bad-choice = “{ $value }” is not a choice for { $option }: use { $choices }.
 console-bad-number = “{ $value }” is not a whole number from { $min } to { $max } for { $option }.
 console-extra-words = Too many words: “{ $value }”. Usage: { $usage }
-erase-confirm = This erases you from damas: your name and id are replaced by "deleted player" in every finished game, and your record, ratings, scores and leaderboard places are removed. It cannot be undone. Erase?
+erase-confirm = This erases your data from the bot: your name and id are replaced by “deleted player” in every finished game, and your record, ratings, scores and leaderboard places are removed. It cannot be undone. Erase?
 button-forget = Erase me
 button-keep = Keep my records
 erase-kept = Nothing was erased.
@@ -319,15 +361,26 @@ opt-pick = pick
 opt-pick-desc = Today's puzzle (the same for the whole server) or a random one
 choice-pick-today = Today
 choice-pick-random = Random
-opt-board = board
-opt-board-desc = Games (by default) or puzzle solvers
-choice-board-games = Games
-choice-board-puzzles = Puzzles
+opt-type = type
+opt-type-desc = Games (by default) or puzzle solvers
+choice-type-games = Games
+choice-type-puzzles = Puzzles
 puzzle-title = Puzzle #{ $id } — { $variant }
-puzzle-caption = { $side } to play and win
-puzzle-daily = Today's puzzle: { $side } to play and win material (difficulty { $difficulty } of 5).
-puzzle-random = A puzzle: { $side } to play and win material (difficulty { $difficulty } of 5).
+# $goal: game when the solution wins the game, material when it wins pieces.
+puzzle-caption = { $side } to play and { $goal ->
+    [game] win
+   *[material] win material
+}
+puzzle-daily = Today's puzzle: { $side } to play and { $goal ->
+    [game] win
+   *[material] win material
+} (difficulty { $difficulty } of 5).
+puzzle-random = A puzzle: { $side } to play and { $goal ->
+    [game] win
+   *[material] win material
+} (difficulty { $difficulty } of 5).
 puzzle-how = Find the winning move and play it with /move or the menu; the bot plays the defence. Only you see this puzzle.
+puzzle-defence = the defence
 puzzle-none = There are no puzzles for this variant.
 puzzle-no-session = You have no puzzle going: start one with /puzzle.
 puzzle-wrong = { $move } is not the solution. Look again: the puzzle is still waiting for you (this attempt counts as failed).
@@ -368,14 +421,12 @@ review-errors = { $count ->
     }
 review-page-title = Move to look at
 review-page-move = { $number } { $move } ({ $colour }): { $class }
-review-eval = Evaluation for { $colour }: { $before } before, { $after } after
+review-eval = Before the move: { $before }. After it: { $after }.
+review-page-better = Better: { $move } (line { $line })
 review-verdict = { $verdict ->
-    [won] won
-    [lost] lost
-   *[drawn] drawn
+    [drawn] drawn (endgame tables)
+   *[other] { $side } wins (endgame tables)
 }
-review-exact = exact, from the endgame tables
-review-page-better = Better: { $move } — line: { $line }
 review-page-refutation = After { $move }: { $line }
 review-missed-shot = missed shot
 review-allowed-shot = walks into a shot
@@ -400,8 +451,8 @@ pdn-replay-attached = The game as a PDN file, and as an animation.
 ## titles
 player-title-expert = Expert
 player-title-pro = Pro
-player-title-earned = 🏅 { $name } earns the title { $title } in { $variant }: a score of { $score } against the bot at { $level }.
-stats-player-title = { $variant }: { $title } (best score { $best } against the bot at { $level })
+player-title-earned = 🏅 { $name } earns the title { $title } in { $variant }: a score of { $score } against the bot at { $level } level.
+stats-player-title = { $variant }: { $title } (best score { $best } against the bot at { $level } level)
 name-with-player-title = { $name } · { $title }
 
 ## last move in the board caption
@@ -457,3 +508,45 @@ err-review-file-number = That file holds { $count ->
 err-review-file-game-refused = That game cannot be read. { $reason }
 err-review-file-too-long = That game has { $plies } moves; analyses stop at { $limit }.
 err-review-file-under-way = That record is the game being played in this channel: it can be analysed once the game is over.
+## the evaluation of a reviewed game, from White's side: + when White is better
+eval-even = even ({ $score })
+eval-better = { $side } is better ({ $score })
+eval-win = { $side } wins in { $moves ->
+    [one] one move
+   *[other] { $moves } moves
+}
+eval-won = { $side } has won
+eval-proven-win = { $side } wins (the endgame tables prove it)
+review-chart-side = { $side } better
+
+## board pictures in words (the picture's description, /board text, --text-boards)
+opt-text = text
+opt-text-desc = Yes: the board in words, for screen readers (only you see it)
+choice-text-yes = Yes
+choice-text-no = No
+alt-turn = { $color } to play ({ $name }).
+alt-turn-before = The position before the move, with { $color } to play ({ $name }).
+alt-last-move = Last move: { $move }, by { $color } ({ $name }).
+alt-side = { $color }: { $men ->
+    [0] no men
+    [one] man { $men_squares }
+   *[other] men { $men_squares }
+}; { $kings ->
+    [0] no kings
+    [one] king { $king_squares }
+   *[other] kings { $king_squares }
+}.
+alt-captures = { $count ->
+    [one] Compulsory capture: { $moves }.
+   *[other] Compulsory captures: { $moves }.
+}
+alt-more = { $moves } and { $count ->
+    [one] one more
+   *[other] { $count } more
+}
+alt-reach = The piece on square { $from } can go to { $squares }.
+alt-arrows = Arrows for the captures: { $captures }.
+alt-arrow = { $move } ({ $status })
+alt-review-arrows = Arrows: the move played, { $played }, and the better one, { $better }.
+alt-chart = Chart of the evaluation after each move. Above the middle line, White is better; below it, Black is better. At the end, { $end }.
+alt-replay = Animation of the game, move by move, from the start position to the final one, described here.

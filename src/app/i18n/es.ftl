@@ -16,18 +16,25 @@ err-ambiguous = Esas casillas sirven para más de una captura: { $moves }. Escri
 err-man-forward = El peón solo se mueve hacia adelante.
 err-man-captures-forward = El peón solo come hacia adelante, nunca hacia atrás.
 err-occupied = La casilla { $sq } está ocupada.
-err-unreachable = La pieza de { $from } no puede llegar a { $to } en una jugada.
-err-short-king = En las damas inglesas la dama se mueve de a una casilla.
-err-capture-mandatory = Comer es obligatorio. Capturas posibles: { $moves }.
-err-quantity = Ley de la cantidad: hay que comer el mayor número de piezas ({ $best }); esa jugada come { $yours ->
-    [one] una
-   *[other] { $yours }
-}. Jugadas válidas: { $moves }.
-err-quality = Ley de la calidad: a igual cantidad de piezas, hay que comer más damas ({ $best }); esa jugada come { $yours ->
-    [0] ninguna
-    [one] una
-   *[other] { $yours }
-}. Jugadas válidas: { $moves }.
+err-unreachable = La pieza de la casilla { $from } no puede llegar a la casilla { $to } en una jugada.
+err-short-king = En las damas inglesas la dama solo se mueve una casilla cada vez.
+err-capture-mandatory = Comer es obligatorio. Capturas válidas: { $moves }.
+err-quantity = Ley de la cantidad: hay que comer el mayor número de piezas; se { $best ->
+    [one] puede comer una
+   *[other] pueden comer { $best }
+}, y esa jugada { $yours ->
+    [0] no come ninguna
+    [one] solo come una
+   *[other] solo come { $yours }
+}. Capturas válidas: { $moves }.
+err-quality = Ley de la calidad: entre las capturas del mismo número de piezas, hay que comer el mayor número de damas; se { $best ->
+    [one] puede comer una
+   *[other] pueden comer { $best }
+}, y esa jugada { $yours ->
+    [0] no come ninguna
+    [one] solo come una
+   *[other] solo come { $yours }
+}. Capturas válidas: { $moves }.
 err-capture-incomplete = No se puede dejar una captura por la mitad: la pieza sigue comiendo mientras pueda. Complétala: { $moves }.
 err-no-such-capture = No hay ninguna captura de { $from } a { $to }.
 
@@ -42,17 +49,40 @@ result-draw-repetition = Tablas: la misma posición por tercera vez.
 result-draw-no-progress = Tablas: se alcanzó el límite de jugadas sin progreso.
 result-draw-three-kings = Tablas: tres damas no vencieron a una dama sola a tiempo.
 
-law-no-capture = No había ninguna captura, así que valía cualquier jugada.
-law-mandatory = Comer es obligatorio: había que jugar una captura.
-law-quantity = Ley de la cantidad: solo valían las capturas que comen más piezas ({ $best }).
+# Las explicaciones hablan en presente de la posición actual ($tense = present) y en pasado
+# de una jugada ya hecha ($tense = past).
+law-no-capture = { $tense ->
+    [present] No hay ninguna captura, así que no es obligatorio comer.
+   *[past] No había ninguna captura, así que no era obligatorio comer.
+}
+law-mandatory = { $tense ->
+    [present] Comer es obligatorio: hay que jugar una captura.
+   *[past] Comer es obligatorio: había que jugar una captura.
+}
+law-quantity = { $tense ->
+    [present] Ley de la cantidad: solo valen las capturas que comen más piezas ({ $best }).
+   *[past] Ley de la cantidad: solo valían las capturas que comen más piezas ({ $best }).
+}
 law-quality = Ley de la calidad: entre las capturas de { $best ->
     [one] una pieza
    *[other] { $best } piezas
-}, solo valían las que comen más damas ({ $kings }).
-law-free-choice = Comer es obligatorio, pero en las damas inglesas se elige cualquier captura.
-explain-captures-header = { $count ->
-    [one] Había una captura:
-   *[other] Había { $count } capturas:
+}, solo { $tense ->
+    [present] valen
+   *[past] valían
+} las que comen más damas ({ $kings }).
+law-free-choice = { $tense ->
+    [present] Comer es obligatorio, pero en las damas inglesas se puede elegir cualquier captura.
+   *[past] Comer es obligatorio, pero en las damas inglesas se podía elegir cualquier captura.
+}
+explain-captures-header = { $tense ->
+    [present] { $count ->
+        [one] Hay una captura:
+       *[other] Hay { $count } capturas:
+    }
+   *[past] { $count ->
+        [one] Había una captura:
+       *[other] Había { $count } capturas:
+    }
 }
 explain-capture-line = • { $move } come { $pieces ->
     [one] una pieza
@@ -62,11 +92,11 @@ explain-capture-line = • { $move } come { $pieces ->
     [one] {" "}(una dama)
    *[other] {" "}({ $kings } damas)
 } — { $status }
-explain-allowed = vale
-explain-excluded-quantity = la descarta la ley de la cantidad
-explain-excluded-quality = la descarta la ley de la calidad
+explain-allowed = válida
+explain-excluded-quantity = descartada por la ley de la cantidad
+explain-excluded-quality = descartada por la ley de la calidad
 verdict-legal = { $move } es legal.
-verdict-illegal = No es legal: { $reason }
+verdict-illegal = No es legal. { $reason }
 
 level-easy = fácil
 level-medium = medio
@@ -106,21 +136,21 @@ menu-captures = come { $pieces }{ $kings ->
 err-no-game = No hay ninguna partida en este canal. Empieza una con /desafiar o /jugar.
 err-not-your-game = No juegas en esta partida.
 err-position-changed = La posición cambió antes de que llegara tu jugada; no se jugó nada. Mira el tablero nuevo y vuelve a intentarlo.
-err-game-over = Esta partida ya terminó.
+err-game-over = Esta partida ya ha terminado.
 err-not-your-turn = No es tu turno.
 legal-moves = Jugadas válidas: { $moves }
 played = { $name } jugó { $move }.
 bot-played = { $name } jugó { $move }.
 bot-thinking = { $ahead ->
     [0] El bot está pensando…
-    [one] El bot está pensando… (tiene una búsqueda por delante)
-   *[other] El bot está pensando… (tiene { $ahead } búsquedas por delante)
+    [one] El bot está pensando… (hay una partida antes en la cola)
+   *[other] El bot está pensando… (hay { $ahead } partidas antes en la cola)
 }
 err-bot-failed = El bot no pudo mover; la partida queda como estaba.
 resigned = { $name } abandonó.
 bot-accepts-draw = El bot acepta las tablas.
 bot-declines-draw = El bot rechaza las tablas y sigue jugando.
-err-draw-already-offered = Ya ofreciste tablas; espera la respuesta.
+err-draw-already-offered = Ya has ofrecido tablas; espera la respuesta.
 draw-accepted = { $name } aceptó las tablas.
 draw-offered = { $name } ofrece tablas. Responde con los botones, o con /tablas respuesta:aceptar o /tablas respuesta:rechazar.
 draw-declined = { $name } rechazó las tablas.
@@ -130,14 +160,17 @@ err-bot-thinking = Espera primero la jugada del bot.
 err-nothing-to-undo = No hay ninguna jugada tuya que deshacer.
 undone = Se deshicieron tu última jugada y la respuesta del bot. Esta partida ya no puntúa.
 explain-last = Última jugada: { $move }
-err-no-move-yet = Todavía no se jugó nada. Pregunta por una jugada con /explicar jugada:11-15.
+err-no-move-yet = Todavía no se ha jugado nada. Pregunta por una jugada con /explicar jugada:11-15.
 explain-title = ¿Por qué?
 err-stale = Ese tablero está desactualizado: usa el último tablero del canal (o /tablero).
-err-stale-over = Esa partida ya terminó.
+err-stale-over = Esa partida ya ha terminado.
 choose-destination = Elige adónde va:
 forced-capture = Era la única captura permitida.
 forced-capture-quantity = Era la única captura permitida: ninguna otra come tantas piezas ({ $best }).
-forced-capture-quality = Era la única captura permitida: a igual cantidad de piezas ({ $best }), ninguna otra come tantas damas ({ $kings }).
+forced-capture-quality = Era la única captura permitida: entre las capturas de { $best ->
+    [one] una pieza
+   *[other] { $best } piezas
+}, ninguna otra come tantas damas ({ $kings }).
 err-challenge-self = No puedes desafiarte a ti mismo.
 err-challenge-bot = No puedes desafiar a una cuenta de bot. Para jugar contra mí, usa /jugar.
 err-challenge-open = Ya hay un desafío abierto en este canal.
@@ -152,7 +185,7 @@ err-challenge-gone = Ese desafío ya no está abierto.
 challenge-declined = { $name } rechazó el desafío.
 challenge-withdrawn = { $name } retiró el desafío.
 err-not-your-challenge = Este desafío no es para ti.
-err-challenge-expired = Ese desafío caducó.
+err-challenge-expired = Ese desafío ya ha caducado.
 challenge-expired-notice = El desafío de { $challenger } a { $opponent } caducó sin respuesta.
 lost-on-time = A { $name } se le acabó el tiempo para mover.
 reminder = Te toca mover: { $count ->
@@ -180,22 +213,23 @@ err-channel-busy = Ya hay una partida en este canal. Termínala primero, o juega
 game-started = ¡Empieza la partida!
 help-title = Cómo jugar
 help-footer = Las casillas van numeradas del 1 al 32, como en la imagen. Bajo el tablero: botones y un menú con tus jugadas.
-rules-spanish = Se juega en las 32 casillas oscuras de un tablero de 8×8, con 12 piezas cada jugador; empiezan las { $first }.
+rules-spanish = Cada jugador tiene 12 piezas, en las 32 casillas de un color de un tablero de 8×8; empiezan las { $first }. Tradicionalmente se juega en las casillas claras de un tablero bien colocado; la imagen del bot usa las oscuras con la misma geometría, y la gran diagonal, 1-5-10-14-19-23-28-32, sale de la esquina de la derecha de cada jugador.
     • El peón se mueve una casilla en diagonal hacia adelante. Come solo hacia adelante: salta una pieza contraria contigua y cae en la casilla libre de detrás.
     • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama vuela: se mueve cualquier número de casillas libres en diagonal, hacia adelante o hacia atrás, y come a distancia, cayendo en cualquier casilla libre detrás de la pieza comida.
-    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: a igual cantidad de piezas, hay que comer más damas. Entre las que quedan, se elige libremente. No se sopla: la captura que no se hace no se castiga quitando la pieza; sencillamente no se puede dejar de comer.
+    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: entre las capturas del mismo número de piezas, hay que comer el mayor número de damas. Entre las capturas que quedan, se elige libremente. No se sopla: una captura que no se hace nunca se castiga quitando una pieza; mientras haya una captura, no se puede hacer una jugada que no coma.
     • La pieza sigue comiendo mientras pueda; las piezas comidas se retiran al terminar la jugada y no se pueden saltar dos veces. El peón que corona comiendo termina ahí su jugada.
-    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador en las que solo se mueven damas y no se come; y tres damas contra una dama sola, con una de las tres en la gran diagonal 1-5-10-14-19-23-28-32, que no ganan en { $three_kings } jugadas.
+    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador en las que solo se mueven damas y no se come; y tres damas contra una dama sola, con una de las tres en la gran diagonal, que no ganan en { $three_kings } jugadas.
 rules-portuguese = Igual que en las damas españolas: damas voladoras, el peón come solo hacia adelante, leyes de la cantidad y de la calidad, no se sopla. Empiezan las { $first }.
     • Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer. No hay límite de tres damas contra una.
-rules-english = Damas inglesas (checkers): tablero de 8×8, 12 piezas cada jugador; empiezan las { $first }.
-    • El peón se mueve una casilla en diagonal hacia adelante. Para comer salta una pieza contraria contigua y cae en la casilla libre de detrás: el peón solo hacia adelante, la dama hacia adelante y hacia atrás. La dama también se mueve de a una casilla.
-    • Comer es obligatorio, pero se elige cualquier captura, aunque coma menos; una vez empezada hay que completarla. No se sopla. El peón que corona comiendo termina ahí su jugada.
+rules-english = Tablero de 8×8, con 12 piezas cada jugador en las casillas oscuras; empiezan las { $first }.
+    • El peón se mueve una casilla en diagonal hacia adelante. Para comer salta una pieza contraria contigua y cae en la casilla libre de detrás: el peón solo hacia adelante, la dama hacia adelante y hacia atrás.
+    • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama también se mueve una sola casilla cada vez, en las cuatro direcciones.
+    • Comer es obligatorio, pero se elige cualquier captura, aunque coma menos; una vez empezada, hay que completarla. No se sopla. El peón que corona comiendo termina ahí su jugada.
     • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer ni mover un peón.
-stats-none = { $name } todavía no jugó.
+stats-none = { $name } todavía no ha jugado.
 stats-title = Historial de { $name }:
 stats-people = { $variant } contra personas: { $wins } G · { $losses } P · { $draws } T — rating { $rating }
-stats-bot = { $variant } contra el bot ({ $level }): { $wins } G · { $losses } P · { $draws } T — mejor puntaje { $best }
+stats-bot = { $variant } contra el bot ({ $level }): { $wins } G · { $losses } P · { $draws } T — mejor puntuación { $best }
 err-guild-only = Las clasificaciones son por servidor; usa este comando en un servidor.
 leaderboard-title = Clasificación — { $variant } (rating)
 leaderboard-bot-title = Clasificación — { $variant } contra el bot ({ $level })
@@ -215,7 +249,7 @@ cmd-challenge-desc = Desafía a alguien a una partida de damas
 cmd-play = jugar
 cmd-play-desc = Juega contra el bot (fácil, medio, difícil o experto)
 cmd-move = mover
-cmd-move-desc = Hace una jugada, por ejemplo 11-15 o 22x15 (o usa el menú bajo el tablero)
+cmd-move-desc = Haz una jugada, por ejemplo 11-15 o 22x15 (o usa el menú bajo el tablero)
 cmd-board = tablero
 cmd-board-desc = Muestra otra vez el tablero
 cmd-resign = abandonar
@@ -223,7 +257,7 @@ cmd-resign-desc = Abandona la partida
 cmd-draw = tablas
 cmd-draw-desc = Ofrece tablas, o acepta o rechaza las ofrecidas
 cmd-undo = deshacer
-cmd-undo-desc = Deshace tu última jugada (contra el bot; la partida deja de puntuar)
+cmd-undo-desc = Deshaz tu última jugada (contra el bot; la partida deja de puntuar)
 cmd-explain = explicar
 cmd-explain-desc = Por qué la última jugada (u otra) vale o no vale
 cmd-rules = reglas
@@ -241,7 +275,7 @@ cmd-cancel-desc = Los moderadores terminan una partida atascada en este canal (G
 opt-opponent = rival
 opt-opponent-desc = A quién desafías
 opt-variant = variante
-opt-variant-desc = Qué damas: españolas (por defecto), portuguesas o inglesas
+opt-variant-desc = Variante: españolas (por defecto), portuguesas o inglesas
 opt-colour = color
 opt-colour-desc = Tu color (al azar si no lo eliges)
 opt-level = nivel
@@ -250,7 +284,7 @@ opt-move = jugada
 opt-move-desc = La jugada: casillas de salida y de llegada
 opt-explain-move-desc = Una jugada para juzgar en la posición actual
 opt-user = usuario
-opt-user-desc = De quién (el tuyo por defecto)
+opt-user-desc = De quién es el historial (por defecto, el tuyo)
 opt-answer = respuesta
 opt-answer-desc = Acepta o rechaza las tablas ofrecidas (sin ella: ofrece tablas, o acepta las ofrecidas)
 choice-variant-spanish = Españolas
@@ -279,7 +313,7 @@ console-unknown-option = /{ $command } no tiene la opción «{ $option }». Uso:
 console-bad-choice = «{ $value }» no es un valor de { $option }: usa { $choices }.
 console-bad-number = «{ $value }» no es un número entero del { $min } al { $max } para { $option }.
 console-extra-words = Sobran palabras: «{ $value }». Uso: { $usage }
-erase-confirm = Esto te borra de damas: tu nombre y tu id se cambian por "jugador eliminado" en todas las partidas terminadas, y se eliminan tu historial, tu rating, tus puntajes y tus puestos en las clasificaciones. No se puede deshacer. ¿Borrar?
+erase-confirm = Esto borra tus datos del bot: tu nombre y tu id se cambian por «jugador eliminado» en todas las partidas terminadas, y se eliminan tu historial, tu rating, tus puntuaciones y tus puestos en las clasificaciones. No se puede deshacer. ¿Borrar?
 button-forget = Bórrame
 button-keep = Conservar mis datos
 erase-kept = No se borró nada.
@@ -296,14 +330,14 @@ opt-thread = hilo
 opt-thread-desc = Jugar en un hilo nuevo de este canal (sí donde el bot puede abrir hilos)
 choice-thread-yes = Sí
 choice-thread-no = No
-thread-name = { $white } vs { $black } · { $variant }
+thread-name = { $white } contra { $black } · { $variant }
 thread-line = { $name } — se juega en el hilo
 thread-line-over = { $name } — { $result }
 thread-line-cancelled = { $name } — cancelada, no cuenta para ninguno de los dos
 thread-unavailable = No puedo abrir hilos en este canal (me falta el permiso Crear hilos públicos), así que la partida se juega aquí.
 thread-failed = Discord no me dejó abrir un hilo aquí, así que la partida se juega en este canal.
 button-rematch = Revancha
-err-rematch-stale = Ese botón de revancha está desactualizado: ya empezó otra partida o los jugadores ya volvieron a jugar.
+err-rematch-stale = Ese botón de revancha está desactualizado: ya ha empezado otra partida, o los jugadores ya han vuelto a jugar.
 err-rematch-not-yours = Solo los dos jugadores de esa partida pueden pedir la revancha.
 
 ## ballot (three-move openings for English draughts)
@@ -322,18 +356,29 @@ opt-pick = tipo
 opt-pick-desc = El problema del día (el mismo para todo el servidor) o uno al azar
 choice-pick-today = Hoy
 choice-pick-random = Aleatorio
-opt-board = tabla
-opt-board-desc = Partidas (por defecto) o problemas resueltos
-choice-board-games = Partidas
-choice-board-puzzles = Problemas
+opt-type = categoría
+opt-type-desc = Partidas (por defecto) o problemas resueltos
+choice-type-games = Partidas
+choice-type-puzzles = Problemas
 puzzle-title = Problema n.º { $id } — { $variant }
-puzzle-caption = Juegan { $side } y ganan
-puzzle-daily = El problema del día: juegan { $side } y ganan material (dificultad { $difficulty } de 5).
-puzzle-random = Un problema: juegan { $side } y ganan material (dificultad { $difficulty } de 5).
+# $goal: game cuando la solución gana la partida, material cuando gana piezas.
+puzzle-caption = Juegan las { $side } y { $goal ->
+    [game] ganan
+   *[material] ganan material
+}
+puzzle-daily = El problema del día: juegan las { $side } y { $goal ->
+    [game] ganan
+   *[material] ganan material
+} (dificultad { $difficulty } de 5).
+puzzle-random = Un problema: juegan las { $side } y { $goal ->
+    [game] ganan
+   *[material] ganan material
+} (dificultad { $difficulty } de 5).
 puzzle-how = Encuentra la jugada ganadora y juégala con /mover o el menú; el bot juega la defensa. Solo tú ves este problema.
-puzzle-none = No hay problemas para esta modalidad.
+puzzle-defence = la defensa
+puzzle-none = No hay problemas para esta variante.
 puzzle-no-session = No tienes ningún problema en curso: empieza uno con /problema.
-puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue esperándote (este intento cuenta como fallado).
+puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue esperándote (este intento cuenta como fallido).
 puzzle-right = ¡{ $move } es correcta! La defensa responde { $reply }. Te toca.
 puzzle-right-go-on = ¡{ $move } es correcta! Sigue.
 puzzle-solved = { $move }: ¡resuelto!
@@ -374,14 +419,12 @@ review-errors = { $count ->
     }
 review-page-title = Jugada para revisar
 review-page-move = { $number } { $move } ({ $colour }): { $class }
-review-eval = Evaluación para { $colour }: { $before } antes, { $after } después
+review-eval = Antes de la jugada: { $before }. Después: { $after }.
+review-page-better = Mejor: { $move } (línea { $line })
 review-verdict = { $verdict ->
-    [won] ganada
-    [lost] perdida
-   *[drawn] tablas
+    [drawn] tablas (bases de finales)
+   *[other] ganan las { $side } (bases de finales)
 }
-review-exact = exacta, según las bases de finales
-review-page-better = Mejor: { $move } — línea: { $line }
 review-page-refutation = Tras { $move }: { $line }
 review-missed-shot = golpe no visto
 review-allowed-shot = permite un golpe
@@ -406,8 +449,8 @@ pdn-replay-attached = La partida en un archivo PDN y en animación.
 ## titles
 player-title-expert = Experto
 player-title-pro = Pro
-player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en nivel { $level }.
-stats-player-title = { $variant }: { $title } (mejor puntaje { $best } contra el bot en nivel { $level })
+player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en el nivel { $level }.
+stats-player-title = { $variant }: { $title } (mejor puntuación { $best } contra el bot en el nivel { $level })
 name-with-player-title = { $name } · { $title }
 
 ## last move in the board caption
@@ -420,7 +463,6 @@ caption-three-kings = 3 damas: { $left ->
     [one] 1 jugada
    *[other] { $left } jugadas
 } para ganar
-caption-turn = juegan { $color }
 
 # Registros de partidas jugadas en otra parte (archivos PDN).
 pdn-refused = Partida { $number }: { $reason }
@@ -463,3 +505,47 @@ err-review-file-number = Ese archivo tiene { $count ->
 err-review-file-game-refused = Esa partida no se puede leer. { $reason }
 err-review-file-too-long = Esa partida tiene { $plies } jugadas; los análisis llegan hasta { $limit }.
 err-review-file-under-way = Ese registro es la partida que se está jugando en este canal: se podrá analizar cuando termine.
+caption-turn = juegan las { $color }
+
+## the evaluation of a reviewed game, from White's side: + when White is better
+eval-even = igualdad ({ $score })
+eval-better = ventaja de las { $side } ({ $score })
+eval-win = ganan las { $side } en { $moves ->
+    [one] una jugada
+   *[other] { $moves } jugadas
+}
+eval-won = han ganado las { $side }
+eval-proven-win = ganan las { $side } (lo demuestran las bases de finales)
+review-chart-side = Ventaja de las { $side }
+
+## board pictures in words (the picture's description, /tablero texto, --text-boards)
+opt-text = texto
+opt-text-desc = Sí: el tablero en palabras, para lectores de pantalla (solo lo ves tú)
+choice-text-yes = Sí
+choice-text-no = No
+alt-turn = Juegan las { $color } ({ $name }).
+alt-turn-before = La posición antes de la jugada, con las { $color } al turno ({ $name }).
+alt-last-move = Última jugada: { $move }, de las { $color } ({ $name }).
+alt-side = { $color }: { $men ->
+    [0] sin peones
+    [one] peón { $men_squares }
+   *[other] peones { $men_squares }
+}; { $kings ->
+    [0] sin damas
+    [one] dama { $king_squares }
+   *[other] damas { $king_squares }
+}.
+alt-captures = { $count ->
+    [one] Captura obligatoria: { $moves }.
+   *[other] Capturas obligatorias: { $moves }.
+}
+alt-more = { $moves } y { $count ->
+    [one] otra más
+   *[other] { $count } más
+}
+alt-reach = La pieza de la casilla { $from } puede ir a { $squares }.
+alt-arrows = Flechas de las capturas: { $captures }.
+alt-arrow = { $move } ({ $status })
+alt-review-arrows = Flechas: la jugada hecha, { $played }, y la mejor, { $better }.
+alt-chart = Gráfico de la evaluación tras cada jugada. Por encima de la línea central, ventaja de las blancas; por debajo, ventaja de las negras. Al final, { $end }.
+alt-replay = Animación de la partida, jugada a jugada, desde la posición inicial hasta la final, que se describe a continuación.

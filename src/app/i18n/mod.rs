@@ -2,9 +2,10 @@
 //!
 //! The engine returns data; everything a person reads is worded here.
 
+use crate::ai::{format_men, read_eval, EndgameVerdict, EvalReading};
 use crate::engine::{
-    Color, DrawReason, Explanation, GameError, IllegalMove, Law, Move, MoveError, NotationError,
-    Outcome, PdnError, PdnRefusal, PdnResult, Variant, Verdict, WinReason,
+    CaptureOption, Color, DrawReason, Explanation, GameError, IllegalMove, Law, Move, MoveError,
+    NotationError, Outcome, PdnError, PdnRefusal, PdnResult, Variant, Verdict, WinReason,
 };
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
@@ -193,6 +194,21 @@ pub fn move_error_text(lang: Lang, e: &MoveError) -> String {
     }
 }
 
+/// Whether the words of `e` already list the moves allowed (a refused capture lists the
+/// captures the laws leave), so that a reply need not list the legal moves again.
+pub fn lists_moves(e: &MoveError) -> bool {
+    matches!(
+        e,
+        MoveError::Ambiguous { .. }
+            | MoveError::Illegal(
+                IllegalMove::CaptureMandatory { .. }
+                    | IllegalMove::LawOfQuantity { .. }
+                    | IllegalMove::LawOfQuality { .. }
+                    | IllegalMove::CaptureIncomplete { .. }
+            )
+    )
+}
+
 pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
     match i {
         IllegalMove::ManMovesForwardOnly { .. } => t(lang, "err-man-forward"),
@@ -363,40 +379,118 @@ pub fn unclaimed_draw_text(lang: Lang, reason: DrawReason, number: &str, mv: &st
     )
 }
 
-/// The law that decided, in one sentence.
-pub fn law_text(lang: Lang, exp: &Explanation) -> String {
-    match exp.law {
-        Law::NoCapture => t(lang, "law-no-capture"),
-        Law::Mandatory => t(lang, "law-mandatory"),
-        Law::Quantity => tr(lang, "law-quantity", &[("best", n(exp.max_pieces))]),
-        Law::Quality => tr(
-            lang,
-            "law-quality",
-            &[("best", n(exp.max_pieces)), ("kings", n(exp.max_kings))],
-        ),
-        // With a single capture there was no choice to be free about.
-        Law::FreeChoice if exp.captures.len() <= 1 => t(lang, "law-mandatory"),
-        Law::FreeChoice => t(lang, "law-free-choice"),
+/// An exact result of the endgame tables, from White's side: "White wins (endgame tables)",
+/// "drawn (endgame tables)".
+pub fn exact_text(lang: Lang, v: EndgameVerdict) -> String {
+    let winner = match v {
+        EndgameVerdict::Loss { .. } => Color::Black,
+        _ => Color::White,
+    };
+    tr(
+        lang,
+        "review-verdict",
+        &[
+            ("verdict", s(v.id())),
+            ("side", s(color_name(lang, winner))),
+        ],
+    )
+}
+
+/// When an explanation speaks: of the position on the board now (`/explain 11-15`, the
+/// present tense) or of a move already played (the last move, the bot's capture: the past).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tense {
+    Present,
+    Past,
+}
+
+impl Tense {
+    /// The value of the messages' `$tense` selector.
+    fn id(self) -> &'static str {
+        match self {
+            Tense::Present => "present",
+            Tense::Past => "past",
+        }
     }
 }
 
-/// A whole explanation: the captures there were, the law, the verdict.
-pub fn explanation_text(lang: Lang, exp: &Explanation) -> String {
+/// A score from White's side in words: "Black wins in 9 moves", "White is better (+1.25)",
+/// "even (+0.10)" (the number keeps White's sign, as on the review's chart).
+pub fn eval_text(lang: Lang, score: i32) -> String {
+    match read_eval(score) {
+        EvalReading::Win { winner, moves: 0 } => {
+            tr(lang, "eval-won", &[("side", s(color_name(lang, winner)))])
+        }
+        EvalReading::Win { winner, moves } => tr(
+            lang,
+            "eval-win",
+            &[("side", s(color_name(lang, winner))), ("moves", n(moves))],
+        ),
+        EvalReading::ProvenWin { winner } => tr(
+            lang,
+            "eval-proven-win",
+            &[("side", s(color_name(lang, winner)))],
+        ),
+        EvalReading::Even { .. } => tr(lang, "eval-even", &[("score", s(format_men(score)))]),
+        EvalReading::Better { side, .. } => tr(
+            lang,
+            "eval-better",
+            &[
+                ("side", s(color_name(lang, side))),
+                ("score", s(format_men(score))),
+            ],
+        ),
+    }
+}
+
+/// The law that decided, in one sentence.
+pub fn law_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
+    let tense_arg = ("tense", s(tense.id()));
+    match exp.law {
+        Law::NoCapture => tr(lang, "law-no-capture", &[tense_arg]),
+        Law::Mandatory => tr(lang, "law-mandatory", &[tense_arg]),
+        Law::Quantity => tr(
+            lang,
+            "law-quantity",
+            &[("best", n(exp.max_pieces)), tense_arg],
+        ),
+        Law::Quality => tr(
+            lang,
+            "law-quality",
+            &[
+                ("best", n(exp.max_pieces)),
+                ("kings", n(exp.max_kings)),
+                tense_arg,
+            ],
+        ),
+        // With a single capture there was no choice to be free about.
+        Law::FreeChoice if exp.captures.len() <= 1 => tr(lang, "law-mandatory", &[tense_arg]),
+        Law::FreeChoice => tr(lang, "law-free-choice", &[tense_arg]),
+    }
+}
+
+/// What the law made of one capture: allowed, or excluded by which law.
+pub fn capture_status(lang: Lang, c: &CaptureOption) -> String {
+    match (c.allowed, c.excluded_by) {
+        (true, _) => t(lang, "explain-allowed"),
+        (false, Some(Law::Quality)) => t(lang, "explain-excluded-quality"),
+        _ => t(lang, "explain-excluded-quantity"),
+    }
+}
+
+/// A whole explanation: the captures there are (or were), the law, the verdict.
+pub fn explanation_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
     let mut out = Vec::new();
-    if exp.captures.is_empty() {
-        out.push(law_text(lang, exp));
-    } else {
+    if !exp.captures.is_empty() {
         out.push(tr(
             lang,
             "explain-captures-header",
-            &[("count", n(exp.captures.len() as f64))],
+            &[
+                ("count", n(exp.captures.len() as f64)),
+                ("tense", s(tense.id())),
+            ],
         ));
         for c in &exp.captures {
-            let status = match (c.allowed, c.excluded_by) {
-                (true, _) => t(lang, "explain-allowed"),
-                (false, Some(Law::Quality)) => t(lang, "explain-excluded-quality"),
-                _ => t(lang, "explain-excluded-quantity"),
-            };
             out.push(tr(
                 lang,
                 "explain-capture-line",
@@ -404,20 +498,21 @@ pub fn explanation_text(lang: Lang, exp: &Explanation) -> String {
                     ("move", s(&c.notation)),
                     ("pieces", n(c.pieces)),
                     ("kings", n(c.kings)),
-                    ("status", s(status)),
+                    ("status", s(capture_status(lang, c))),
                 ],
             ));
         }
-        out.push(law_text(lang, exp));
     }
+    out.push(law_text(lang, exp, tense));
     match &exp.verdict {
         Some(Verdict::Legal { notation, .. }) => {
             out.push(tr(lang, "verdict-legal", &[("move", s(notation))]))
         }
+        // The reason is a sentence of its own: "Not legal. A man moves only forward."
         Some(Verdict::Illegal { error }) => out.push(tr(
             lang,
             "verdict-illegal",
-            &[("reason", s(decapitalized(&move_error_text(lang, error))))],
+            &[("reason", s(move_error_text(lang, error)))],
         )),
         None => {}
     }

@@ -176,6 +176,11 @@ impl Table {
         self.mask = used / 2 - 1;
     }
 
+    /// Whether [`Table::reset`] has given the table entries to use.
+    pub fn has_storage(&self) -> bool {
+        !self.entries.is_empty()
+    }
+
     /// The bytes the table's entries occupy now.
     pub fn bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()

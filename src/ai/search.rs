@@ -50,6 +50,11 @@ pub struct SearchOptions {
     /// Lets the caller cut the clock short while the search runs (the search pool does when
     /// a quick or short job waits for this search's thread).
     pub hurry: Option<Hurry>,
+    /// With a table of the caller's ([`best_move_with_table`]): keep what earlier searches
+    /// stored instead of emptying it first. An engine playing one game keeps its table from
+    /// move to move (`damas engine`); the stored scores belong to positions, not to the
+    /// root, so they stay valid as the game goes on.
+    pub keep_table: bool,
 }
 
 /// A clock that can be shortened from another thread while the search runs, which then
@@ -93,9 +98,10 @@ pub fn best_move(game: &Game, level: Level, opts: &SearchOptions) -> Option<Sear
     search_with(game, level, opts, None)
 }
 
-/// [`best_move`] using `table` (emptied first) instead of allocating one, for callers that
-/// keep a table per thread. The same game, level and options give the same move as
-/// [`best_move`] as long as the table's memory holds what the search asks for.
+/// [`best_move`] using `table` (emptied first, unless [`SearchOptions::keep_table`])
+/// instead of allocating one, for callers that keep a table per thread. The same game, level
+/// and options give the same move as [`best_move`] as long as the table's memory holds what
+/// the search asks for and the table is emptied.
 pub fn best_move_with_table(
     game: &Game,
     level: Level,
@@ -153,7 +159,9 @@ fn search_with(
     let table = match (style.transposition_table, external) {
         (false, _) => None,
         (true, Some(t)) => {
-            t.reset(bits);
+            if !opts.keep_table || !t.has_storage() {
+                t.reset(bits);
+            }
             Some(t)
         }
         (true, None) => {

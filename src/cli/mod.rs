@@ -1,7 +1,10 @@
 //! The command line: one file per family of subcommands. `main.rs` only parses and dispatches.
 
 pub mod ai_cmds;
+pub mod elo;
 pub mod engine_cmds;
+pub mod engine_protocol;
+pub mod match_cmds;
 pub mod openings_cmds;
 pub mod puzzle_cmds;
 pub mod render_cmds;

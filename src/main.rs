@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use damas::cli::{
     ai_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds, puzzle_cmds, render_cmds,
-    review_cmds, store_cmds,
+    review_cmds, store_cmds, tune_cmds,
 };
 use std::process::ExitCode;
 
@@ -43,6 +43,8 @@ enum Command {
     Match(match_cmds::MatchArgs),
     /// The computer opponent behind a line protocol on standard input and output.
     Engine(EngineArgs),
+    /// Fit Expert's evaluation to game results (self-play games, master games).
+    Tune(tune_cmds::TuneArgs),
     /// Database tools: `damas store copy --from DB --to DB`.
     Store(store_cmds::StoreArgs),
     /// The three-move ballot deck of English draughts (offline generation).
@@ -68,6 +70,10 @@ struct EngineArgs {
     /// Transposition table memory in MiB, kept from move to move within a game.
     #[arg(long = "hash-mb", default_value_t = engine_protocol::DEFAULT_HASH_MB)]
     hash_mb: usize,
+    /// Expert judges with the weights in this file (as data/eval-weights.txt; variants it
+    /// lacks keep the built-in weights), to measure candidate weights without a build.
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -95,6 +101,7 @@ fn main() -> ExitCode {
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
         Some(Command::Match(a)) => match_cmds::play_match(a),
         Some(Command::Engine(a)) => engine(a),
+        Some(Command::Tune(a)) => tune_cmds::tune(a),
         Some(Command::Store(a)) => store_cmds::run(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
@@ -110,6 +117,14 @@ fn engine(a: EngineArgs) -> ExitCode {
             "--hash-mb must be 1 to {}",
             engine_protocol::MAX_HASH_MB
         ));
+    }
+    if let Some(path) = &a.weights {
+        let chosen = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| damas::ai::EvalWeights::use_instead(&text).map_err(|e| e.to_string()));
+        if let Err(e) = chosen {
+            return damas::cli::fail(format!("--weights {}: {e}", path.display()));
+        }
     }
     let stdin = std::io::BufReader::new(std::io::stdin());
     match engine_protocol::serve(stdin, &mut std::io::stdout().lock(), a.hash_mb) {

@@ -117,13 +117,15 @@ fn search_with(
     opts: &SearchOptions,
     external: Option<&mut Table>,
 ) -> Option<SearchResult> {
+    // The clock starts now: emptying or allocating the table is part of the move's time.
+    let started = Instant::now();
     let pos = *game.position();
     let legal = pos.legal_moves();
     let first = *legal.first()?;
     let style = Style::of(level);
     let static_score = |p: &Position| match style.eval {
         EvalKind::Basic => eval::basic(p),
-        EvalKind::Rich => eval::rich(p),
+        EvalKind::Rich => eval::expert(p),
     };
     if legal.len() == 1 {
         return Some(SearchResult {
@@ -161,6 +163,8 @@ fn search_with(
         (true, Some(t)) => {
             if !opts.keep_table || !t.has_storage() {
                 t.reset(bits);
+            } else {
+                t.new_search();
             }
             Some(t)
         }
@@ -169,7 +173,7 @@ fn search_with(
             Some(&mut own_table)
         }
     };
-    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table);
+    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table, started);
     let mut root: Vec<Move> = legal.to_vec();
     root.shuffle(&mut rng);
     Some(searcher.iterate(root))
@@ -290,6 +294,7 @@ impl<'a> Searcher<'a> {
         opts: &'a SearchOptions,
         noise_seed: u64,
         table: Option<&'a mut Table>,
+        started: Instant,
     ) -> Searcher<'a> {
         let pos = *game.position();
         let keys: Vec<u64> = game.positions().iter().map(hash::position_key).collect();
@@ -304,7 +309,7 @@ impl<'a> Searcher<'a> {
             style,
             limits,
             max_nodes: limits.nodes.unwrap_or(u64::MAX),
-            started: Instant::now(),
+            started,
             stop: opts.stop.as_deref(),
             hurry: opts.hurry.as_ref(),
             aborted: false,
@@ -670,7 +675,7 @@ impl<'a> Searcher<'a> {
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
         let score = match self.style.eval {
             EvalKind::Basic => eval::basic(pos),
-            EvalKind::Rich => eval::rich(pos),
+            EvalKind::Rich => eval::expert(pos),
         };
         if self.style.noise == 0 {
             return score;

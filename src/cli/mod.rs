@@ -10,6 +10,7 @@ pub mod puzzle_cmds;
 pub mod render_cmds;
 pub mod review_cmds;
 pub mod store_cmds;
+pub mod tune_cmds;
 
 use std::process::ExitCode;
 

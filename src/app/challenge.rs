@@ -3,7 +3,7 @@
 use super::ballot::{self, Opening, OpeningChoice};
 use super::board::{board_reply, notify_side_to_move};
 use super::commands::Threading;
-use super::i18n::{self, s, t, tr, Lang};
+use super::i18n::{self, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
@@ -144,8 +144,8 @@ impl App {
             lang,
             "challenge-posted",
             &[
-                ("challenger", s(&actor.name)),
-                ("opponent", s(&opponent.name)),
+                ("challenger", u(&actor.name)),
+                ("opponent", u(&opponent.name)),
                 ("variant", s(i18n::variant_name(lang, variant))),
                 ("minutes", i18n::n(minutes as f64)),
             ],
@@ -300,7 +300,7 @@ impl App {
         } else {
             "challenge-declined"
         };
-        Reply::public(tr(lang, id, &[("name", s(&actor.name))])).into()
+        Reply::public(tr(lang, id, &[("name", u(&actor.name))])).into()
     }
 
     fn open_challenge(

@@ -3,7 +3,7 @@
 
 use super::board::board_reply;
 use super::commands::COMMANDS;
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
@@ -55,9 +55,9 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(record) = record else {
-            return Reply::private(tr(lang, "stats-none", &[("name", s(&name))])).into();
+            return Reply::private(tr(lang, "stats-none", &[("name", u(&name))])).into();
         };
-        let mut lines = vec![tr(lang, "stats-title", &[("name", s(&name))])];
+        let mut lines = vec![tr(lang, "stats-title", &[("name", u(&name))])];
         for v in Variant::ALL {
             let vr = record.variant(v);
             let people = vr.people;
@@ -225,7 +225,7 @@ impl App {
                 replies: vec![Reply::public(tr(
                     lang,
                     "cancelled",
-                    &[("name", s(&actor.name))],
+                    &[("name", u(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
                 strip_board: match self.store.board_post(place.channel_id) {

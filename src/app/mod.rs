@@ -305,6 +305,15 @@ pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
     }
 }
 
+/// A seat's display name as a message's argument: a person's name marked as theirs (shown as
+/// typed, never as markup), the bot's and "deleted player" as the bot's own words.
+pub(crate) fn seat_arg(lang: Lang, seat: &Seat) -> fluent_bundle::FluentValue<'static> {
+    match seat {
+        Seat::Human { name, .. } => i18n::u(name),
+        Seat::Bot { .. } | Seat::Deleted => i18n::s(seat_name(lang, seat)),
+    }
+}
+
 /// The game a record describes, or a reply saying the record is broken.
 pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
     rec.to_game().map_err(|e| {

@@ -5,7 +5,7 @@
 //! as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
 //! from the channel's game.
 
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Menu, MenuOption, Reply};
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
@@ -350,7 +350,7 @@ impl App {
                     "puzzle-leaderboard-line",
                     &[
                         ("rank", n((i + 1) as f64)),
-                        ("name", s(&p.name)),
+                        ("name", u(&p.name)),
                         ("rating", n(p.rating.rating.round())),
                         ("solved", n(p.solved)),
                         ("streak", n(p.best_streak)),

@@ -7,11 +7,11 @@
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
 //! new `/review`.
 
-use super::board::{off_the_async_workers, perspective, players_line};
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::board::{caption_of, off_the_async_workers, perspective, players_line};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Button, ButtonStyle, Reply};
-use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
+use super::reply::{plain, Button, ButtonStyle, Reply};
+use super::{game_of, seat_arg, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
     expected_score, format_eval, line_notation, review_in_pool, JobClass, MoveClass, PlyReview,
     PoolError, Review, ReviewError, ReviewOptions,
@@ -163,13 +163,7 @@ impl App {
             };
             return rec.ok_or_else(|| Reply::private(t(lang, "err-no-game")));
         };
-        let unknown = || {
-            Reply::private(tr(
-                lang,
-                "err-review-unknown-game",
-                &[("id", s(text.to_string()))],
-            ))
-        };
+        let unknown = || Reply::private(tr(lang, "err-review-unknown-game", &[("id", u(text))]));
         let id: u64 = text
             .trim_start_matches('#')
             .parse()
@@ -216,10 +210,8 @@ impl App {
     ) -> Option<Vec<u8>> {
         let notations = game.notations();
         let captions: Vec<Caption> = (0..=game.ply())
-            .map(|ply| Caption {
-                title: i18n::variant_title(lang, rec.variant),
-                players: players_line(lang, rec),
-                status: match ply.checked_sub(1) {
+            .map(|ply| {
+                let status = match ply.checked_sub(1) {
                     None => t(lang, "replay-start"),
                     Some(i) => tr(
                         lang,
@@ -229,7 +221,12 @@ impl App {
                             ("move", s(&notations[i])),
                         ],
                     ),
-                },
+                };
+                caption_of(
+                    i18n::variant_title(lang, rec.variant),
+                    players_line(lang, rec),
+                    status,
+                )
             })
             .collect();
         let game = game.clone();
@@ -270,7 +267,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
             lang,
             "review-player",
             &[
-                ("name", s(seat_name(lang, rec.seat(c)))),
+                ("name", seat_arg(lang, rec.seat(c))),
                 ("colour", s(i18n::color_name(lang, c))),
                 ("accuracy", n(p.accuracy.round())),
                 ("inaccuracies", n(p.inaccuracies as f64)),
@@ -321,7 +318,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
         })
         .collect();
     let labels = ChartLabels {
-        title: players_line(lang, rec),
+        title: plain(&players_line(lang, rec)).into_owned(),
     };
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
         Ok(png) => reply.image = Some(png),
@@ -416,11 +413,11 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         index + 1
     ));
     let view = BoardView {
-        caption: Caption {
-            title: i18n::variant_title(lang, rec.variant),
-            players: players_line(lang, rec),
-            status: heading,
-        },
+        caption: caption_of(
+            i18n::variant_title(lang, rec.variant),
+            players_line(lang, rec),
+            heading,
+        ),
         last_move: p.ply.checked_sub(1).map(|i| game.moves()[i]),
         ..BoardView::new(&before, perspective(rec, game))
     };

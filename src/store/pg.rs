@@ -42,6 +42,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "bot_turn_leases",
         include_str!("migrations/0004_bot_turn_leases.sql"),
     ),
+    (5, "playing", include_str!("migrations/0005_playing.sql")),
 ];
 
 /// Connections per process. A transaction holds one for its length.

@@ -806,11 +806,122 @@ async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
     assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
 }
 
+fn world_with(config: Config) -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("store");
+    let config = Config {
+        bot_seed: Some(7),
+        ..config
+    };
+    World {
+        app: App::new(store, config),
+        _dir: dir,
+    }
+}
+
 fn channel(channel_id: u64) -> Place {
     Place {
         guild_id: Some(10),
         channel_id,
     }
+}
+
+/// One person may have `max_bot_games` games against the bot under way and
+/// `max_challenges` open challenges: the next is refused, privately, in their language, and
+/// nothing is stored; one ended (or withdrawn) makes room again. Others are not limited by
+/// them.
+#[tokio::test]
+async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
+    let w = world_with(Config {
+        max_bot_games: 2,
+        max_challenges: 2,
+        ..Config::default()
+    });
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    let play = |who: &Actor, place: Place| {
+        let app = w.app.clone();
+        let who = who.clone();
+        async move {
+            app.play_bot(
+                &who,
+                place,
+                Some(Level::Easy),
+                Some(Variant::English),
+                Some(Color::Black),
+            )
+            .await
+        }
+    };
+    for c in [31, 32] {
+        assert!(!only(&play(&alice, channel(c)).await).is_private());
+    }
+    let refused = play(&alice, channel(33)).await;
+    assert!(only(&refused).is_private());
+    assert_eq!(
+        only(&refused).text,
+        "You already have 2 games against the bot under way: finish or resign one first."
+    );
+    assert!(w.app.store().active_game(33).unwrap().is_none());
+    let alicia = Actor {
+        locale: "es-419".into(),
+        ..alice.clone()
+    };
+    let refused = play(&alicia, channel(33)).await;
+    assert_eq!(
+        only(&refused).text,
+        "Ya tienes 2 partidas en curso contra el bot: termina o abandona una primero."
+    );
+    // Someone else plays on.
+    assert!(!only(&play(&bob, channel(33)).await).is_private());
+    // A game between people does not count.
+    let a = w
+        .app
+        .challenge(&carol, channel(34), &user(&alice), None, None)
+        .await;
+    let accept = button_id(only(&a), Action::Accept);
+    w.app.component(&alice, channel(34), &accept, &[]).await;
+    assert!(w.app.store().active_game(34).unwrap().is_some());
+    // One resigned: room for another.
+    w.app.resign(&alice, channel(31)).await;
+    assert!(!only(&play(&alice, channel(35)).await).is_private());
+
+    // Challenges.
+    for c in [41, 42] {
+        let a = w
+            .app
+            .challenge(&alice, channel(c), &user(&bob), None, None)
+            .await;
+        assert!(!only(&a).is_private(), "{}", only(&a).text);
+    }
+    let refused = w
+        .app
+        .challenge(&alice, channel(43), &user(&carol), None, None)
+        .await;
+    assert!(only(&refused).is_private());
+    assert_eq!(
+        only(&refused).text,
+        "You already have 2 open challenges: wait for an answer, or withdraw one, first."
+    );
+    assert!(
+        w.app.store().challenge(43).unwrap().is_none(),
+        "nothing stored"
+    );
+    let a = w
+        .app
+        .challenge(&bob, channel(43), &user(&carol), None, None)
+        .await;
+    assert!(!only(&a).is_private(), "{}", only(&a).text);
+    // Withdrawn: room again.
+    let open = w.app.store().challenge(41).unwrap().unwrap();
+    let withdraw = damas::app::ComponentId::new(Action::Decline, 41, open.created_at_ms);
+    w.app
+        .component(&alice, channel(41), &withdraw.encode(), &[])
+        .await;
+    let a = w
+        .app
+        .challenge(&alice, channel(44), &user(&carol), None, None)
+        .await;
+    assert!(!only(&a).is_private(), "{}", only(&a).text);
 }
 
 /// A display name full of markup and a typed move full of markup reach every reply marked as

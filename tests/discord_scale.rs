@@ -111,6 +111,10 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
         ("DAMAS_CHALLENGE_TTL", "0m"),
         ("DAMAS_SEARCH_THREADS", "0"),
         ("DAMAS_SEARCH_MEMORY_MB", "lots"),
+        ("DAMAS_MAX_BOT_GAMES", "0"),
+        ("DAMAS_MAX_CHALLENGES", "many"),
+        ("DAMAS_MAX_REVIEWS", "-2"),
+        ("DAMAS_SEARCH_QUEUE", "1.5"),
     ] {
         let mut damas = Command::new(env!("CARGO_BIN_EXE_damas"));
         damas

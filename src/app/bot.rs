@@ -369,6 +369,8 @@ impl App {
             Ok(Some(None)) => Err(SearchFailed::NoMove),
             Ok(None) | Err(PoolError::ShutDown) => Err(SearchFailed::ShutDown),
             Err(PoolError::Panicked(why)) => Err(SearchFailed::Panicked(why)),
+            // (a bot move is owed work: submitted without a limit, never refused)
+            Err(PoolError::Busy) => Err(SearchFailed::Panicked("refused as busy".to_string())),
         }
     }
 

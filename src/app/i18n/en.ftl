@@ -409,3 +409,15 @@ caption-three-kings = 3 kings: { $left ->
    *[other] { $left } moves
 } to win
 caption-turn = { $color } to play
+err-bot-busy = The bot is busy right now: try again in a minute.
+err-too-many-bot-games = You already have { $limit ->
+    [one] a game
+   *[other] { $limit } games
+} against the bot under way: finish or resign one first.
+err-too-many-challenges = You already have { $limit ->
+    [one] an open challenge
+   *[other] { $limit } open challenges
+}: wait for an answer, or withdraw one, first.
+err-review-already-asking = You already have an analysis under way: wait for it to finish.
+err-review-under-way = Game #{ $id } is still being played: judging its moves now would tell a player what to play. It can be analysed as soon as it ends, with /review game:{ $id }.
+err-forget-unsure = The erasure may or may not have been saved: run /forget-me again to be sure.

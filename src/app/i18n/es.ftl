@@ -415,3 +415,15 @@ caption-three-kings = 3 damas: { $left ->
    *[other] { $left } jugadas
 } para ganar
 caption-turn = juegan { $color }
+err-bot-busy = El bot está ocupado ahora mismo: vuelve a intentarlo en un minuto.
+err-too-many-bot-games = Ya tienes { $limit ->
+    [one] una partida
+   *[other] { $limit } partidas
+} en curso contra el bot: termina o abandona una primero.
+err-too-many-challenges = Ya tienes { $limit ->
+    [one] un desafío abierto
+   *[other] { $limit } desafíos abiertos
+}: espera una respuesta, o retira uno, primero.
+err-review-already-asking = Ya tienes un análisis en marcha: espera a que termine.
+err-review-under-way = La partida #{ $id } aún se está jugando: juzgar sus jugadas ahora le diría a un jugador qué jugar. Podrás analizarla en cuanto termine, con /analizar partida:{ $id }.
+err-forget-unsure = Puede que el borrado se haya guardado o no: vuelve a usar /olvidarme para asegurarte.

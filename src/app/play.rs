@@ -411,7 +411,7 @@ impl App {
             Action::ReviewPage => {
                 let index = id.arg.as_deref().and_then(|a| a.parse().ok());
                 return match index {
-                    Some(index) => self.review_page(actor, id.ply, index).await,
+                    Some(index) => self.review_page(actor, place, id.ply, index).await,
                     None => Reply::private(t(lang, "err-stale")).into(),
                 };
             }

@@ -19,8 +19,9 @@ use crate::ai::{
 use crate::engine::{Color, Game};
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
 use crate::store::GameRecord;
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::watch;
 
 /// How many reviews are kept for their page buttons.
 pub const KEPT_REVIEWS: usize = 16;
@@ -42,25 +43,165 @@ struct Reviewed {
 /// Reviews by game id, newest last.
 type KeptReviews = VecDeque<(u64, Arc<Reviewed>)>;
 
-/// The last reviews, shared by the clones of the app.
+/// Why a review gave no result, told to everyone who waited for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ReviewFailed {
+    NoMoves,
+    /// The process is stopping.
+    Stopping,
+    /// The search queues are full.
+    Busy,
+    Failed,
+}
+
+impl ReviewFailed {
+    fn reply(self, lang: Lang) -> Reply {
+        Reply::private(t(
+            lang,
+            match self {
+                ReviewFailed::NoMoves => "err-review-no-moves",
+                ReviewFailed::Stopping => "err-restarting",
+                ReviewFailed::Busy => "err-bot-busy",
+                ReviewFailed::Failed => "err-review-failed",
+            },
+        ))
+    }
+}
+
+type ReviewOutcome = Option<Result<Arc<Reviewed>, ReviewFailed>>;
+
+/// The reviews of this process: the last ones made (for their page buttons and for whoever
+/// asks again), those being made (so a game is reviewed once at a time, its result shared
+/// with everyone who asked meanwhile) and who is waiting for one (one each).
+#[derive(Default)]
+struct ReviewState {
+    kept: KeptReviews,
+    running: HashMap<u64, watch::Receiver<ReviewOutcome>>,
+    asking: HashSet<u64>,
+}
+
+/// The reviews, shared by the clones of the app.
 #[derive(Clone, Default)]
-pub(crate) struct ReviewCache(Arc<Mutex<KeptReviews>>);
+pub(crate) struct ReviewCache(Arc<Mutex<ReviewState>>);
+
+/// What to do about a review asked for.
+enum Join {
+    /// It was made already.
+    Kept(Arc<Reviewed>),
+    /// Someone else's request is making it: wait for theirs.
+    Running(watch::Receiver<ReviewOutcome>),
+    /// Make it, and tell the others through this.
+    Make(Making),
+    /// As many reviews are being made as the bot makes at once.
+    Full,
+}
+
+/// A review being made: dropping it (done or not) lets the game be reviewed again, and
+/// tells whoever waits that it failed unless a result was sent.
+struct Making {
+    cache: ReviewCache,
+    game_id: u64,
+    result: watch::Sender<ReviewOutcome>,
+}
+
+impl Drop for Making {
+    fn drop(&mut self) {
+        self.cache.lock().running.remove(&self.game_id);
+        self.result.send_if_modified(|r| {
+            let unsent = r.is_none();
+            if unsent {
+                *r = Some(Err(ReviewFailed::Failed));
+            }
+            unsent
+        });
+    }
+}
+
+/// A person's place among those waiting for a review; dropping it frees it.
+struct Asking {
+    cache: ReviewCache,
+    user_id: u64,
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        self.cache.lock().asking.remove(&self.user_id);
+    }
+}
 
 impl ReviewCache {
-    fn put(&self, game_id: u64, r: Reviewed) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(id, _)| *id != game_id);
-        kept.push_back((game_id, Arc::new(r)));
-        while kept.len() > KEPT_REVIEWS {
-            kept.pop_front();
+    fn lock(&self) -> MutexGuard<'_, ReviewState> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `None` when the person already waits for a review.
+    fn start_asking(&self, user_id: u64) -> Option<Asking> {
+        self.lock().asking.insert(user_id).then(|| Asking {
+            cache: self.clone(),
+            user_id,
+        })
+    }
+
+    fn join(&self, game_id: u64, at_once: usize) -> Join {
+        let mut state = self.lock();
+        if let Some((_, r)) = state.kept.iter().find(|(id, _)| *id == game_id) {
+            return Join::Kept(Arc::clone(r));
         }
+        if let Some(running) = state.running.get(&game_id) {
+            return Join::Running(running.clone());
+        }
+        if state.running.len() >= at_once {
+            return Join::Full;
+        }
+        let (result, waiting) = watch::channel(None);
+        state.running.insert(game_id, waiting);
+        Join::Make(Making {
+            cache: self.clone(),
+            game_id,
+            result,
+        })
+    }
+
+    /// Keeps a finished review and hands it to whoever waits. `current` reads the game's
+    /// record as stored now, under the same lock as [`ReviewCache::forget_user`]: a person
+    /// erased while their game was being reviewed is not brought back by the review.
+    fn finish(
+        &self,
+        making: &Making,
+        mut reviewed: Reviewed,
+        current: impl FnOnce() -> Option<GameRecord>,
+    ) -> Arc<Reviewed> {
+        let kept = {
+            let mut state = self.lock();
+            if let Some(rec) = current() {
+                reviewed.rec = rec;
+            }
+            let kept = Arc::new(reviewed);
+            state.kept.retain(|(id, _)| *id != making.game_id);
+            state.kept.push_back((making.game_id, Arc::clone(&kept)));
+            while state.kept.len() > KEPT_REVIEWS {
+                state.kept.pop_front();
+            }
+            kept
+        };
+        making.result.send_replace(Some(Ok(Arc::clone(&kept))));
+        kept
     }
 
     fn get(&self, game_id: u64) -> Option<Arc<Reviewed>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.iter()
+        self.lock()
+            .kept
+            .iter()
             .find(|(id, _)| *id == game_id)
             .map(|(_, r)| Arc::clone(r))
+    }
+
+    /// Forgets every kept review of a game `user_id` played (`/forget-me`): their name goes
+    /// with it.
+    pub(crate) fn forget_user(&self, user_id: u64) {
+        self.lock()
+            .kept
+            .retain(|(_, r)| seat_of(&r.rec, user_id).is_none());
     }
 }
 
@@ -104,8 +245,10 @@ fn class_name(lang: Lang, class: MoveClass) -> String {
 }
 
 impl App {
-    /// `/review [game]`: the game named by its id, or the channel's game (under way or the
-    /// last finished). `progress` is called as positions are searched.
+    /// `/review [game]`: the game named by its id, or the channel's last game, once it is
+    /// over ([`App::may_judge`]). `progress` is called as positions are searched. One review
+    /// at a time per person; a game being reviewed for someone else is not reviewed twice:
+    /// its result is shared, and kept reviews are answered at once.
     pub async fn review(
         &self,
         actor: &Actor,
@@ -122,25 +265,107 @@ impl App {
             Ok(g) => g,
             Err(r) => return r.into(),
         };
+        if let Err(r) = self.may_judge(actor, place, &game) {
+            return r.into();
+        }
+        let Some(_asking) = self.reviews.start_asking(actor.user_id) else {
+            return Reply::private(t(lang, "err-review-already-asking")).into();
+        };
+        let reviewed = match self.reviews.join(rec.id, self.config.max_reviews) {
+            Join::Kept(kept) => Ok(kept),
+            Join::Full => Err(ReviewFailed::Busy),
+            Join::Running(mut theirs) => match theirs.wait_for(Option::is_some).await {
+                Ok(outcome) => outcome.clone().unwrap_or(Err(ReviewFailed::Failed)),
+                Err(_) => Err(ReviewFailed::Failed),
+            },
+            Join::Make(making) => self.make_review(&making, rec, game, progress).await,
+        };
+        match reviewed {
+            Ok(r) => summary_reply(lang, &r.rec, &r.game, &r.review, place.channel_id).into(),
+            Err(failed) => failed.reply(lang).into(),
+        }
+    }
+
+    /// Searches a review on the pool, if the pool takes new work now.
+    async fn make_review(
+        &self,
+        making: &Making,
+        rec: GameRecord,
+        game: Game,
+        progress: ReviewProgress<'_>,
+    ) -> Result<Arc<Reviewed>, ReviewFailed> {
+        let failed = |why: ReviewFailed| {
+            making.result.send_replace(Some(Err(why)));
+            Err(why)
+        };
+        if !self.pool.has_room() {
+            return failed(ReviewFailed::Busy);
+        }
         let options = ReviewOptions::default();
         let review = match review_in_pool(&self.pool, &game, &options, progress).await {
             Ok(r) => r,
-            Err(ReviewError::NoMoves) => {
-                return Reply::private(t(lang, "err-review-no-moves")).into()
-            }
+            Err(ReviewError::NoMoves) => return failed(ReviewFailed::NoMoves),
             // The process is stopping: the next one will do it.
             Err(ReviewError::Pool(PoolError::ShutDown)) => {
                 tracing::info!("review of game {} cut short: stopping", rec.id);
-                return Reply::private(t(lang, "err-restarting")).into();
+                return failed(ReviewFailed::Stopping);
             }
+            Err(ReviewError::Pool(PoolError::Busy)) => return failed(ReviewFailed::Busy),
             Err(ReviewError::Pool(e)) => {
                 tracing::error!("review of game {} failed: {e}", rec.id);
-                return Reply::private(t(lang, "err-review-failed")).into();
+                return failed(ReviewFailed::Failed);
             }
         };
-        let reply = summary_reply(lang, &rec, &game, &review);
-        self.reviews.put(rec.id, Reviewed { rec, game, review });
-        reply.into()
+        let id = rec.id;
+        let reviewed = Reviewed { rec, game, review };
+        Ok(self.reviews.finish(making, reviewed, || {
+            self.store.archived_game(id).ok().flatten()
+        }))
+    }
+
+    /// Whether the engine may judge `game`'s moves now for `actor`, in `place`: fair play
+    /// says never while that could help a game under way — the game itself, one that began
+    /// with the same moves or one it continues, among the games under way in this channel and
+    /// those the actor plays anywhere. Otherwise the refusal, saying why and when the game
+    /// under way can be analysed. For `/review` of a stored game and of an attached record
+    /// alike. (Judging someone else's game from elsewhere is not prevented: only its
+    /// players, and the channel they play in, are known here.)
+    pub fn may_judge(&self, actor: &Actor, place: Place, game: &Game) -> Result<(), Reply> {
+        let lang = actor.lang();
+        let mut under_way: Vec<GameRecord> = Vec::new();
+        match self.store.active_game(place.channel_id) {
+            Ok(rec) => under_way.extend(rec),
+            Err(e) => return Err(storage_failed(lang, &e)),
+        }
+        let playing = match self.store.playing(actor.user_id) {
+            Ok(p) => p.games,
+            Err(e) => return Err(storage_failed(lang, &e)),
+        };
+        for g in playing {
+            match self.store.active_game(g.channel_id) {
+                Ok(Some(rec)) if rec.id == g.game_id => under_way.push(rec),
+                Ok(_) => {}
+                Err(e) => return Err(storage_failed(lang, &e)),
+            }
+        }
+        for rec in under_way {
+            let Ok(theirs) = rec.to_game() else {
+                continue;
+            };
+            // A ballot game's first plies were drawn, not played.
+            let opening = match rec.opening.as_deref().map(super::ballot::Opening::parse) {
+                Some(Ok(o)) => o.stored_moves().len(),
+                _ => 0,
+            };
+            if reveals(game, &theirs, opening) {
+                return Err(Reply::private(tr(
+                    lang,
+                    "err-review-under-way",
+                    &[("id", s(rec.id.to_string()))],
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The record `/review` means, or the reply refusing it.
@@ -168,13 +393,18 @@ impl App {
             .trim_start_matches('#')
             .parse()
             .map_err(|_| unknown())?;
-        let rec = match self.store.active_game(place.channel_id) {
-            Ok(Some(r)) if r.id == id => Some(r),
-            Ok(_) => self
-                .store
-                .archived_game(id)
-                .map_err(|e| storage_failed(lang, &e))?,
-            Err(e) => return Err(storage_failed(lang, &e)),
+        let archived = self
+            .store
+            .archived_game(id)
+            .map_err(|e| storage_failed(lang, &e))?;
+        let rec = match archived {
+            Some(r) => Some(r),
+            // Under way: here, or one the actor plays (refused by fair play, with its reason).
+            None => match self.store.active_game(place.channel_id) {
+                Ok(Some(r)) if r.id == id => Some(r),
+                Ok(_) => self.game_under_way_of(actor.user_id, id),
+                Err(e) => return Err(storage_failed(lang, &e)),
+            },
         };
         // A game is reviewed where it was played, or by someone who played it.
         match rec {
@@ -185,8 +415,26 @@ impl App {
         }
     }
 
-    /// A page button: the `index`th move worth a look of game `game_id`'s review, privately.
-    pub async fn review_page(&self, actor: &Actor, game_id: u64, index: usize) -> Answer {
+    /// Game `game_id`, if it is under way and `user_id` plays in it.
+    fn game_under_way_of(&self, user_id: u64, game_id: u64) -> Option<GameRecord> {
+        let playing = self.store.playing(user_id).ok()?;
+        let g = playing.games.iter().find(|g| g.game_id == game_id)?;
+        self.store
+            .active_game(g.channel_id)
+            .ok()
+            .flatten()
+            .filter(|rec| rec.id == game_id)
+    }
+
+    /// A page button: the `index`th move worth a look of game `game_id`'s review, privately,
+    /// in `place` (where the review was shown, which need not be where the game was played).
+    pub async fn review_page(
+        &self,
+        actor: &Actor,
+        place: Place,
+        game_id: u64,
+        index: usize,
+    ) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(game_id) else {
             return Reply::private(t(lang, "err-review-expired")).into();
@@ -195,7 +443,29 @@ impl App {
         let Some(ply) = shown.get(index) else {
             return Reply::private(t(lang, "err-stale")).into();
         };
-        page_reply(lang, &kept, ply, index, shown.len()).into()
+        page_reply(lang, &kept, ply, index, shown.len(), place.channel_id).into()
+    }
+}
+
+/// Whether a review of `record` could show the move to play in `under_way` (whose first
+/// `opening` plies were given, not played): the record passes through the position on its
+/// board now (it is that game, or continues it), or stops close enough before it for a line
+/// a review page shows ([`LINE_SHOWN`] plies) to reach it. A game whose players have not
+/// moved yet stands at the start every game shares, and gives nothing away.
+fn reveals(record: &Game, under_way: &Game, opening: usize) -> bool {
+    if record.variant() != under_way.variant()
+        || record.start_position() != under_way.start_position()
+    {
+        return false;
+    }
+    let (r, g) = (record.moves(), under_way.moves());
+    if g.len() <= opening {
+        return false;
+    }
+    if r.len() >= g.len() {
+        r[..g.len()] == *g
+    } else {
+        g.len() - r.len() <= LINE_SHOWN && g[..r.len()] == *r
     }
 }
 
@@ -231,14 +501,15 @@ impl App {
             .collect();
         let game = game.clone();
         let perspective = game.variant().first_player();
-        let drawn = self
-            .pool
-            .submit(JobClass::Long, move |_| {
-                render::replay_gif(&game, perspective, |ply| {
-                    captions.get(ply).cloned().unwrap_or_default()
-                })
+        // New work: left out (the PDN goes alone) when the search queues are full.
+        let drawn = match self.pool.try_submit(JobClass::Long, move |_| {
+            render::replay_gif(&game, perspective, |ply| {
+                captions.get(ply).cloned().unwrap_or_default()
             })
-            .await;
+        }) {
+            Ok(ticket) => ticket.await,
+            Err(e) => Err(e),
+        };
         match drawn {
             Ok(Ok(bytes)) => Some(bytes),
             Ok(Err(e)) => {
@@ -259,7 +530,14 @@ impl App {
 }
 
 /// The summary: a line per player, the chart, a button to the first page.
-fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> Reply {
+/// `shown_in`: the channel the summary is posted in, whose clicks its buttons answer.
+fn summary_reply(
+    lang: Lang,
+    rec: &GameRecord,
+    game: &Game,
+    review: &Review,
+    shown_in: u64,
+) -> Reply {
     let mut lines = Vec::new();
     for c in [Color::White, Color::Black] {
         let p = review.player(c);
@@ -326,7 +604,7 @@ fn summary_reply(lang: Lang, rec: &GameRecord, game: &Game, review: &Review) -> 
     }
     if count > 0 {
         reply.buttons.push(page_button(
-            rec.channel_id,
+            shown_in,
             rec.id,
             0,
             t(lang, "button-review-first"),
@@ -347,7 +625,14 @@ fn page_button(channel_id: u64, game_id: u64, index: usize, label: String) -> Bu
 
 /// One move worth a look: the position before it with the move played and the better one as
 /// arrows, what each leads to, and buttons to the neighbours.
-fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: usize) -> Reply {
+fn page_reply(
+    lang: Lang,
+    kept: &Reviewed,
+    p: &PlyReview,
+    index: usize,
+    count: usize,
+    shown_in: u64,
+) -> Reply {
     let (rec, game) = (&kept.rec, &kept.game);
     let before = game.positions()[p.ply];
     let after = game.positions()[p.ply + 1];
@@ -434,13 +719,13 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         let label = t(lang, "button-review-prev");
         reply
             .buttons
-            .push(page_button(rec.channel_id, rec.id, index - 1, label));
+            .push(page_button(shown_in, rec.id, index - 1, label));
     }
     if index + 1 < count {
         let label = t(lang, "button-review-next");
         reply
             .buttons
-            .push(page_button(rec.channel_id, rec.id, index + 1, label));
+            .push(page_button(shown_in, rec.id, index + 1, label));
     }
     reply
 }

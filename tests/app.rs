@@ -5,7 +5,7 @@ mod app_support;
 
 use app_support::*;
 use damas::ai::Level;
-use damas::app::{Action, Actor, App, Config, Owed, Place, Reply, UserRef};
+use damas::app::{Action, Actor, Answer, App, Config, Owed, Place, Reply, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 
@@ -580,7 +580,7 @@ async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
             r.buttons.iter().all(|b| b.id.starts_with("damas:rematch:")),
             "a final board: {r:#?}"
         );
-        r.text.clone()
+        damas::app::reply::plain(&r.text).into_owned()
     };
 
     let place = against_medium_from(&w, 101, &ana, EXPERT_WIN).await;
@@ -611,6 +611,7 @@ async fn titles_are_announced_once_and_shown_in_stats_and_leaderboards() {
     )
     .text
     .clone();
+    let board = damas::app::reply::plain(&board);
     assert!(board.contains("1. ana · Pro —"), "{board}");
     let board = only(
         &w.app
@@ -681,7 +682,7 @@ async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_i
         .component(&ana, place, &menu.id, &[all[0].clone()])
         .await;
     assert!(
-        only(&a).text.contains(&format!("ana played {}", all[0])),
+        damas::app::reply::plain(&only(&a).text).contains(&format!("ana played {}", all[0])),
         "{:#?}",
         a.replies
     );
@@ -802,4 +803,201 @@ async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
     .await;
     let a = app.play_move(alice, place, "11-15").await;
     assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
+}
+
+fn world_with(config: Config) -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(dir.path().join("db")).expect("store");
+    let config = Config {
+        bot_seed: Some(7),
+        ..config
+    };
+    World {
+        app: App::new(store, config),
+        _dir: dir,
+    }
+}
+
+fn channel(channel_id: u64) -> Place {
+    Place {
+        guild_id: Some(10),
+        channel_id,
+    }
+}
+
+/// One person may have `max_bot_games` games against the bot under way and
+/// `max_challenges` open challenges: the next is refused, privately, in their language, and
+/// nothing is stored; one ended (or withdrawn) makes room again. Others are not limited by
+/// them.
+#[tokio::test]
+async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
+    let w = world_with(Config {
+        max_bot_games: 2,
+        max_challenges: 2,
+        ..Config::default()
+    });
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    let play = |who: &Actor, place: Place| {
+        let app = w.app.clone();
+        let who = who.clone();
+        async move {
+            app.play_bot(
+                &who,
+                place,
+                Some(Level::Easy),
+                Some(Variant::English),
+                Some(Color::Black),
+            )
+            .await
+        }
+    };
+    for c in [31, 32] {
+        assert!(!only(&play(&alice, channel(c)).await).is_private());
+    }
+    let refused = play(&alice, channel(33)).await;
+    assert!(only(&refused).is_private());
+    assert_eq!(
+        only(&refused).text,
+        "You already have 2 games against the bot under way: finish or resign one first."
+    );
+    assert!(w.app.store().active_game(33).unwrap().is_none());
+    let alicia = Actor {
+        locale: "es-419".into(),
+        ..alice.clone()
+    };
+    let refused = play(&alicia, channel(33)).await;
+    assert_eq!(
+        only(&refused).text,
+        "Ya tienes 2 partidas en curso contra el bot: termina o abandona una primero."
+    );
+    // Someone else plays on.
+    assert!(!only(&play(&bob, channel(33)).await).is_private());
+    // A game between people does not count.
+    let a = w
+        .app
+        .challenge(&carol, channel(34), &user(&alice), None, None)
+        .await;
+    let accept = button_id(only(&a), Action::Accept);
+    w.app.component(&alice, channel(34), &accept, &[]).await;
+    assert!(w.app.store().active_game(34).unwrap().is_some());
+    // One resigned: room for another.
+    w.app.resign(&alice, channel(31)).await;
+    assert!(!only(&play(&alice, channel(35)).await).is_private());
+
+    // Challenges.
+    for c in [41, 42] {
+        let a = w
+            .app
+            .challenge(&alice, channel(c), &user(&bob), None, None)
+            .await;
+        assert!(!only(&a).is_private(), "{}", only(&a).text);
+    }
+    let refused = w
+        .app
+        .challenge(&alice, channel(43), &user(&carol), None, None)
+        .await;
+    assert!(only(&refused).is_private());
+    assert_eq!(
+        only(&refused).text,
+        "You already have 2 open challenges: wait for an answer, or withdraw one, first."
+    );
+    assert!(
+        w.app.store().challenge(43).unwrap().is_none(),
+        "nothing stored"
+    );
+    let a = w
+        .app
+        .challenge(&bob, channel(43), &user(&carol), None, None)
+        .await;
+    assert!(!only(&a).is_private(), "{}", only(&a).text);
+    // Withdrawn: room again.
+    let open = w.app.store().challenge(41).unwrap().unwrap();
+    let withdraw = damas::app::ComponentId::new(Action::Decline, 41, open.created_at_ms);
+    w.app
+        .component(&alice, channel(41), &withdraw.encode(), &[])
+        .await;
+    let a = w
+        .app
+        .challenge(&alice, channel(44), &user(&carol), None, None)
+        .await;
+    assert!(!only(&a).is_private(), "{}", only(&a).text);
+}
+
+/// A display name full of markup and a typed move full of markup reach every reply marked as
+/// written by a person, wherever they appear (front ends escape exactly those parts): never
+/// in the bot's own words unmarked. An `/explain` of text that is no move is answered
+/// privately. A thread's name is the names as typed, on one line, within Discord's length.
+#[tokio::test]
+async fn what_people_wrote_is_marked_in_every_reply() {
+    use damas::app::reply::{plain, user_parts};
+    let w = world();
+    const EVIL: &str = "[free nitro](https://evil.example) **x**";
+    let (evil, bob) = (actor(1, EVIL), actor(2, "bob"));
+    let mut replies: Vec<Reply> = Vec::new();
+    let mut keep = |a: Answer| replies.extend(a.replies);
+    let a = w
+        .app
+        .challenge(&evil, PLACE, &user(&bob), None, Some(Color::White))
+        .await;
+    let accept = button_id(only(&a), Action::Accept);
+    keep(a);
+    keep(w.app.component(&bob, PLACE, &accept, &[]).await);
+    keep(w.app.play_move(&evil, PLACE, "10-14").await);
+    keep(w.app.draw(&bob, PLACE).await);
+    keep(w.app.board(&bob, PLACE).await);
+    keep(
+        w.app
+            .play_move(&evil, PLACE, "[x](https://evil.example)")
+            .await,
+    );
+    let typed = w
+        .app
+        .explain(&bob, PLACE, Some("[a](https://evil.example) **b**"))
+        .await;
+    assert!(only(&typed).is_private(), "a refusal that repeats input");
+    keep(typed);
+    keep(w.app.resign(&evil, PLACE).await);
+    keep(w.app.stats(&bob, Some(&user(&evil))));
+    keep(w.app.leaderboard(&bob, PLACE, None, None));
+    keep(w.app.review(&bob, PLACE, None, &|_, _| {}).await);
+    let thread = w
+        .app
+        .play_bot_in(
+            &actor(
+                3,
+                "x\n# \u{202E}big **name** that goes on and on and on and on and on and on and on",
+            ),
+            channel(50),
+            None,
+            None,
+            Some(Color::White),
+            damas::app::commands::Threading::InThread,
+        )
+        .await;
+    let name = thread.new_thread.expect("a thread is asked for").name;
+    assert!(name.chars().count() <= 100, "{name}");
+    assert!(!name.contains('\n'), "{name}");
+    // (the right-to-left override dropped: it would turn the rest of the name around)
+    assert!(name.starts_with("x # big **name** that goes on"), "{name}");
+    assert_eq!(plain(&name), name, "no marks in a thread's name");
+
+    assert!(replies.len() >= 10, "{replies:#?}");
+    let mut names_seen = 0;
+    for r in &replies {
+        for text in std::iter::once(&r.text).chain(&r.title) {
+            for (part, theirs) in user_parts(text) {
+                if theirs {
+                    names_seen += usize::from(part == EVIL);
+                } else {
+                    assert!(
+                        !part.contains("evil.example") && !part.contains("**"),
+                        "unmarked user text in {text:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(names_seen >= 8, "the name appears, marked: {names_seen}");
+    // As shown where nothing is markup: exactly as typed.
+    assert!(plain(&replies[0].text).contains(&format!("{EVIL} challenges bob")));
 }

@@ -6,14 +6,22 @@ mod app_support;
 mod review_support;
 
 use app_support::*;
-use damas::app::{Action, App, ComponentId, Config, Place};
+use damas::ai::{JobClass, Level};
+use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
-use std::sync::Mutex;
+use std::future::Future;
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 const PLACE: Place = Place {
     guild_id: Some(10),
     channel_id: 20,
+};
+/// Another channel of the same server.
+const OTHER: Place = Place {
+    guild_id: Some(10),
+    channel_id: 21,
 };
 
 fn app(dir: &tempfile::TempDir) -> App {
@@ -28,22 +36,39 @@ fn app(dir: &tempfile::TempDir) -> App {
 
 /// alice (White) and bob play the first `plies` of the seeded long game in the channel.
 async fn played(app: &App, plies: usize) {
+    played_in(app, PLACE, plies).await
+}
+
+/// alice and bob play the first `plies` of the seeded long game in `place`, and bob resigns.
+async fn finished_in(app: &App, place: Place, plies: usize) -> u64 {
+    played_in(app, place, plies).await;
+    let id = app
+        .store()
+        .active_game(place.channel_id)
+        .unwrap()
+        .expect("a game")
+        .id;
+    app.resign(&actor(2, "bob"), place).await;
+    id
+}
+
+async fn played_in(app: &App, place: Place, plies: usize) {
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
     let a = app
         .challenge(
             &alice,
-            PLACE,
+            place,
             &user(&bob),
             Some(Variant::Spanish),
             Some(Color::White),
         )
         .await;
     let accept = button_id(only(&a), Action::Accept);
-    app.component(&bob, PLACE, &accept, &[]).await;
+    app.component(&bob, place, &accept, &[]).await;
     let game = review_support::long_game(Variant::Spanish, plies);
     for (i, text) in game.notations().iter().enumerate() {
         let who = if i % 2 == 0 { &alice } else { &bob };
-        let a = app.play_move(who, PLACE, text).await;
+        let a = app.play_move(who, place, text).await;
         assert!(
             !only(&a).is_private(),
             "move {text} refused: {}",
@@ -57,7 +82,7 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
     let dir = tempfile::tempdir().expect("temp dir");
     let app = app(&dir);
     // The seeded game's 20th ply is Black's blunder 25-21 (see `damas review` of it).
-    played(&app, 20).await;
+    finished_in(&app, PLACE, 20).await;
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
     let seen = Mutex::new(Vec::new());
     let report = |done: usize, total: usize| {
@@ -66,16 +91,9 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
     let a = app.review(&alice, PLACE, None, &report).await;
     let summary = only(&a);
     assert!(!summary.is_private());
-    assert!(
-        summary.text.contains("alice (White): accuracy"),
-        "{}",
-        summary.text
-    );
-    assert!(
-        summary.text.contains("bob (Black): accuracy"),
-        "{}",
-        summary.text
-    );
+    let text = damas::app::reply::plain(&summary.text);
+    assert!(text.contains("alice (White): accuracy"), "{text}");
+    assert!(text.contains("bob (Black): accuracy"), "{text}");
     let chart = summary.image.as_ref().expect("a chart");
     assert!(
         chart
@@ -178,7 +196,7 @@ async fn pdn_attaches_the_replay_with_a_frame_per_ply_plus_the_start() {
 async fn while_stopping_a_review_says_to_try_again_and_a_pdn_comes_without_its_replay() {
     let dir = tempfile::tempdir().expect("temp dir");
     let app = app(&dir);
-    played(&app, 12).await;
+    finished_in(&app, PLACE, 12).await;
     let alice = actor(1, "alice");
     app.stop_searches();
     let a = app.review(&alice, PLACE, None, &|_, _| {}).await;
@@ -202,15 +220,22 @@ fn upload(text: &str) -> damas::app::commands::Upload {
 async fn a_record_of_the_game_under_way_waits_until_it_is_over() {
     let dir = tempfile::tempdir().expect("temp dir");
     let app = app(&dir);
-    played(&app, 6).await;
+    played(&app, 20).await;
+    let id = app
+        .store()
+        .active_game(PLACE.channel_id)
+        .unwrap()
+        .unwrap()
+        .id;
     let carol = actor(3, "carol");
     let export = |plies: usize| {
         let game = review_support::long_game(Variant::Spanish, plies);
         damas::engine::export_pdn(&game, &damas::engine::PdnTags::default())
     };
-    // The game on the board, and the same played on by a move to see what it is worth:
-    // refused, as a review of the game itself is, whoever asks.
-    for plies in [6, 7] {
+    // The game on the board, the same played on by a move to see what it is worth, and the
+    // same stopped two moves short (a review page's line would reach the board): refused, as
+    // a review of the game itself is, whoever asks.
+    for plies in [20, 21, 18] {
         let a = app
             .review_file(
                 &carol,
@@ -218,23 +243,328 @@ async fn a_record_of_the_game_under_way_waits_until_it_is_over() {
                 &upload(&export(plies)),
                 None,
                 None,
-                &|_, _| {},
+                &|_, _| panic!("a record of the game under way was searched"),
             )
             .await;
-        let reply = only(&a);
-        assert!(reply.is_private());
-        assert!(
-            reply.text.contains("the game being played in this channel"),
-            "{}",
-            reply.text
-        );
+        refused_as_under_way(&a, id);
     }
-    // A record that stops before the position on the board tells nothing about the move to
-    // play: it is reviewed.
+    // A record that stops well before the position on the board tells nothing about the move
+    // to play: it is reviewed.
     let a = app
-        .review_file(&carol, PLACE, &upload(&export(4)), None, None, &|_, _| {})
+        .review_file(&carol, PLACE, &upload(&export(10)), None, None, &|_, _| {})
         .await;
     let reply = only(&a);
     assert!(!reply.is_private(), "{}", reply.text);
-    assert!(reply.text.contains("Game 1 of mine.pdn"), "{}", reply.text);
+    let text = damas::app::reply::plain(&reply.text);
+    assert!(text.contains("Game 1 of mine.pdn"), "{text}");
+}
+
+/// The names in an attached file's tags and the file's name are what a person wrote: marked
+/// as such in the review (so the Discord adapter escapes them), shown as written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_from_an_attached_file_are_marked_as_written_by_a_person() {
+    use damas::app::reply::{plain, UserText};
+    const WHITE: &str = "[free nitro](https://evil.example)";
+    const BLACK: &str = "**bold**";
+    const FILE: &str = "# big.pdn";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = app(&dir);
+    let game = review_support::long_game(Variant::Spanish, 6);
+    let tags = damas::engine::PdnTags {
+        white: Some(WHITE.into()),
+        black: Some(BLACK.into()),
+        ..damas::engine::PdnTags::default()
+    };
+    let file = damas::app::commands::Upload {
+        filename: FILE.into(),
+        content: Ok(damas::engine::export_pdn(&game, &tags).into_bytes()),
+    };
+    let a = app
+        .review_file(&actor(3, "carol"), PLACE, &file, None, None, &|_, _| {})
+        .await;
+    let reply = only(&a);
+    assert!(!reply.is_private(), "{}", reply.text);
+    for written in [WHITE, BLACK, FILE] {
+        let marked = UserText(written).to_string();
+        assert!(reply.text.contains(&marked), "{written}: {:?}", reply.text);
+    }
+    let title = reply.title.as_deref().expect("a title");
+    for written in [WHITE, BLACK] {
+        assert!(title.contains(&UserText(written).to_string()), "{title:?}");
+    }
+    assert!(
+        plain(&reply.text).contains(&format!("{WHITE} (White): accuracy")),
+        "{}",
+        reply.text
+    );
+}
+
+/// The refusal of a review of game `id`, under way: private, saying why and when.
+fn refused_as_under_way(a: &Answer, id: u64) {
+    let r = only(a);
+    assert!(r.is_private(), "{r:?}");
+    assert!(r.image.is_none() && r.buttons.is_empty(), "{r:?}");
+    for words in [
+        format!("Game #{id} is still being played"),
+        "would tell a player what to play".to_string(),
+        format!("as soon as it ends, with /review game:{id}"),
+    ] {
+        assert!(r.text.contains(&words), "{}", r.text);
+    }
+}
+
+/// Fair play: no review of a game under way, by anyone, anywhere its players or its channel
+/// can ask, in either language; nothing is searched or kept for it. A record with its moves
+/// (what an attached file would bring) is refused alike; once the game is over, it is
+/// reviewed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_under_way_is_reviewed_only_once_it_is_over() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = app(&dir);
+    played(&app, 20).await;
+    let rec = app.store().active_game(PLACE.channel_id).unwrap().unwrap();
+    let id = rec.id;
+    let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
+    let nothing_searched = |_: usize, _: usize| panic!("a game under way was searched");
+    let by_id = format!("#{id}");
+    for (who, place, which) in [
+        (&carol, PLACE, None),
+        (&carol, PLACE, Some(by_id.as_str())),
+        (&alice, PLACE, None),
+        // Its players, from another channel.
+        (&alice, OTHER, Some(by_id.as_str())),
+        (&bob, OTHER, Some(by_id.as_str())),
+    ] {
+        let a = app.review(who, place, which, &nothing_searched).await;
+        refused_as_under_way(&a, id);
+    }
+    let ana = Actor {
+        locale: "es-ES".into(),
+        ..actor(3, "ana")
+    };
+    let a = app.review(&ana, PLACE, None, &nothing_searched).await;
+    assert!(
+        only(&a)
+            .text
+            .contains(&format!("La partida #{id} aún se está jugando")),
+        "{}",
+        only(&a).text
+    );
+    assert!(
+        only(&a).text.contains(&format!("/analizar partida:{id}")),
+        "{}",
+        only(&a).text
+    );
+    assert_eq!(app.searches_waiting(), 0);
+    // No page of it can be reached either.
+    let mut page = ComponentId::new(Action::ReviewPage, PLACE.channel_id, id);
+    page.arg = Some("0".into());
+    let a = app.component(&carol, PLACE, &page.encode(), &[]).await;
+    assert!(
+        only(&a).text.contains("run /review again"),
+        "{}",
+        only(&a).text
+    );
+
+    // A record of its moves, of its first moves, or going on from it: refused where the
+    // game is played and to its players anywhere.
+    let game = rec.to_game().unwrap();
+    let mut longer = game.clone();
+    let next = longer.position().legal_moves()[0];
+    longer.play(next).unwrap();
+    let mut shorter = game.clone();
+    shorter.undo().unwrap();
+    for record in [&game, &longer, &shorter] {
+        assert!(app.may_judge(&carol, PLACE, record).is_err());
+        assert!(app.may_judge(&alice, OTHER, record).is_err());
+    }
+    // Another game, or a stranger asking elsewhere, is no help to this one.
+    let other_game = review_support::long_game(Variant::English, 10);
+    assert!(app.may_judge(&carol, PLACE, &other_game).is_ok());
+    assert!(app.may_judge(&carol, OTHER, &game).is_ok());
+
+    app.resign(&bob, PLACE).await;
+    let a = app.review(&carol, PLACE, None, &|_, _| {}).await;
+    let summary = only(&a);
+    assert!(!summary.is_private(), "{}", summary.text);
+    assert!(summary.text.contains("accuracy"), "{}", summary.text);
+}
+
+/// `/review game:ID` asked in another channel than the game's: its page buttons work there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_pages_work_in_the_channel_the_review_was_asked_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = app(&dir);
+    let id = finished_in(&app, PLACE, 20).await;
+    let alice = actor(1, "alice");
+    let a = app
+        .review(&alice, OTHER, Some(&id.to_string()), &|_, _| {})
+        .await;
+    let first = button_id(only(&a), Action::ReviewPage);
+    let a = app.component(&alice, OTHER, &first, &[]).await;
+    let page = only(&a);
+    assert!(page.image.is_some(), "a page, not a refusal: {}", page.text);
+    assert!(page.text.contains("Better: "), "{}", page.text);
+    // Its own buttons (to the neighbouring pages) answer there too.
+    for b in &page.buttons {
+        let id = ComponentId::parse(&b.id).expect("an app button");
+        assert_eq!(id.channel_id, OTHER.channel_id, "{id:?}");
+    }
+}
+
+/// Long enough for anything here on a loaded machine; reached only when a guard is broken
+/// (an answer that should come at once waits for the held search thread).
+const PATIENCE: Duration = Duration::from_secs(120);
+
+async fn at_once<T>(f: impl Future<Output = T>) -> T {
+    tokio::time::timeout(PATIENCE, f)
+        .await
+        .expect("answered without waiting for the searches")
+}
+
+/// Holds the app's one search thread until the sender is dropped.
+async fn hold_the_search_thread(app: &App) -> mpsc::Sender<()> {
+    let (started_tx, started) = mpsc::channel();
+    let (release, released) = mpsc::channel::<()>();
+    let gate = app.search_pool().submit(JobClass::Long, move |_| {
+        let _ = started_tx.send(());
+        let _ = released.recv();
+    });
+    tokio::spawn(gate);
+    tokio::task::spawn_blocking(move || started.recv_timeout(PATIENCE))
+        .await
+        .unwrap()
+        .expect("the gate job started");
+    release
+}
+
+/// Limits on reviews: one at a time per person; a game being reviewed for someone is not
+/// reviewed again for another (they share the result), and a kept review is answered without
+/// a search; at most `max_reviews` reviews at once; with the search queues full, a new review
+/// and a new game against the bot are refused as "busy" and nothing is stored, while the
+/// bot still makes the move it owes in a game under way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_moves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = App::new(
+        Store::open(dir.path().join("db")).expect("store"),
+        Config {
+            bot_seed: Some(7),
+            search_threads: 1,
+            max_reviews: 1,
+            search_queue: 2,
+            ..Config::default()
+        },
+    );
+    let first = finished_in(&app, PLACE, 12).await;
+    let second = finished_in(&app, OTHER, 12).await;
+    let (alice, bob, carol, dave) = (
+        actor(1, "alice"),
+        actor(2, "bob"),
+        actor(3, "carol"),
+        actor(4, "dave"),
+    );
+    let first_id = first.to_string();
+    let second_id = second.to_string();
+
+    let release = hold_the_search_thread(&app).await;
+    let alices = tokio::spawn({
+        let (app, alice, which) = (app.clone(), alice.clone(), first_id.clone());
+        async move { app.review(&alice, PLACE, Some(&which), &|_, _| {}).await }
+    });
+    while app.searches_waiting() == 0 {
+        tokio::task::yield_now().await;
+    }
+    // alice waits for hers: not a second one.
+    let a = at_once(app.review(&alice, OTHER, Some(&second_id), &|_, _| {})).await;
+    assert!(
+        only(&a)
+            .text
+            .contains("You already have an analysis under way"),
+        "{}",
+        only(&a).text
+    );
+    // Another game: one review at a time in all, and one is being made.
+    let a = at_once(app.review(&carol, OTHER, Some(&second_id), &|_, _| {})).await;
+    assert_eq!(
+        only(&a).text,
+        "The bot is busy right now: try again in a minute."
+    );
+    // The same game: bob waits for alice's review instead of making his own.
+    let mut bobs = Box::pin(app.review(&bob, PLACE, Some(&first_id), &|_, _| {}));
+    assert!(futures::poll!(bobs.as_mut()).is_pending());
+    assert_eq!(app.searches_waiting(), 1, "bob's review searched nothing");
+    drop(release);
+    let alices = at_once(alices).await.unwrap();
+    let bobs = at_once(bobs).await;
+    assert!(
+        only(&alices).text.contains("accuracy"),
+        "{}",
+        only(&alices).text
+    );
+    assert_eq!(only(&bobs).text, only(&alices).text);
+    assert!(!only(&bobs).is_private());
+    // Kept: answered with the search thread held.
+    let release = hold_the_search_thread(&app).await;
+    let a = at_once(app.review(&dave, PLACE, Some(&first_id), &|_, _| {
+        panic!("a kept review is not searched again")
+    }))
+    .await;
+    assert_eq!(only(&a).text, only(&alices).text);
+
+    // The queues full (two jobs wait behind the held thread): new work is refused.
+    let easy_game = Place {
+        guild_id: Some(10),
+        channel_id: 30,
+    };
+    app.play_bot(
+        &alice,
+        easy_game,
+        Some(Level::Easy),
+        Some(Variant::English),
+        Some(Color::Black),
+    )
+    .await;
+    let fillers: Vec<_> = (0..2)
+        .map(|_| app.search_pool().submit(JobClass::Long, |_| ()))
+        .collect();
+    let a = at_once(app.review(&carol, OTHER, Some(&second_id), &|_, _| {})).await;
+    assert_eq!(
+        only(&a).text,
+        "The bot is busy right now: try again in a minute."
+    );
+    let new_game = Place {
+        guild_id: Some(10),
+        channel_id: 31,
+    };
+    let a = at_once(app.play_bot(&dave, new_game, Some(Level::Easy), None, None)).await;
+    assert!(only(&a).is_private());
+    assert_eq!(
+        only(&a).text,
+        "The bot is busy right now: try again in a minute."
+    );
+    assert!(
+        app.store().active_game(31).unwrap().is_none(),
+        "nothing stored"
+    );
+    // ... but a move in a game under way is played, and the bot's answer queued past the
+    // limit.
+    let a = at_once(app.play_move(&alice, easy_game, "11-15")).await;
+    assert!(!only(&a).is_private(), "{}", only(&a).text);
+    assert_eq!(a.bot_turn, Some(easy_game));
+    let bot = tokio::spawn({
+        let app = app.clone();
+        let lang = alice.lang();
+        async move { app.bot_turn(easy_game, lang).await }
+    });
+    while app.searches_waiting() < 3 {
+        tokio::task::yield_now().await;
+    }
+    drop(release);
+    for f in fillers {
+        at_once(f).await.unwrap();
+    }
+    let b = at_once(bot).await.unwrap();
+    assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
+    assert_eq!(app.store().active_game(30).unwrap().unwrap().moves.len(), 2);
 }

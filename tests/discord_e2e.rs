@@ -562,3 +562,96 @@ async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
     standin.assert_no_refusals();
     bot.stop().await;
 }
+
+/// A display name written in markdown, and markdown typed into `/explain`, reach Discord
+/// escaped in every message and embed the bot sends: shown as typed, never as a link, bold
+/// text or a heading. The refusal that repeats the typed text is private.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn markup_in_names_and_typed_text_reaches_discord_escaped() {
+    const NAME: &str = "[free nitro](https://evil.example) **x**";
+    const NAME_ESCAPED: &str = r"\[free nitro\]\(https\://evil\.example\) \*\*x\*\*";
+    const TYPED: &str = "# [a](https://evil.example) ||b||";
+    const TYPED_ESCAPED: &str = r"\# \[a\]\(https\://evil\.example\) \|\|b\|\|";
+    let dir = tempfile::tempdir().unwrap();
+    let standin = StandIn::start().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    let evil = TestUser::new(snowflake(), NAME);
+    let bob = TestUser::random("bob");
+    let place = Place::guild(GUILD, snowflake());
+
+    let sent = standin
+        .send_interaction(standin.slash_command(
+            &evil,
+            place,
+            "challenge",
+            vec![opt_user("opponent", &bob), opt_str("colour", "white")],
+        ))
+        .await;
+    let cb = standin.callback(&sent).await;
+    assert!(text(&cb).contains(NAME_ESCAPED), "{}", text(&cb));
+    let challenge = standin.original_message(&sent);
+    let accept = custom_id_starting(&challenge, "damas:accept:");
+    let click = standin
+        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .await;
+    standin.callback(&click).await;
+    let mv = standin
+        .send_interaction(standin.slash_command(
+            &evil,
+            place,
+            "move",
+            vec![opt_str("move", "10-14")],
+        ))
+        .await;
+    let cb = standin.callback(&mv).await;
+    assert!(
+        text(&cb).contains(&format!("{NAME_ESCAPED} played 10-14")),
+        "{}",
+        text(&cb)
+    );
+    let why = standin
+        .send_interaction(standin.slash_command(
+            &bob,
+            place,
+            "explain",
+            vec![opt_str("move", TYPED)],
+        ))
+        .await;
+    let cb = standin.callback(&why).await;
+    assert!(cb.is_ephemeral(), "{}", text(&cb));
+    assert!(text(&cb).contains(TYPED_ESCAPED), "{}", text(&cb));
+    let resign = standin
+        .send_interaction(standin.slash_command(&bob, place, "resign", vec![]))
+        .await;
+    standin.callback(&resign).await;
+    // Against the bot, whose moves are posted in the channel.
+    let place2 = Place::guild(GUILD, snowflake());
+    let play = standin
+        .send_interaction(standin.slash_command(
+            &evil,
+            place2,
+            "play",
+            vec![opt_str("level", "easy"), opt_str("colour", "black")],
+        ))
+        .await;
+    standin.callback(&play).await;
+    let post = standin.channel_post(place2.channel).await;
+    assert!(text(&post).contains(NAME_ESCAPED), "{}", text(&post));
+
+    let mut shown = 0;
+    for r in standin.log() {
+        let body = r.message_body();
+        if !body.is_object() {
+            continue;
+        }
+        let t = text_of(body);
+        for raw in ["](https://evil.example)", "**x**", "||b||", "# [a]"] {
+            assert!(!t.contains(raw), "{raw} reached Discord unescaped: {t}");
+        }
+        shown += usize::from(t.contains(NAME_ESCAPED));
+    }
+    assert!(shown >= 6, "the name shown escaped in {shown} messages");
+    standin.assert_no_refusals();
+    bot.stop().await;
+}

@@ -117,6 +117,10 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
         // The bot token would cross the network in clear.
         ("DISCORD_API_PROXY", "http://proxy.example:3000"),
         ("DISCORD_API_PROXY", "http://10.1.2.3:3000"),
+        ("DAMAS_MAX_BOT_GAMES", "0"),
+        ("DAMAS_MAX_CHALLENGES", "many"),
+        ("DAMAS_MAX_REVIEWS", "-2"),
+        ("DAMAS_SEARCH_QUEUE", "1.5"),
     ] {
         let mut damas = Command::new(env!("CARGO_BIN_EXE_damas"));
         damas

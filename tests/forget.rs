@@ -120,3 +120,35 @@ async fn forget_me_asks_first_and_then_erases_everything() {
     // bob keeps his own history.
     assert!(store.player(2).unwrap().is_some());
 }
+
+/// The reviews the bot keeps in memory forget the person too: asked again after
+/// `/forget-me`, the review of their game names a deleted player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forget_me_leaves_no_name_in_the_kept_reviews() {
+    use damas::app::reply::plain;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::new(
+        Store::open(dir.path().join("db")).unwrap(),
+        Config {
+            search_threads: 1,
+            ..Config::default()
+        },
+    );
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    finished_game(&app, &alice, &bob).await;
+    let review = |app: App| async move {
+        let a = app.review(&actor(2, "bob"), PLACE, None, &|_, _| {}).await;
+        plain(&only(&a).text).into_owned()
+    };
+    let before = review(app.clone()).await;
+    assert!(before.contains("alice (White): accuracy"), "{before}");
+    let confirm = button_id(&forget_me(&app, &alice).await, Action::ForgetConfirm);
+    let done = app.component(&alice, PLACE, &confirm, &[]).await;
+    assert!(only(&done).text.starts_with("Done"), "{}", only(&done).text);
+    let after = review(app.clone()).await;
+    assert!(!after.contains("alice"), "{after}");
+    assert!(
+        after.contains("deleted player (White): accuracy"),
+        "{after}"
+    );
+}

@@ -494,3 +494,35 @@ async fn async_code_awaits_a_ticket() {
     let refused = tokio::time::timeout(PATIENCE, pool.submit(JobClass::Short, |_| 1)).await;
     assert_eq!(refused, Ok(Err(PoolError::ShutDown)));
 }
+
+/// A bounded pool refuses new work once the limit of jobs waits, queuing nothing, while work
+/// owed already (the bot's move in a game under way) still queues past the limit and runs.
+#[test]
+fn a_full_queue_refuses_new_work_but_never_owed_work() {
+    let pool = SearchPool::new(1, 16).with_queue_limit(2);
+    let (release, gate) = hold_the_worker(&pool);
+    assert!(pool.has_room());
+    let first = pool
+        .try_submit(JobClass::Long, |_| 1)
+        .expect("room for the first");
+    let second = pool
+        .try_submit(JobClass::Quick, |_| 2)
+        .expect("room for the second");
+    assert!(!pool.has_room());
+    for class in [JobClass::Quick, JobClass::Short, JobClass::Long] {
+        assert!(matches!(
+            pool.try_submit(class, |_| 0),
+            Err(PoolError::Busy)
+        ));
+    }
+    assert_eq!(pool.queued(), 2, "a refused job is not queued");
+    let owed = pool.submit(JobClass::Short, |_| 3);
+    assert_eq!(pool.queued(), 3, "owed work queues past the limit");
+    release.send(()).unwrap();
+    wait(gate).unwrap();
+    assert_eq!(wait(second), Ok(2));
+    assert_eq!(wait(owed), Ok(3));
+    assert_eq!(wait(first), Ok(1));
+    assert!(pool.has_room());
+    assert!(pool.try_submit(JobClass::Long, |_| ()).is_ok());
+}

@@ -9,15 +9,30 @@ use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
 use damas::store::{
     score, BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store,
     StoreError, StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
-    TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS,
+    TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS, TREE_PLAYING,
 };
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use store_common::*;
 
+/// The store closed and opened again. sled lets go of its folder's lock when its own I/O
+/// threads are done with it, which may be a moment after the last handle is dropped: the
+/// open is tried again while the lock is still held (for at most ten seconds).
 fn reopen(db: &TestDb, store: Store) -> Store {
     drop(store);
-    db.open()
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match Store::open(&db.spec) {
+            Ok(store) => return store,
+            Err(e)
+                if e.to_string().contains("could not acquire lock")
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            Err(e) => panic!("reopen {:?}: {e}", db.backend),
+        }
+    }
 }
 
 fn key(id: u64) -> Vec<u8> {
@@ -1105,6 +1120,16 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
         .leaderboard(500, Variant::Spanish, None, 10)
         .unwrap()
         .is_empty());
+    // A puzzle solved in guild 500: the record and the place on its puzzle board.
+    store
+        .update_puzzle_player(gone, name, 500, |mut p| {
+            p.record_attempt(1500.0, true);
+            Ok::<_, ()>((p, ()))
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.puzzle_leaderboard(500, 10).unwrap().len(), 1);
 
     let summary = store.forget_user(gone).await.unwrap();
     assert_eq!(
@@ -1115,6 +1140,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
             leaderboard_lines: 3,
             challenges: 1,
             player_record: true,
+            puzzle_record: true,
         }
     );
     assert_eq!(
@@ -1143,6 +1169,8 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
         store.challenge(10).unwrap().is_some(),
         "others' challenges stay"
     );
+    assert!(store.puzzle_player(gone).unwrap().is_none());
+    assert!(store.puzzle_leaderboard(500, 10).unwrap().is_empty());
     let id_forms = [
         gone.to_be_bytes().to_vec(),
         postcard::to_allocvec(&gone).unwrap(),
@@ -1796,4 +1824,152 @@ mod postgres_deployment {
         assert!(matches!(e, StoreError::OutcomeUnknown { .. }), "{e}");
         assert_eq!(fatal.lock().unwrap().len(), 1, "{:?}", fatal.lock());
     }
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn forgetting_someone_who_plays_erases_nothing(db) {
+    let store = db.open();
+    let (gone, other) = (71, 72);
+    let mut first = new_game(1, Some(5), 1, Variant::Spanish, [human(gone), human(other)]);
+    store.create_game(first.clone()).await.unwrap();
+    first.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Resignation,
+    });
+    store.finish_game(1, 0, &first).await.unwrap();
+    store
+        .update_puzzle_player(gone, "gone", 5, |p| Ok::<_, ()>((p, ())))
+        .await
+        .unwrap()
+        .unwrap();
+    // Under way, against the bot in another channel.
+    let playing = new_game(2, Some(5), 2, Variant::English, [bot("easy"), human(gone)]);
+    store.create_game(playing.clone()).await.unwrap();
+    assert_eq!(store.playing(gone).unwrap().games.len(), 1);
+    let before = all_bytes(&store);
+    assert!(matches!(
+        store.forget_user(gone).await,
+        Err(StoreError::PlayingNow { user_id }) if user_id == gone
+    ));
+    assert_eq!(all_bytes(&store), before, "nothing erased");
+    // Once it is over, everything goes, the index of games under way included.
+    store.cancel_game(2, 0).await.unwrap();
+    let summary = store.forget_user(gone).await.unwrap();
+    assert!(summary.player_record && summary.puzzle_record && summary.games == 1);
+    assert_eq!(store.playing(gone).unwrap(), damas::store::Playing::default());
+    assert!(store.raw_get(TREE_PLAYING, &key(gone)).unwrap().is_none());
+}
+}
+
+on_both_backends! {
+/// `/forget-me` racing a new game of the same person: the check that they play no game is in
+/// the erasure's own transaction, so the game either stops the erasure or starts after it —
+/// never starts in between, leaving a game under way that the erased index no longer lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_never_starts_between_the_check_and_the_erasure(db) {
+    let store = db.open();
+    for round in 0..40u64 {
+        let user = 1_000 + round;
+        let channel = 2_000 + round;
+        // A finished game, so there is something to erase (and scans to make).
+        let mut old = new_game(3_000 + round, Some(5), 4_000 + round, Variant::Spanish, [human(user), human(9)]);
+        store.create_game(old.clone()).await.unwrap();
+        old.outcome = Some(Outcome::Draw {
+            reason: DrawReason::Agreement,
+        });
+        store.finish_game(old.channel_id, 0, &old).await.unwrap();
+        let game = new_game(5_000 + round, Some(5), channel, Variant::Spanish, [human(user), bot("easy")]);
+        let (a, b) = (store.clone(), store.clone());
+        let create = tokio::spawn(async move { a.create_game(game).await });
+        let forget = tokio::spawn(async move { b.forget_user(user).await });
+        create.await.unwrap().unwrap();
+        let forgot = forget.await.unwrap();
+        let indexed = store
+            .playing(user)
+            .unwrap()
+            .games
+            .iter()
+            .any(|g| g.channel_id == channel);
+        assert!(
+            indexed,
+            "round {round}: a game under way the index lost (forget: {forgot:?})"
+        );
+        match forgot {
+            // Erased first: the game started after, on a clean slate.
+            Ok(_) => assert!(store.games_of_player(user, 10).unwrap().is_empty()),
+            Err(StoreError::PlayingNow { .. }) => {
+                assert_eq!(store.games_of_player(user, 10).unwrap().len(), 1)
+            }
+            Err(e) => panic!("round {round}: {e}"),
+        }
+    }
+}
+}
+
+on_both_backends! {
+/// The cap on games against the bot is counted in the transaction that stores the game: of
+/// eight asked for at once with a cap of two, two start; games between people and others'
+/// games do not count; one that ends makes room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_cap_on_games_against_the_bot_holds_under_concurrency(db) {
+    let store = db.open();
+    let me = 42;
+    store
+        .create_game(new_game(1, Some(5), 100, Variant::Spanish, [human(me), human(43)]))
+        .await
+        .unwrap();
+    store
+        .create_game(new_game(2, Some(5), 101, Variant::Spanish, [bot("easy"), human(44)]))
+        .await
+        .unwrap();
+    let tasks: Vec<_> = (0..8u64)
+        .map(|i| {
+            let store = store.clone();
+            let rec = new_game(10 + i, Some(5), 200 + i, Variant::English, [bot("easy"), human(me)]);
+            tokio::spawn(async move { store.create_game_capped(rec, 2).await })
+        })
+        .collect();
+    let mut started = Vec::new();
+    for (i, t) in tasks.into_iter().enumerate() {
+        match t.await.unwrap() {
+            Ok(()) => started.push(200 + i as u64),
+            Err(StoreError::TooManyBotGames { user_id, limit }) => {
+                assert_eq!((user_id, limit), (me, 2));
+                assert!(store.active_game(200 + i as u64).unwrap().is_none());
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(started.len(), 2, "{started:?}");
+    let over = new_game(20, Some(5), 300, Variant::English, [bot("easy"), human(me)]);
+    assert!(matches!(
+        store.create_game_capped(over.clone(), 2).await,
+        Err(StoreError::TooManyBotGames { .. })
+    ));
+    store.cancel_game(started[0], 0).await.unwrap();
+    store.create_game_capped(over, 2).await.unwrap();
+}
+}
+
+on_both_backends! {
+/// Games stored by a version of the bot without the index of games under way are indexed
+/// when the store opens.
+#[tokio::test]
+async fn games_under_way_missing_from_the_index_are_added_at_open(db) {
+    let store = db.open();
+    store
+        .create_game(new_game(1, Some(5), 100, Variant::Spanish, [human(7), bot("hard")]))
+        .await
+        .unwrap();
+    // As an older version left it: no entry.
+    let mut empty = vec![FORMAT_VERSION];
+    empty.extend(postcard::to_allocvec(&damas::store::Playing::default()).unwrap());
+    store.raw_put(TREE_PLAYING, &[(key(7), empty)]).await.unwrap();
+    assert!(store.playing(7).unwrap().games.is_empty());
+    let store = reopen(&db, store);
+    let games = store.playing(7).unwrap().games;
+    assert_eq!(games.len(), 1);
+    assert_eq!((games[0].channel_id, games[0].game_id, games[0].vs_bot), (100, 1, true));
+}
 }

@@ -128,7 +128,7 @@ async fn a_reminder_at_half_time_then_a_loss_on_time() {
     assert_eq!(finals.len(), 1, "{swept:#?}");
     let board = finals[0].1;
     assert!(
-        board.text.contains("alice ran out of time"),
+        damas::app::reply::plain(&board.text).contains("alice ran out of time"),
         "{}",
         board.text
     );

@@ -68,6 +68,10 @@ pub enum PoolError {
     /// The pool shut down before the job ran.
     #[error("the search pool has shut down")]
     ShutDown,
+    /// The queues hold as many jobs as the pool takes new work for
+    /// ([`SearchPool::with_queue_limit`]): the job was not queued.
+    #[error("the search queues are full")]
+    Busy,
 }
 
 /// Expert's thinking time while `waiting` jobs are queued: `base / (1 + waiting)`, never less
@@ -236,6 +240,8 @@ pub struct SearchPool {
     shared: Arc<Shared>,
     workers: Mutex<Vec<JoinHandle<()>>>,
     threads: usize,
+    /// Queued jobs beyond which new work is refused ([`SearchPool::try_submit`]).
+    queue_limit: usize,
 }
 
 impl SearchPool {
@@ -271,7 +277,23 @@ impl SearchPool {
             shared,
             workers: Mutex::new(workers),
             threads,
+            queue_limit: usize::MAX,
         }
+    }
+
+    /// Bounds the queues for new work: [`SearchPool::try_submit`] refuses a job, and
+    /// [`SearchPool::has_room`] says no, while `limit` jobs (at least one) wait. Work owed
+    /// already (the bot's move in a game under way) goes through [`SearchPool::submit`],
+    /// which never refuses: a refused owed move would leave a game waiting for a move nobody
+    /// makes. Bounding what starts new work bounds the owed work that follows from it.
+    pub fn with_queue_limit(mut self, limit: usize) -> SearchPool {
+        self.queue_limit = limit.max(1);
+        self
+    }
+
+    /// Whether new work would be taken now (fewer jobs wait than the queue limit).
+    pub fn has_room(&self) -> bool {
+        self.shared.lock().len() < self.queue_limit
     }
 
     /// The default number of threads: the machine's cores less one (left to the async
@@ -299,8 +321,32 @@ impl SearchPool {
 
     /// Queues `job`; it runs on a worker with that worker's table. A job that panics gives
     /// [`PoolError::Panicked`]; after [`SearchPool::close`] (or [`SearchPool::shutdown`])
-    /// every job gives [`PoolError::ShutDown`] without running.
+    /// every job gives [`PoolError::ShutDown`] without running. Never refused for a full
+    /// queue: for work owed already; new work goes through [`SearchPool::try_submit`].
     pub fn submit<T, F>(&self, class: JobClass, job: F) -> Ticket<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut JobContext<'_>) -> T + Send + 'static,
+    {
+        // Without a limit it is always queued; were it not, the ticket says why.
+        self.queue(class, job, usize::MAX).unwrap_or_else(|e| {
+            let (reply, result) = oneshot::channel();
+            let _ = reply.send(Err(e));
+            Ticket { ahead: 0, result }
+        })
+    }
+
+    /// [`SearchPool::submit`] for new work: refused with [`PoolError::Busy`], and not
+    /// queued, while the queues hold the pool's queue limit.
+    pub fn try_submit<T, F>(&self, class: JobClass, job: F) -> Result<Ticket<T>, PoolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut JobContext<'_>) -> T + Send + 'static,
+    {
+        self.queue(class, job, self.queue_limit)
+    }
+
+    fn queue<T, F>(&self, class: JobClass, job: F, limit: usize) -> Result<Ticket<T>, PoolError>
     where
         T: Send + 'static,
         F: FnOnce(&mut JobContext<'_>) -> T + Send + 'static,
@@ -309,7 +355,10 @@ impl SearchPool {
         let mut queues = self.shared.lock();
         if queues.closed {
             let _ = reply.send(Err(PoolError::ShutDown));
-            return Ticket { ahead: 0, result };
+            return Ok(Ticket { ahead: 0, result });
+        }
+        if queues.len() >= limit {
+            return Err(PoolError::Busy);
         }
         // (as in `ahead_of`, under the same lock as the push)
         let ahead = queues.ahead_of(class);
@@ -327,7 +376,7 @@ impl SearchPool {
         }
         drop(queues);
         self.shared.work_ready.notify_one();
-        Ticket { ahead, result }
+        Ok(Ticket { ahead, result })
     }
 
     /// The bot's move at `level`, in the level's queue. An expert search on a clock thinks

@@ -3,10 +3,10 @@
 use super::i18n::{self, n, s, t, tr, Lang, Tense};
 use super::ids::{Action, ComponentId};
 use super::reply::{
-    BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Picture, Reply,
+    plain, BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Picture, Reply,
     PICTURE_DESCRIPTION_LIMIT,
 };
-use super::{bot_level, seat_name, vs_bot};
+use super::{bot_level, seat_arg, seat_name, vs_bot};
 use crate::engine::{legal_notations, Color, Explanation, Game, Move, Position, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
@@ -40,8 +40,8 @@ pub fn players_line(lang: Lang, rec: &GameRecord) -> String {
         lang,
         "players-line",
         &[
-            ("white", s(seat_name(lang, rec.seat(Color::White)))),
-            ("black", s(seat_name(lang, rec.seat(Color::Black)))),
+            ("white", seat_arg(lang, rec.seat(Color::White))),
+            ("black", seat_arg(lang, rec.seat(Color::Black))),
         ],
     )
 }
@@ -65,7 +65,7 @@ fn turn_text(lang: Lang, rec: &GameRecord, game: &Game) -> String {
         lang,
         "status-turn",
         &[
-            ("name", s(seat_name(lang, rec.seat(side)))),
+            ("name", seat_arg(lang, rec.seat(side))),
             ("color", s(i18n::color_name(lang, side))),
             ("number", n(game.move_number() as f64)),
         ],
@@ -99,7 +99,7 @@ fn draw_offer_text(lang: Lang, rec: &GameRecord) -> Option<String> {
         tr(
             lang,
             "status-draw-offered",
-            &[("name", s(seat_name(lang, rec.seat(c))))],
+            &[("name", seat_arg(lang, rec.seat(c)))],
         )
     })
 }
@@ -112,7 +112,7 @@ pub fn last_move_text(lang: Lang, rec: &GameRecord, game: &Game) -> Option<Strin
         "caption-last-move",
         &[
             ("move", s(before.move_notation(mv))),
-            ("name", s(seat_name(lang, rec.seat(before.side_to_move())))),
+            ("name", seat_arg(lang, rec.seat(before.side_to_move()))),
         ],
     ))
 }
@@ -147,10 +147,20 @@ pub fn caption(
             parts.join(" · ")
         }
     };
-    Caption {
-        title: i18n::variant_title(lang, rec.variant),
-        players: players_line(lang, rec),
+    caption_of(
+        i18n::variant_title(lang, rec.variant),
+        players_line(lang, rec),
         status,
+    )
+}
+
+/// A picture's caption from a message's words: names drawn as typed (a picture has no
+/// markup), without the marks that set them apart in messages.
+pub(crate) fn caption_of(title: String, players: String, status: String) -> Caption {
+    Caption {
+        title: plain(&title).into_owned(),
+        players: plain(&players).into_owned(),
+        status: plain(&status).into_owned(),
     }
 }
 

@@ -9,7 +9,7 @@ use super::board::{self, board_reply};
 use super::i18n::{n, s, t, tr, Lang};
 use super::play::forced_note;
 use super::reply::Reply;
-use super::{bot_level, game_of, seat_name, storage_failed, Answer, App, Place};
+use super::{bot_level, game_of, seat_arg, storage_failed, Answer, App, Place};
 use crate::ai::{self, JobClass, Level, PoolError, SearchOptions, SearchResult};
 use crate::engine::Game;
 use crate::store::{GameRecord, StoreError};
@@ -217,7 +217,7 @@ impl App {
                 lang,
                 key,
                 &[
-                    ("name", s(seat_name(lang, mover))),
+                    ("name", seat_arg(lang, mover)),
                     ("move", s(before.move_notation(mv))),
                 ],
             )
@@ -303,7 +303,7 @@ impl App {
             lang,
             "bot-played",
             &[
-                ("name", s(seat_name(lang, rec.seat(side)))),
+                ("name", seat_arg(lang, rec.seat(side))),
                 ("move", s(before.move_notation(&mv))),
             ],
         );
@@ -369,6 +369,8 @@ impl App {
             Ok(Some(None)) => Err(SearchFailed::NoMove),
             Ok(None) | Err(PoolError::ShutDown) => Err(SearchFailed::ShutDown),
             Err(PoolError::Panicked(why)) => Err(SearchFailed::Panicked(why)),
+            // (a bot move is owed work: submitted without a limit, never refused)
+            Err(PoolError::Busy) => Err(SearchFailed::Panicked("refused as busy".to_string())),
         }
     }
 

@@ -3,7 +3,7 @@
 use super::ballot::{self, Opening, OpeningChoice};
 use super::board::{board_reply, notify_side_to_move};
 use super::commands::Threading;
-use super::i18n::{self, s, t, tr, Lang};
+use super::i18n::{self, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
@@ -109,6 +109,13 @@ impl App {
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
         }
+        match self.open_challenges_by(actor.user_id, now) {
+            Ok(n) if n >= self.config.max_challenges => {
+                return too_many_challenges(lang, self.config.max_challenges).into()
+            }
+            Ok(_) => {}
+            Err(e) => return storage_failed(lang, &e).into(),
+        }
         let variant = variant.unwrap_or_default();
         let drawn = if let Some(same) = terms.same_opening.clone() {
             Some(same)
@@ -139,13 +146,28 @@ impl App {
         if let Err(e) = self.store.put_challenge(place.channel_id, &challenge).await {
             return storage_failed(lang, &e).into();
         }
+        // Counted again now that it is stored: of challenges made at the same moment
+        // elsewhere, those that went over the cap take themselves back.
+        match self.open_challenges_by(actor.user_id, now) {
+            Ok(n) if n > self.config.max_challenges => {
+                let mine =
+                    |c: &Challenge| c.created_at_ms == now && c.challenger.user_id == actor.user_id;
+                if let Err(e) = self.store.take_challenge(place.channel_id, mine).await {
+                    return storage_failed(lang, &e).into();
+                }
+                return too_many_challenges(lang, self.config.max_challenges).into();
+            }
+            Ok(_) => {}
+            // Stored and under the cap when it was checked: it stands.
+            Err(e) => tracing::warn!("open challenges not counted again: {e}"),
+        }
         let minutes = self.config.challenge_ttl.as_secs().div_ceil(60);
         let mut text = tr(
             lang,
             "challenge-posted",
             &[
-                ("challenger", s(&actor.name)),
-                ("opponent", s(&opponent.name)),
+                ("challenger", u(&actor.name)),
+                ("opponent", u(&opponent.name)),
                 ("variant", s(i18n::variant_name(lang, variant))),
                 ("minutes", i18n::n(minutes as f64)),
             ],
@@ -181,6 +203,16 @@ impl App {
             },
         ];
         Answer::one(reply)
+    }
+
+    /// The challenges `user_id` made that are still open at `now`.
+    fn open_challenges_by(&self, user_id: u64, now: u64) -> Result<usize, StoreError> {
+        Ok(self
+            .store
+            .open_challenges()?
+            .iter()
+            .filter(|(_, c)| c.challenger.user_id == user_id && !c.is_expired(now))
+            .count())
     }
 
     /// The Accept button of a challenge created at `created_at`.
@@ -300,7 +332,7 @@ impl App {
         } else {
             "challenge-declined"
         };
-        Reply::public(tr(lang, id, &[("name", s(&actor.name))])).into()
+        Reply::public(tr(lang, id, &[("name", u(&actor.name))])).into()
     }
 
     fn open_challenge(
@@ -374,6 +406,10 @@ impl App {
                 return r.into();
             }
         }
+        // Before a thread is opened for it; checked again as the game is stored.
+        if let Some(r) = self.bot_game_refused(lang, actor.user_id) {
+            return r.into();
+        }
         let level = level.unwrap_or(Level::Medium);
         let colour = colour.unwrap_or_else(|| {
             if rand::thread_rng().gen_bool(0.5) {
@@ -409,6 +445,29 @@ impl App {
         self.start_game(place, start).await
     }
 
+    /// Why a new game against the bot cannot start for `user_id` now, if it cannot: the
+    /// search queues are full (the games under way come first), or they have as many games
+    /// against the bot under way as one person may.
+    fn bot_game_refused(&self, lang: Lang, user_id: u64) -> Option<Reply> {
+        if !self.pool.has_room() {
+            return Some(Reply::private(t(lang, "err-bot-busy")));
+        }
+        let playing = match self.store.playing(user_id) {
+            Ok(p) => p,
+            Err(e) => return Some(storage_failed(lang, &e)),
+        };
+        let mut under_way = 0;
+        for g in playing.games.iter().filter(|g| g.vs_bot) {
+            match self.store.active_game(g.channel_id) {
+                Ok(Some(rec)) if rec.id == g.game_id => under_way += 1,
+                Ok(_) => {}
+                Err(e) => return Some(storage_failed(lang, &e)),
+            }
+        }
+        (under_way >= self.config.max_bot_games)
+            .then(|| too_many_bot_games(lang, self.config.max_bot_games))
+    }
+
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
@@ -434,6 +493,9 @@ impl App {
         } = start;
         let opening = opening.as_ref();
         let now = self.now_ms();
+        if bot.is_some() && !self.pool.has_room() {
+            return Reply::private(t(lang, "err-bot-busy")).into();
+        }
         let id = match self.store.new_game_id() {
             Ok(id) => id,
             Err(e) => return storage_failed(lang, &e).into(),
@@ -445,10 +507,17 @@ impl App {
             rec.moves = o.stored_moves();
             rec.opening = Some(o.to_string());
         }
-        match self.store.create_game(rec.clone()).await {
+        let cap = match bot {
+            Some(_) => self.config.max_bot_games,
+            None => usize::MAX,
+        };
+        match self.store.create_game_capped(rec.clone(), cap).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
                 return Reply::private(t(lang, "err-channel-busy")).into()
+            }
+            Err(StoreError::TooManyBotGames { limit, .. }) => {
+                return too_many_bot_games(lang, limit).into()
             }
             Err(e) => return storage_failed(lang, &e).into(),
         }
@@ -482,6 +551,22 @@ impl App {
             ..Answer::default()
         }
     }
+}
+
+fn too_many_challenges(lang: Lang, limit: usize) -> Reply {
+    Reply::private(tr(
+        lang,
+        "err-too-many-challenges",
+        &[("limit", i18n::n(limit as f64))],
+    ))
+}
+
+fn too_many_bot_games(lang: Lang, limit: usize) -> Reply {
+    Reply::private(tr(
+        lang,
+        "err-too-many-bot-games",
+        &[("limit", i18n::n(limit as f64))],
+    ))
 }
 
 /// The Accept button's argument for a challenge whose game gets a thread.

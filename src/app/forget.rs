@@ -3,7 +3,8 @@
 use super::i18n::t;
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, Reply};
-use super::{seat_of, storage_failed, Actor, Answer, App, Place};
+use super::{storage_failed, Actor, Answer, App, Place};
+use crate::store::StoreError;
 
 impl App {
     /// `/forget-me`: says what will be erased and asks, privately, for a confirmation.
@@ -36,21 +37,23 @@ impl App {
         if id.action == Action::ForgetCancel {
             return Reply::private(t(lang, "erase-kept")).into();
         }
-        // A game under way would bring the name back when it ends: finish it first.
-        match self.store.active_games() {
-            Ok(games) => {
-                let playing = games
-                    .into_iter()
-                    .filter_map(Result::ok)
-                    .any(|g| seat_of(&g, actor.user_id).is_some());
-                if playing {
-                    return Reply::private(t(lang, "err-forget-while-playing")).into();
-                }
-            }
-            Err(e) => return storage_failed(lang, &e).into(),
-        }
+        // The store checks, in the erasure's own transaction, that no game is under way:
+        // one would bring the name back when it ends.
         match self.store.forget_user(actor.user_id).await {
-            Ok(_) => Reply::private(t(lang, "erase-done")).into(),
+            Ok(_) => {
+                self.reviews.forget_user(actor.user_id);
+                Reply::private(t(lang, "erase-done")).into()
+            }
+            Err(StoreError::PlayingNow { .. }) => {
+                Reply::private(t(lang, "err-forget-while-playing")).into()
+            }
+            // The write may have landed: saying "nothing changed" would be a lie.
+            Err(e @ (StoreError::Sync { .. } | StoreError::OutcomeUnknown { .. })) => {
+                tracing::error!("/forget-me of a user: {e}");
+                self.reviews.forget_user(actor.user_id);
+                Reply::private(t(lang, "err-forget-unsure")).into()
+            }
+            // Nothing was written: the transaction did not commit.
             Err(e) => storage_failed(lang, &e).into(),
         }
     }

@@ -3,7 +3,7 @@
 
 use super::board::{board_reply, game_description};
 use super::commands::COMMANDS;
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
@@ -82,9 +82,9 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(record) = record else {
-            return Reply::private(tr(lang, "stats-none", &[("name", s(&name))])).into();
+            return Reply::private(tr(lang, "stats-none", &[("name", u(&name))])).into();
         };
-        let mut lines = vec![tr(lang, "stats-title", &[("name", s(&name))])];
+        let mut lines = vec![tr(lang, "stats-title", &[("name", u(&name))])];
         for v in Variant::ALL {
             let vr = record.variant(v);
             let people = vr.people;
@@ -227,7 +227,7 @@ impl App {
             bytes: text.into_bytes(),
             description: None,
         });
-        let subject = super::review::Subject::of_game(lang, &rec, &game);
+        let subject = super::review::Subject::of_game(&rec, &game);
         if let Some(gif) = self.replay_gif(lang, &subject, &game).await {
             reply.text = t(lang, "pdn-replay-attached");
             reply.files.push(Attachment {
@@ -256,7 +256,7 @@ impl App {
                 replies: vec![Reply::public(tr(
                     lang,
                     "cancelled",
-                    &[("name", s(&actor.name))],
+                    &[("name", u(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
                 strip_board: match self.store.board_post(place.channel_id) {

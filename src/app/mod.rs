@@ -124,6 +124,14 @@ pub struct Config {
     pub search_threads: usize,
     /// The search pool's transposition tables, in all.
     pub search_memory_mb: usize,
+    /// Games against the bot one person may have under way at once.
+    pub max_bot_games: usize,
+    /// Open challenges one person may have made at once.
+    pub max_challenges: usize,
+    /// Reviews being made at once, for everyone.
+    pub max_reviews: usize,
+    /// Searches waiting beyond which new work for the bot is refused.
+    pub search_queue: usize,
 }
 
 impl Default for Config {
@@ -135,6 +143,10 @@ impl Default for Config {
             bot_seed: None,
             search_threads: settings::default_search_threads(),
             search_memory_mb: 256,
+            max_bot_games: settings::DEFAULT_MAX_BOT_GAMES,
+            max_challenges: settings::DEFAULT_MAX_CHALLENGES,
+            max_reviews: settings::DEFAULT_MAX_REVIEWS,
+            search_queue: settings::DEFAULT_SEARCH_QUEUE,
         }
     }
 }
@@ -170,10 +182,10 @@ impl App {
             }),
             bot_moves: Arc::new(bot::BotMovesInFlight::default()),
             search_hook: None,
-            pool: Arc::new(SearchPool::new(
-                config.search_threads,
-                config.search_memory_mb,
-            )),
+            pool: Arc::new(
+                SearchPool::new(config.search_threads, config.search_memory_mb)
+                    .with_queue_limit(config.search_queue),
+            ),
             config,
             reviews: review::ReviewCache::default(),
         }
@@ -197,6 +209,12 @@ impl App {
     /// Searches queued and not yet started (for logs and tests).
     pub fn searches_waiting(&self) -> usize {
         self.pool.queued()
+    }
+
+    /// The search pool every search of this app runs on (tests hold its threads with jobs
+    /// of their own).
+    pub fn search_pool(&self) -> &SearchPool {
+        &self.pool
     }
 
     /// Whether this process is making the bot's move in the channel right now.
@@ -303,6 +321,15 @@ pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
             i18n::tr(lang, "bot-name", &[("level", i18n::s(level_name))])
         }
         Seat::Deleted => i18n::t(lang, "deleted-player"),
+    }
+}
+
+/// A seat's display name as a message's argument: a person's name marked as theirs (shown as
+/// typed, never as markup), the bot's and "deleted player" as the bot's own words.
+pub(crate) fn seat_arg(lang: Lang, seat: &Seat) -> fluent_bundle::FluentValue<'static> {
+    match seat {
+        Seat::Human { name, .. } => i18n::u(name),
+        Seat::Bot { .. } | Seat::Deleted => i18n::s(seat_name(lang, seat)),
     }
 }
 

@@ -2,13 +2,16 @@
 //! draw offers, undo, explanations, and the buttons of the board message.
 
 use super::board::{self, board_reply, piece_menu};
-use super::i18n::{self, s, t, tr, Lang, Tense};
+use super::i18n::{self, s, t, tr, u, Lang, Tense};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
 use super::{
     bot_level, game_of, seat_of, storage_failed, titles, vs_bot, Actor, Answer, App, Place,
 };
-use crate::engine::{explain, legal_notations, Attempt, Color, Game, GameError, Law, Move, Square};
+use crate::engine::{
+    explain, legal_notations, Attempt, Color, Game, GameError, Law, Move, MoveError, Square,
+    Verdict,
+};
 use crate::store::{FinishSummary, GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
@@ -128,7 +131,7 @@ impl App {
             lang,
             "played",
             &[
-                ("name", s(&actor.name)),
+                ("name", u(&actor.name)),
                 ("move", s(before.move_notation(&mv))),
             ],
         );
@@ -186,7 +189,7 @@ impl App {
             Ok(r) => r,
             Err(e) => return self.save_error(lang, &e).into(),
         };
-        let headline = tr(lang, "resigned", &[("name", s(&actor.name))]);
+        let headline = tr(lang, "resigned", &[("name", u(&actor.name))]);
         Answer::one(board_reply(lang, &rec, &game, Some(headline)))
     }
 
@@ -228,7 +231,7 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-accepted", &[("name", s(&actor.name))])),
+                        Some(tr(lang, "draw-accepted", &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
@@ -240,7 +243,7 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-offered", &[("name", s(&actor.name))])),
+                        Some(tr(lang, "draw-offered", &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
@@ -285,7 +288,7 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-declined", &[("name", s(&actor.name))])),
+                        Some(tr(lang, "draw-declined", &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
@@ -361,7 +364,20 @@ impl App {
             text.push('\n');
         }
         text.push_str(&i18n::explanation_text(lang, &exp, tense));
-        let mut reply = Reply::public(text).with_title(t(lang, "explain-title"));
+        // Text that is not a move at all is a refusal that repeats what was typed: for its
+        // author only.
+        let refusal = matches!(
+            &exp.verdict,
+            Some(Verdict::Illegal {
+                error: MoveError::Notation(_)
+            })
+        );
+        let mut reply = if refusal {
+            Reply::private(text)
+        } else {
+            Reply::public(text)
+        }
+        .with_title(t(lang, "explain-title"));
         let explained = board::Explained {
             position: &position,
             explanation: &exp,
@@ -405,7 +421,7 @@ impl App {
             Action::ReviewPage => {
                 let index = id.arg.as_deref().and_then(|a| a.parse().ok());
                 return match index {
-                    Some(index) => self.review_page(actor, id.ply, index).await,
+                    Some(index) => self.review_page(actor, place, id.ply, index).await,
                     None => Reply::private(t(lang, "err-stale")).into(),
                 };
             }

@@ -6,7 +6,7 @@
 //! from the channel's game.
 
 use super::board::describe_board;
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
@@ -352,7 +352,7 @@ impl App {
                     "puzzle-leaderboard-line",
                     &[
                         ("rank", n((i + 1) as f64)),
-                        ("name", s(&p.name)),
+                        ("name", u(&p.name)),
                         ("rating", n(p.rating.rating.round())),
                         ("solved", n(p.solved)),
                         ("streak", n(p.best_streak)),

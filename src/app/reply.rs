@@ -1,5 +1,88 @@
 //! What any front end can show: text, a board picture, buttons, a menu, files; public or
 //! private. The Discord adapter and the console turn these into their own forms.
+//!
+//! Text a person wrote (display names, typed moves, PDN tags) is marked inside a reply's text
+//! and title ([`UserText`]), so that each front end shows it as typed: the Discord adapter
+//! escapes its markdown, the console prints it as it is.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Where text a person wrote starts and ends inside a reply's words: two of Unicode's
+/// noncharacters, which it sets aside for a program's own use and never assigns.
+const USER_START: char = '\u{FDD0}';
+const USER_END: char = '\u{FDD1}';
+
+/// Text a person wrote (a display name, a typed move, a tag of an attached file), to be put
+/// in a message the bot words: displayed, it is the text marked as theirs, which
+/// [`user_parts`] finds again. Marks inside the text itself are dropped, so typed text can
+/// never end its own marking early.
+#[derive(Clone, Copy, Debug)]
+pub struct UserText<'a>(pub &'a str);
+
+impl fmt::Display for UserText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        f.write_char(USER_START)?;
+        for c in self.0.chars().filter(|&c| c != USER_START && c != USER_END) {
+            f.write_char(c)?;
+        }
+        f.write_char(USER_END)
+    }
+}
+
+/// Unicode's explicit bidirectional controls (embeddings, overrides, isolates): inside a
+/// name they would reorder the words around it, so names are shown without them.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A reply's text in order, as (part, whether a person wrote it), the marks left out. A
+/// mark left open (the text was cut) runs to the end.
+pub fn user_parts(text: &str) -> Vec<(&str, bool)> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    let mut theirs = false;
+    while !rest.is_empty() {
+        let mark = if theirs { USER_END } else { USER_START };
+        let (part, after) = match rest.find(mark) {
+            Some(i) => (&rest[..i], &rest[i + mark.len_utf8()..]),
+            None => (rest, ""),
+        };
+        if !part.is_empty() {
+            parts.push((part, theirs));
+        }
+        rest = after;
+        theirs = !theirs;
+    }
+    parts
+}
+
+/// The text as shown where nothing is markup (the console, pictures, thread names, files):
+/// what a person wrote, as they wrote it, without the marks.
+pub fn plain(text: &str) -> Cow<'_, str> {
+    if text.contains([USER_START, USER_END]) {
+        Cow::Owned(text.replace([USER_START, USER_END], ""))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The text with each part a person wrote passed through `shown` (the others as they are)
+/// and the marks gone: how a front end that has markup shows a reply's words.
+pub fn show_user_text(text: &str, shown: impl Fn(&str) -> String) -> String {
+    user_parts(text)
+        .into_iter()
+        .map(|(part, theirs)| {
+            let part = plain(part);
+            if theirs {
+                Cow::Owned(shown(&part))
+            } else {
+                part
+            }
+        })
+        .collect()
+}
 
 /// Who sees a reply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

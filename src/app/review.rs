@@ -10,14 +10,19 @@
 //! The analysis runs on the search pool; the front end passes a plain callback to follow its
 //! progress ([`progress_text`] words it). Reviews are kept in memory (the last
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
-//! new `/review`.
+//! new `/review`. A review being made is shared with whoever asks for the same game
+//! meanwhile; each person waits for one review at a time, and at most
+//! [`super::Config::max_reviews`] are made at once.
+//!
+//! Fair play ([`App::may_judge`]): no review, of a game here or of a record, while it could
+//! help a game under way.
 
-use super::board::{describe_board, off_the_async_workers, perspective};
+use super::board::{caption_of, describe_board, off_the_async_workers, perspective};
 use super::commands::{ReviewRequest, Upload, UploadError, MAX_UPLOAD_BYTES};
-use super::i18n::{self, n, s, t, tr, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
-use super::reply::{Attachment, Button, ButtonStyle, Picture, Reply};
-use super::{game_of, seat_name, seat_of, storage_failed, Actor, Answer, App, Place};
+use super::reply::{plain, Attachment, Button, ButtonStyle, Picture, Reply};
+use super::{game_of, seat_arg, seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::{
     expected_score, line_notation, review_in_pool, EndgameVerdict, JobClass, MoveClass, PlyReview,
     PoolError, Review, ReviewError, ReviewOptions,
@@ -27,10 +32,12 @@ use crate::engine::{
     PdnRefusal, Variant,
 };
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
-use crate::store::GameRecord;
-use std::collections::VecDeque;
+use crate::store::{GameRecord, Seat};
+use fluent_bundle::FluentValue;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::watch;
 
 /// How many reviews are kept for their page buttons.
 pub const KEPT_REVIEWS: usize = 16;
@@ -56,11 +63,9 @@ pub(crate) struct Subject {
     /// The review's key, in the cache and in its buttons: the game's id, or [`FILE_REVIEW`]
     /// with a count for a file's game.
     pub id: u64,
-    /// The channel the review's buttons work in.
-    pub channel_id: u64,
     pub variant: Variant,
-    pub white: String,
-    pub black: String,
+    pub white: Player,
+    pub black: Player,
     /// The side the boards are seen from.
     pub perspective: Color,
     /// For a file's game: which one, the result its record states, and where live play
@@ -68,34 +73,70 @@ pub(crate) struct Subject {
     pub record_lines: Vec<String>,
 }
 
+/// A reviewed game's player, named in each reader's language when shown.
+#[derive(Clone, Debug)]
+pub(crate) enum Player {
+    /// A seat of a game played here: a person (whose user id `/forget-me` looks for), the
+    /// bot, or a deleted player.
+    Seat(Seat),
+    /// A name from a file's tag (cleaned and cut: [`tag_name`]); `None` when it names no one.
+    Tagged(Option<String>),
+}
+
+impl Player {
+    /// As a message's argument: what a person wrote (a display name, a tag) marked as theirs,
+    /// the bot's own words as they are.
+    fn arg(&self, lang: Lang) -> FluentValue<'static> {
+        match self {
+            Player::Seat(seat) => seat_arg(lang, seat),
+            Player::Tagged(Some(name)) => u(name),
+            Player::Tagged(None) => s(t(lang, "record-unknown-player")),
+        }
+    }
+}
+
 impl Subject {
     /// A game played here.
-    pub fn of_game(lang: Lang, rec: &GameRecord, game: &Game) -> Subject {
+    pub fn of_game(rec: &GameRecord, game: &Game) -> Subject {
         Subject {
             id: rec.id,
-            channel_id: rec.channel_id,
             variant: rec.variant,
-            white: seat_name(lang, rec.seat(Color::White)),
-            black: seat_name(lang, rec.seat(Color::Black)),
+            white: Player::Seat(rec.seat(Color::White).clone()),
+            black: Player::Seat(rec.seat(Color::Black).clone()),
             perspective: perspective(rec, game),
             record_lines: Vec::new(),
         }
     }
 
-    /// "⚪ alice vs ⚫ bob".
+    /// "⚪ alice vs ⚫ bob", the names marked as people's text (see [`plain`]).
     pub fn players_line(&self, lang: Lang) -> String {
         tr(
             lang,
             "players-line",
-            &[("white", s(&self.white)), ("black", s(&self.black))],
+            &[
+                ("white", self.white.arg(lang)),
+                ("black", self.black.arg(lang)),
+            ],
         )
     }
 
-    fn name(&self, c: Color) -> &str {
+    fn player(&self, c: Color) -> &Player {
         match c {
             Color::White => &self.white,
             Color::Black => &self.black,
         }
+    }
+
+    /// Whether `user_id` played the game (a file's game names no one here).
+    fn played_by(&self, user_id: u64) -> bool {
+        [&self.white, &self.black]
+            .into_iter()
+            .any(|p| matches!(p, Player::Seat(seat) if seat.user_id() == Some(user_id)))
+    }
+
+    /// The review of a game played here, not of a file's.
+    fn is_a_game_here(&self) -> bool {
+        self.id & FILE_REVIEW == 0
     }
 }
 
@@ -109,28 +150,160 @@ struct Reviewed {
 /// Reviews by key ([`Subject::id`]), newest last.
 type KeptReviews = VecDeque<(u64, Arc<Reviewed>)>;
 
-/// The last reviews, shared by the clones of the app.
+/// Why a review gave no result, told to everyone who waited for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ReviewFailed {
+    NoMoves,
+    /// The process is stopping.
+    Stopping,
+    /// The search queues are full.
+    Busy,
+    Failed,
+}
+
+impl ReviewFailed {
+    fn reply(self, lang: Lang) -> Reply {
+        Reply::private(t(
+            lang,
+            match self {
+                ReviewFailed::NoMoves => "err-review-no-moves",
+                ReviewFailed::Stopping => "err-restarting",
+                ReviewFailed::Busy => "err-bot-busy",
+                ReviewFailed::Failed => "err-review-failed",
+            },
+        ))
+    }
+}
+
+type ReviewOutcome = Option<Result<Arc<Reviewed>, ReviewFailed>>;
+
+/// The reviews of this process: the last ones made (for their page buttons and for whoever
+/// asks again), those being made (so a subject is reviewed once at a time, its result shared
+/// with everyone who asked meanwhile) and who is waiting for one (one each).
+#[derive(Default)]
+struct ReviewState {
+    kept: KeptReviews,
+    running: HashMap<u64, watch::Receiver<ReviewOutcome>>,
+    asking: HashSet<u64>,
+}
+
+/// The reviews, shared by the clones of the app.
 #[derive(Clone, Default)]
 pub(crate) struct ReviewCache {
-    kept: Arc<Mutex<KeptReviews>>,
+    state: Arc<Mutex<ReviewState>>,
     /// Counts the reviews of files' games, for their keys.
     files: Arc<AtomicU64>,
 }
 
+/// What to do about a review asked for.
+enum Join {
+    /// It was made already.
+    Kept(Arc<Reviewed>),
+    /// Someone else's request is making it: wait for theirs.
+    Running(watch::Receiver<ReviewOutcome>),
+    /// Make it, and tell the others through this.
+    Make(Making),
+    /// As many reviews are being made as the bot makes at once.
+    Full,
+}
+
+/// A review being made: dropping it (done or not) lets the subject be reviewed again, and
+/// tells whoever waits that it failed unless a result was sent.
+struct Making {
+    cache: ReviewCache,
+    key: u64,
+    result: watch::Sender<ReviewOutcome>,
+}
+
+impl Drop for Making {
+    fn drop(&mut self) {
+        self.cache.lock().running.remove(&self.key);
+        self.result.send_if_modified(|r| {
+            let unsent = r.is_none();
+            if unsent {
+                *r = Some(Err(ReviewFailed::Failed));
+            }
+            unsent
+        });
+    }
+}
+
+/// A person's place among those waiting for a review; dropping it frees it.
+struct Asking {
+    cache: ReviewCache,
+    user_id: u64,
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        self.cache.lock().asking.remove(&self.user_id);
+    }
+}
+
 impl ReviewCache {
-    fn put(&self, r: Reviewed) {
-        let key = r.subject.id;
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(id, _)| *id != key);
-        kept.push_back((key, Arc::new(r)));
-        while kept.len() > KEPT_REVIEWS {
-            kept.pop_front();
+    fn lock(&self) -> MutexGuard<'_, ReviewState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `None` when the person already waits for a review.
+    fn start_asking(&self, user_id: u64) -> Option<Asking> {
+        self.lock().asking.insert(user_id).then(|| Asking {
+            cache: self.clone(),
+            user_id,
+        })
+    }
+
+    fn join(&self, key: u64, at_once: usize) -> Join {
+        let mut state = self.lock();
+        if let Some((_, r)) = state.kept.iter().find(|(id, _)| *id == key) {
+            return Join::Kept(Arc::clone(r));
         }
+        if let Some(running) = state.running.get(&key) {
+            return Join::Running(running.clone());
+        }
+        if state.running.len() >= at_once {
+            return Join::Full;
+        }
+        let (result, waiting) = watch::channel(None);
+        state.running.insert(key, waiting);
+        Join::Make(Making {
+            cache: self.clone(),
+            key,
+            result,
+        })
+    }
+
+    /// Keeps a finished review and hands it to whoever waits. `current` reads the game's
+    /// record as stored now, under the same lock as [`ReviewCache::forget_user`]: a person
+    /// erased while their game was being reviewed is not brought back by the review.
+    fn finish(
+        &self,
+        making: &Making,
+        mut reviewed: Reviewed,
+        current: impl FnOnce() -> Option<GameRecord>,
+    ) -> Arc<Reviewed> {
+        let kept = {
+            let mut state = self.lock();
+            if let Some(rec) = current() {
+                reviewed.subject.white = Player::Seat(rec.seat(Color::White).clone());
+                reviewed.subject.black = Player::Seat(rec.seat(Color::Black).clone());
+            }
+            let kept = Arc::new(reviewed);
+            state.kept.retain(|(id, _)| *id != making.key);
+            state.kept.push_back((making.key, Arc::clone(&kept)));
+            while state.kept.len() > KEPT_REVIEWS {
+                state.kept.pop_front();
+            }
+            kept
+        };
+        making.result.send_replace(Some(Ok(Arc::clone(&kept))));
+        kept
     }
 
     fn get(&self, key: u64) -> Option<Arc<Reviewed>> {
-        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        kept.iter()
+        self.lock()
+            .kept
+            .iter()
             .find(|(id, _)| *id == key)
             .map(|(_, r)| Arc::clone(r))
     }
@@ -138,6 +311,14 @@ impl ReviewCache {
     /// A new key for the review of a file's game.
     fn file_key(&self) -> u64 {
         FILE_REVIEW | (self.files.fetch_add(1, Ordering::Relaxed) & !FILE_REVIEW)
+    }
+
+    /// Forgets every kept review of a game `user_id` played (`/forget-me`): their name goes
+    /// with it.
+    pub(crate) fn forget_user(&self, user_id: u64) {
+        self.lock()
+            .kept
+            .retain(|(_, r)| !r.subject.played_by(user_id));
     }
 }
 
@@ -206,8 +387,10 @@ impl App {
         }
     }
 
-    /// `/review [game]`: the game named by its id, or the channel's game (under way or the
-    /// last finished). `progress` is called as positions are searched.
+    /// `/review [game]`: the game named by its id, or the channel's last game, once it is
+    /// over ([`App::may_judge`]). `progress` is called as positions are searched. One review
+    /// at a time per person; a game being reviewed for someone else is not reviewed twice:
+    /// its result is shared, and kept reviews are answered at once.
     pub async fn review(
         &self,
         actor: &Actor,
@@ -224,8 +407,12 @@ impl App {
             Ok(g) => g,
             Err(r) => return r.into(),
         };
-        let subject = Subject::of_game(lang, &rec, &game);
-        self.review_subject(lang, subject, game, progress).await
+        if let Err(r) = self.may_judge(actor, place, &game) {
+            return r.into();
+        }
+        let subject = Subject::of_game(&rec, &game);
+        self.review_subject(actor, place, subject, game, progress)
+            .await
     }
 
     /// `/review file:`: game `number` (from 1) of an attached PDN file, read as `variant`
@@ -241,32 +428,32 @@ impl App {
         progress: ReviewProgress<'_>,
     ) -> Answer {
         let lang = actor.lang();
-        let record = match self.record_to_review(lang, place, upload, number, variant) {
+        let record = match self.record_to_review(actor, place, upload, number, variant) {
             Ok(r) => r,
             Err(reply) => return reply.into(),
         };
         let subject = Subject {
             id: self.reviews.file_key(),
-            channel_id: place.channel_id,
             variant: record.game.variant(),
-            white: tag_name(lang, record.tag("White")),
-            black: tag_name(lang, record.tag("Black")),
+            white: Player::Tagged(tag_name(record.tag("White"))),
+            black: Player::Tagged(tag_name(record.tag("Black"))),
             perspective: record.game.variant().first_player(),
             record_lines: record_lines(lang, &upload.filename, &record),
         };
-        self.review_subject(lang, subject, record.game, progress)
+        self.review_subject(actor, place, subject, record.game, progress)
             .await
     }
 
     /// The game of a file that `/review file:` means, or the private reply refusing it.
     fn record_to_review(
         &self,
-        lang: Lang,
+        actor: &Actor,
         place: Place,
         upload: &Upload,
         number: Option<i64>,
         variant: Option<Variant>,
     ) -> Result<PdnRecord, Reply> {
+        let lang = actor.lang();
         let refuse = |id: &str| Reply::private(t(lang, id));
         let bytes = match &upload.content {
             Ok(bytes) if bytes.len() > MAX_UPLOAD_BYTES => {
@@ -336,63 +523,127 @@ impl App {
                 ],
             )));
         }
-        self.not_the_game_under_way(lang, place, &record.game)?;
+        self.may_judge(actor, place, &record.game)?;
         Ok(record)
     }
 
-    /// Fair play: a record that reaches the position on the board of the game under way in
-    /// this channel is that game (or its copy played on), and a review would tell its
-    /// players what to play; it waits until the game is over, as `/review` of the game
-    /// itself does. The start position alone proves nothing.
-    fn not_the_game_under_way(&self, lang: Lang, place: Place, record: &Game) -> Result<(), Reply> {
-        let rec = match self.store.active_game(place.channel_id) {
-            Ok(Some(rec)) => rec,
-            Ok(None) => return Ok(()),
+    /// Whether the engine may judge `game`'s moves now for `actor`, in `place`: fair play
+    /// says never while that could help a game under way — the game itself, one that began
+    /// with the same moves or one it continues, or one that reaches the position on its board
+    /// by other moves — among the games under way in this channel and those the actor plays
+    /// anywhere. Otherwise the refusal, saying why and when the game under way can be
+    /// analysed. For `/review` of a stored game and of an attached record alike. (Judging
+    /// someone else's game from elsewhere is not prevented: only its players, and the channel
+    /// they play in, are known here.)
+    pub fn may_judge(&self, actor: &Actor, place: Place, game: &Game) -> Result<(), Reply> {
+        let lang = actor.lang();
+        let mut under_way: Vec<GameRecord> = Vec::new();
+        match self.store.active_game(place.channel_id) {
+            Ok(rec) => under_way.extend(rec),
+            Err(e) => return Err(storage_failed(lang, &e)),
+        }
+        let playing = match self.store.playing(actor.user_id) {
+            Ok(p) => p.games,
             Err(e) => return Err(storage_failed(lang, &e)),
         };
-        let live = game_of(lang, &rec)?;
-        if live.ply() == 0 || live.variant() != record.variant() {
-            return Ok(());
+        for g in playing {
+            match self.store.active_game(g.channel_id) {
+                Ok(Some(rec)) if rec.id == g.game_id => under_way.push(rec),
+                Ok(_) => {}
+                Err(e) => return Err(storage_failed(lang, &e)),
+            }
         }
-        let now = live.position();
-        if record.positions().iter().any(|p| p == now) {
-            return Err(Reply::private(t(lang, "err-review-file-under-way")));
+        for rec in under_way {
+            let Ok(theirs) = rec.to_game() else {
+                continue;
+            };
+            // A ballot game's first plies were drawn, not played.
+            let opening = match rec.opening.as_deref().map(super::ballot::Opening::parse) {
+                Some(Ok(o)) => o.stored_moves().len(),
+                _ => 0,
+            };
+            if reveals(game, &theirs, opening) {
+                return Err(Reply::private(tr(
+                    lang,
+                    "err-review-under-way",
+                    &[("id", s(rec.id.to_string()))],
+                )));
+            }
         }
         Ok(())
     }
 
-    /// Reviews a game on the search pool and answers with its summary, keeping the review
-    /// for its buttons.
+    /// Reviews a game on the search pool (or joins the review of it being made, or answers
+    /// with the one kept) and answers with its summary, shown in `place`.
     async fn review_subject(
         &self,
-        lang: Lang,
+        actor: &Actor,
+        place: Place,
         subject: Subject,
         game: Game,
         progress: ReviewProgress<'_>,
     ) -> Answer {
+        let lang = actor.lang();
+        let Some(_asking) = self.reviews.start_asking(actor.user_id) else {
+            return Reply::private(t(lang, "err-review-already-asking")).into();
+        };
+        let reviewed = match self.reviews.join(subject.id, self.config.max_reviews) {
+            Join::Kept(kept) => Ok(kept),
+            Join::Full => Err(ReviewFailed::Busy),
+            Join::Running(mut theirs) => match theirs.wait_for(Option::is_some).await {
+                Ok(outcome) => outcome.clone().unwrap_or(Err(ReviewFailed::Failed)),
+                Err(_) => Err(ReviewFailed::Failed),
+            },
+            Join::Make(making) => self.make_review(&making, subject, game, progress).await,
+        };
+        match reviewed {
+            Ok(r) => summary_reply(lang, &r.subject, &r.game, &r.review, place.channel_id).into(),
+            Err(failed) => failed.reply(lang).into(),
+        }
+    }
+
+    /// Searches a review on the pool, if the pool takes new work now.
+    async fn make_review(
+        &self,
+        making: &Making,
+        subject: Subject,
+        game: Game,
+        progress: ReviewProgress<'_>,
+    ) -> Result<Arc<Reviewed>, ReviewFailed> {
+        let failed = |why: ReviewFailed| {
+            making.result.send_replace(Some(Err(why)));
+            Err(why)
+        };
+        if !self.pool.has_room() {
+            return failed(ReviewFailed::Busy);
+        }
         let options = ReviewOptions::default();
         let review = match review_in_pool(&self.pool, &game, &options, progress).await {
             Ok(r) => r,
-            Err(ReviewError::NoMoves) => {
-                return Reply::private(t(lang, "err-review-no-moves")).into()
-            }
+            Err(ReviewError::NoMoves) => return failed(ReviewFailed::NoMoves),
             // The process is stopping: the next one will do it.
             Err(ReviewError::Pool(PoolError::ShutDown)) => {
                 tracing::info!("review {:#x} cut short: stopping", subject.id);
-                return Reply::private(t(lang, "err-restarting")).into();
+                return failed(ReviewFailed::Stopping);
             }
+            Err(ReviewError::Pool(PoolError::Busy)) => return failed(ReviewFailed::Busy),
             Err(ReviewError::Pool(e)) => {
                 tracing::error!("review {:#x} failed: {e}", subject.id);
-                return Reply::private(t(lang, "err-review-failed")).into();
+                return failed(ReviewFailed::Failed);
             }
         };
-        let reply = summary_reply(lang, &subject, &game, &review);
-        self.reviews.put(Reviewed {
+        let id = subject.id;
+        let here = subject.is_a_game_here();
+        let reviewed = Reviewed {
             subject,
             game,
             review,
-        });
-        reply.into()
+        };
+        Ok(self.reviews.finish(making, reviewed, || {
+            // A file's game has no stored record: its names are the file's.
+            here.then(|| self.store.archived_game(id).ok().flatten())
+                .flatten()
+        }))
     }
 
     /// The record `/review` means, or the reply refusing it.
@@ -415,24 +666,23 @@ impl App {
             };
             return rec.ok_or_else(|| Reply::private(t(lang, "err-no-game")));
         };
-        let unknown = || {
-            Reply::private(tr(
-                lang,
-                "err-review-unknown-game",
-                &[("id", s(text.to_string()))],
-            ))
-        };
+        let unknown = || Reply::private(tr(lang, "err-review-unknown-game", &[("id", u(text))]));
         let id: u64 = text
             .trim_start_matches('#')
             .parse()
             .map_err(|_| unknown())?;
-        let rec = match self.store.active_game(place.channel_id) {
-            Ok(Some(r)) if r.id == id => Some(r),
-            Ok(_) => self
-                .store
-                .archived_game(id)
-                .map_err(|e| storage_failed(lang, &e))?,
-            Err(e) => return Err(storage_failed(lang, &e)),
+        let archived = self
+            .store
+            .archived_game(id)
+            .map_err(|e| storage_failed(lang, &e))?;
+        let rec = match archived {
+            Some(r) => Some(r),
+            // Under way: here, or one the actor plays (refused by fair play, with its reason).
+            None => match self.store.active_game(place.channel_id) {
+                Ok(Some(r)) if r.id == id => Some(r),
+                Ok(_) => self.game_under_way_of(actor.user_id, id),
+                Err(e) => return Err(storage_failed(lang, &e)),
+            },
         };
         // A game is reviewed where it was played, or by someone who played it.
         match rec {
@@ -443,8 +693,20 @@ impl App {
         }
     }
 
-    /// A page button: the `index`th move worth a look of review `key`, privately.
-    pub async fn review_page(&self, actor: &Actor, key: u64, index: usize) -> Answer {
+    /// Game `game_id`, if it is under way and `user_id` plays in it.
+    fn game_under_way_of(&self, user_id: u64, game_id: u64) -> Option<GameRecord> {
+        let playing = self.store.playing(user_id).ok()?;
+        let g = playing.games.iter().find(|g| g.game_id == game_id)?;
+        self.store
+            .active_game(g.channel_id)
+            .ok()
+            .flatten()
+            .filter(|rec| rec.id == game_id)
+    }
+
+    /// A page button: the `index`th move worth a look of review `key`, privately, in
+    /// `place` (where the review was shown, which need not be where the game was played).
+    pub async fn review_page(&self, actor: &Actor, place: Place, key: u64, index: usize) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
             return Reply::private(t(lang, "err-review-expired")).into();
@@ -453,7 +715,7 @@ impl App {
         let Some(ply) = shown.get(index) else {
             return Reply::private(t(lang, "err-stale")).into();
         };
-        page_reply(lang, &kept, ply, index, shown.len()).into()
+        page_reply(lang, &kept, ply, index, shown.len(), place.channel_id).into()
     }
 
     /// The GIF button of a review: the reviewed game as an animation, privately.
@@ -469,7 +731,10 @@ impl App {
                 let description = describe_board(
                     lang,
                     &i18n::variant_title(lang, kept.subject.variant),
-                    &[t(lang, "alt-replay"), kept.subject.players_line(lang)],
+                    &[
+                        t(lang, "alt-replay"),
+                        plain(&kept.subject.players_line(lang)).into_owned(),
+                    ],
                     kept.game.position(),
                     false,
                     &[],
@@ -484,6 +749,30 @@ impl App {
             None => Reply::private(t(lang, "err-review-gif-failed")).into(),
         }
     }
+}
+
+/// Whether a review of `record` could show the move to play in `under_way` (whose first
+/// `opening` plies were given, not played): the record passes through the position on its
+/// board now (it is that game, continues it, or reaches it by other moves), or stops close
+/// enough before it for a line a review page shows ([`LINE_SHOWN`] plies) to reach it. A
+/// game whose players have not moved yet stands where every game with its opening stands,
+/// and gives nothing away.
+fn reveals(record: &Game, under_way: &Game, opening: usize) -> bool {
+    if record.variant() != under_way.variant() {
+        return false;
+    }
+    let (r, g) = (record.moves(), under_way.moves());
+    if g.len() <= opening {
+        return false;
+    }
+    let now = under_way.position();
+    if record.positions().iter().any(|p| p == now) {
+        return true;
+    }
+    if record.start_position() != under_way.start_position() {
+        return false;
+    }
+    r.len() < g.len() && g.len() - r.len() <= LINE_SHOWN && g[..r.len()] == *r
 }
 
 /// "That file is too big: at most 256 KB."
@@ -515,8 +804,8 @@ fn looks_like_pdn(first: &Result<PdnRecord, PdnRefusal>) -> bool {
 }
 
 /// A player's name from a file's tag: trimmed, cut to [`NAME_CHARS`], without control
-/// characters; "?" or nothing reads as an unknown player.
-fn tag_name(lang: Lang, tag: Option<&str>) -> String {
+/// characters; `None` for "?" or nothing (an unknown player).
+fn tag_name(tag: Option<&str>) -> Option<String> {
     let name: String = tag
         .unwrap_or_default()
         .chars()
@@ -524,13 +813,13 @@ fn tag_name(lang: Lang, tag: Option<&str>) -> String {
         .collect();
     let name = name.trim();
     if name.is_empty() || name == "?" {
-        return t(lang, "record-unknown-player");
+        return None;
     }
     let mut cut: String = name.chars().take(NAME_CHARS).collect();
     if cut.len() < name.len() {
         cut.push('…');
     }
-    cut
+    Some(cut)
 }
 
 /// The lines a file's game adds to its review: which game of which file, its stated result,
@@ -544,7 +833,7 @@ fn record_lines(lang: Lang, filename: &str, record: &PdnRecord) -> Vec<String> {
     let mut lines = vec![tr(
         lang,
         "review-file-game",
-        &[("number", n(record.number as f64)), ("file", s(file))],
+        &[("number", n(record.number as f64)), ("file", u(file))],
     )];
     let game = &record.game;
     lines.push(match game.outcome() {
@@ -577,10 +866,8 @@ impl App {
     ) -> Option<Vec<u8>> {
         let notations = game.notations();
         let captions: Vec<Caption> = (0..=game.ply())
-            .map(|ply| Caption {
-                title: i18n::variant_title(lang, subject.variant),
-                players: subject.players_line(lang),
-                status: match ply.checked_sub(1) {
+            .map(|ply| {
+                let status = match ply.checked_sub(1) {
                     None => t(lang, "replay-start"),
                     Some(i) => tr(
                         lang,
@@ -590,20 +877,26 @@ impl App {
                             ("move", s(&notations[i])),
                         ],
                     ),
-                },
+                };
+                caption_of(
+                    i18n::variant_title(lang, subject.variant),
+                    subject.players_line(lang),
+                    status,
+                )
             })
             .collect();
         let game = game.clone();
         let perspective = game.variant().first_player();
         let id = subject.id;
-        let drawn = self
-            .pool
-            .submit(JobClass::Long, move |_| {
-                render::replay_gif(&game, perspective, |ply| {
-                    captions.get(ply).cloned().unwrap_or_default()
-                })
+        // New work: left out (the PDN goes alone) when the search queues are full.
+        let drawn = match self.pool.try_submit(JobClass::Long, move |_| {
+            render::replay_gif(&game, perspective, |ply| {
+                captions.get(ply).cloned().unwrap_or_default()
             })
-            .await;
+        }) {
+            Ok(ticket) => ticket.await,
+            Err(e) => Err(e),
+        };
         match drawn {
             Ok(Ok(bytes)) => Some(bytes),
             Ok(Err(e)) => {
@@ -623,8 +916,16 @@ impl App {
     }
 }
 
-/// The summary: a line per player, the chart, a button to the first page.
-fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) -> Reply {
+/// The summary: a line per player, the chart, a button to the first page and one for the
+/// animation. `shown_in`: the channel the summary is posted in, whose clicks its buttons
+/// answer.
+fn summary_reply(
+    lang: Lang,
+    subject: &Subject,
+    game: &Game,
+    review: &Review,
+    shown_in: u64,
+) -> Reply {
     let mut lines = subject.record_lines.clone();
     for c in [Color::White, Color::Black] {
         let p = review.player(c);
@@ -632,7 +933,7 @@ fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) ->
             lang,
             "review-player",
             &[
-                ("name", s(subject.name(c))),
+                ("name", subject.player(c).arg(lang)),
                 ("colour", s(i18n::color_name(lang, c))),
                 ("accuracy", n(p.accuracy.round())),
                 ("inaccuracies", n(p.inaccuracies as f64)),
@@ -690,7 +991,7 @@ fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) ->
         )
     };
     let labels = ChartLabels {
-        title: subject.players_line(lang),
+        title: plain(&subject.players_line(lang)).into_owned(),
         upper: side(Color::White),
         lower: side(Color::Black),
     };
@@ -702,14 +1003,14 @@ fn summary_reply(lang: Lang, subject: &Subject, game: &Game, review: &Review) ->
     }
     if count > 0 {
         reply.buttons.push(page_button(
-            subject.channel_id,
+            shown_in,
             subject.id,
             0,
             t(lang, "button-review-first"),
         ));
     }
     reply.buttons.push(Button {
-        id: ComponentId::new(Action::ReviewGif, subject.channel_id, subject.id).encode(),
+        id: ComponentId::new(Action::ReviewGif, shown_in, subject.id).encode(),
         label: t(lang, "button-review-gif"),
         style: ButtonStyle::Secondary,
     });
@@ -727,8 +1028,15 @@ fn page_button(channel_id: u64, key: u64, index: usize, label: String) -> Button
 }
 
 /// One move worth a look: the position before it with the move played and the better one as
-/// arrows, what each leads to, and buttons to the neighbours.
-fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: usize) -> Reply {
+/// arrows, what each leads to, and buttons to the neighbours (which answer in `shown_in`).
+fn page_reply(
+    lang: Lang,
+    kept: &Reviewed,
+    p: &PlyReview,
+    index: usize,
+    count: usize,
+    shown_in: u64,
+) -> Reply {
     let (subject, game) = (&kept.subject, &kept.game);
     let before = game.positions()[p.ply];
     let after = game.positions()[p.ply + 1];
@@ -798,11 +1106,11 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
         index + 1
     ));
     let view = BoardView {
-        caption: Caption {
-            title: i18n::variant_title(lang, subject.variant),
-            players: subject.players_line(lang),
-            status: heading.clone(),
-        },
+        caption: caption_of(
+            i18n::variant_title(lang, subject.variant),
+            subject.players_line(lang),
+            heading.clone(),
+        ),
         last_move: p.ply.checked_sub(1).map(|i| game.moves()[i]),
         ..BoardView::new(&before, subject.perspective)
     };
@@ -830,21 +1138,15 @@ fn page_reply(lang: Lang, kept: &Reviewed, p: &PlyReview, index: usize, count: u
     }
     if index > 0 {
         let label = t(lang, "button-review-prev");
-        reply.buttons.push(page_button(
-            subject.channel_id,
-            subject.id,
-            index - 1,
-            label,
-        ));
+        reply
+            .buttons
+            .push(page_button(shown_in, subject.id, index - 1, label));
     }
     if index + 1 < count {
         let label = t(lang, "button-review-next");
-        reply.buttons.push(page_button(
-            subject.channel_id,
-            subject.id,
-            index + 1,
-            label,
-        ));
+        reply
+            .buttons
+            .push(page_button(shown_in, subject.id, index + 1, label));
     }
     reply
 }

@@ -1,6 +1,6 @@
 //! The bot's tunable limits, read from the environment by the front end: time per move,
 //! how often the sweeper runs, how long a challenge stays open, the search pool's size, how
-//! long PostgreSQL is waited for.
+//! long PostgreSQL is waited for, and the caps per person and per bot.
 //! Durations are written like `90s`, `15m`, `3d`; a bad value names its variable.
 
 use crate::store::DbTimeouts;
@@ -34,6 +34,16 @@ pub struct Settings {
     /// `DAMAS_DB_CONNECT_TIMEOUT`, `DAMAS_DB_STATEMENT_TIMEOUT`, `DAMAS_DB_POOL_WAIT`: how
     /// long PostgreSQL is waited for.
     pub db_timeouts: DbTimeouts,
+    /// `DAMAS_MAX_BOT_GAMES`: games against the bot one person may have under way at once.
+    pub max_bot_games: usize,
+    /// `DAMAS_MAX_CHALLENGES`: open challenges one person may have made at once.
+    pub max_challenges: usize,
+    /// `DAMAS_MAX_REVIEWS`: reviews being made at once, for everyone (one per person).
+    pub max_reviews: usize,
+    /// `DAMAS_SEARCH_QUEUE`: searches waiting beyond which new games against the bot,
+    /// reviews and replays are refused ("the bot is busy"); the bot's moves in games under
+    /// way are never refused.
+    pub search_queue: usize,
 }
 
 impl Default for Settings {
@@ -46,9 +56,24 @@ impl Default for Settings {
             search_memory_mb: 256,
             file_fetch_time: Duration::from_secs(10),
             db_timeouts: DbTimeouts::default(),
+            max_bot_games: DEFAULT_MAX_BOT_GAMES,
+            max_challenges: DEFAULT_MAX_CHALLENGES,
+            max_reviews: DEFAULT_MAX_REVIEWS,
+            search_queue: DEFAULT_SEARCH_QUEUE,
         }
     }
 }
+
+/// Enough for a game in a few channels or threads at once; each waits for searches.
+pub const DEFAULT_MAX_BOT_GAMES: usize = 3;
+/// Each challenge pings someone: a handful at once is plenty.
+pub const DEFAULT_MAX_CHALLENGES: usize = 3;
+/// A review searches every position at hard's budget (seconds of CPU) on the queue expert
+/// moves use, shortening their thinking: two at once on a small machine.
+pub const DEFAULT_MAX_REVIEWS: usize = 2;
+/// Above the load benchmark's peak (90 games against the bot started at once), far below
+/// what would keep a move waiting for minutes.
+pub const DEFAULT_SEARCH_QUEUE: usize = 128;
 
 /// Cores less one (the async runtime and the store need one), at least one.
 pub fn default_search_threads() -> usize {
@@ -122,6 +147,10 @@ impl Settings {
         };
         count("DAMAS_SEARCH_THREADS", &mut s.search_threads, 256)?;
         count("DAMAS_SEARCH_MEMORY_MB", &mut s.search_memory_mb, 65_536)?;
+        count("DAMAS_MAX_BOT_GAMES", &mut s.max_bot_games, 1_000)?;
+        count("DAMAS_MAX_CHALLENGES", &mut s.max_challenges, 1_000)?;
+        count("DAMAS_MAX_REVIEWS", &mut s.max_reviews, 1_000)?;
+        count("DAMAS_SEARCH_QUEUE", &mut s.search_queue, 100_000)?;
         Ok(s)
     }
 }
@@ -177,6 +206,10 @@ mod tests {
             ("DAMAS_DB_CONNECT_TIMEOUT", "5"),
             ("DAMAS_DB_STATEMENT_TIMEOUT", "0s"),
             ("DAMAS_DB_POOL_WAIT", "soon"),
+            ("DAMAS_MAX_BOT_GAMES", "0"),
+            ("DAMAS_MAX_CHALLENGES", "-1"),
+            ("DAMAS_MAX_REVIEWS", "two"),
+            ("DAMAS_SEARCH_QUEUE", "100001"),
         ] {
             let e = from(&[(var, value)]).unwrap_err();
             assert_eq!(e.variable, var);

@@ -5,7 +5,7 @@
 //! their games with them, without a result.
 
 use super::board::board_reply;
-use super::i18n::{n, s, t, tr, Lang};
+use super::i18n::{n, s, t, tr, u, Lang};
 use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
@@ -56,8 +56,8 @@ impl App {
                                 lang,
                                 "challenge-expired-notice",
                                 &[
-                                    ("challenger", s(&c.challenger.name)),
-                                    ("opponent", s(&c.challenged.name)),
+                                    ("challenger", u(&c.challenger.name)),
+                                    ("opponent", u(&c.challenged.name)),
                                 ],
                             );
                             out.push(Swept::ChallengeExpired {
@@ -104,7 +104,7 @@ impl App {
                 Ok(mut rec) => {
                     // The game ended at its deadline, not at the sweep.
                     rec.last_move_at_ms = last_move_at;
-                    let headline = tr(lang, "lost-on-time", &[("name", s(name))]);
+                    let headline = tr(lang, "lost-on-time", &[("name", u(name))]);
                     Some(Swept::Post {
                         place,
                         reply: board_reply(lang, &rec, &game, Some(headline)),

@@ -7,8 +7,8 @@
 use super::challenge::GameStart;
 use super::commands::Threading;
 use super::i18n::{self, s, t, tr, Lang};
-use super::reply::{BoardRef, Reply, ThreadLineRef};
-use super::{seat_name, Answer, App, Place};
+use super::reply::{is_bidi_control, plain, BoardRef, Reply, ThreadLineRef};
+use super::{seat_arg, Answer, App, Place};
 use crate::engine::Variant;
 use crate::store::{GameRecord, GameThread, Seat};
 
@@ -38,25 +38,34 @@ pub struct ThreadEnd {
     pub line: Reply,
 }
 
-/// "Ana vs Beto · damas españolas" (White first).
-fn thread_name(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
+/// "Ana vs Beto · damas españolas" (White first), the players' names marked as theirs: the
+/// game as its line in the parent channel names it.
+fn game_title(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
     tr(
         lang,
         "thread-name",
         &[
-            ("white", s(seat_name(lang, &players[0]))),
-            ("black", s(seat_name(lang, &players[1]))),
+            ("white", seat_arg(lang, &players[0])),
+            ("black", seat_arg(lang, &players[1])),
             ("variant", s(i18n::variant_name(lang, variant))),
         ],
     )
-    .chars()
-    .take(THREAD_NAME_LIMIT)
-    .collect()
+}
+
+/// The thread's name: [`game_title`] as typed (Discord shows thread names as they are, with
+/// no markdown), on one line, without bidirectional controls, within Discord's length.
+fn thread_name(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
+    plain(&game_title(lang, players, variant))
+        .chars()
+        .filter(|&c| !is_bidi_control(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(THREAD_NAME_LIMIT)
+        .collect()
 }
 
 /// The parent channel's line for a game cancelled in its thread (`/cancel`): no result.
 fn cancelled_line_text(lang: Lang, rec: &GameRecord) -> String {
-    let name = thread_name(lang, &rec.players, rec.variant);
+    let name = game_title(lang, &rec.players, rec.variant);
     tr(lang, "thread-line-cancelled", &[("name", s(name))])
 }
 
@@ -82,7 +91,7 @@ fn thread_end(thread_id: u64, thread: &GameThread, text: String) -> ThreadEnd {
 
 /// The parent channel's line for a game: its name, and its result once it is over.
 fn line_text(lang: Lang, rec: &GameRecord) -> String {
-    let name = thread_name(lang, &rec.players, rec.variant);
+    let name = game_title(lang, &rec.players, rec.variant);
     match rec.outcome {
         None => tr(lang, "thread-line", &[("name", s(name))]),
         Some(o) => tr(

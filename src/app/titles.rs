@@ -2,8 +2,9 @@
 //! announcement at the end of the game that earns one. Which title a player holds is decided
 //! by [`crate::store::scoring::title`] alone.
 
-use super::i18n::{self, n, s, t, tr, Lang};
-use super::seat_name;
+use super::i18n::{self, n, s, t, tr, u, Lang};
+use super::reply::UserText;
+use super::seat_arg;
 use crate::engine::{Color, Variant};
 use crate::store::scoring::{Title, TITLE_LEVEL};
 use crate::store::{FinishSummary, GameRecord};
@@ -38,9 +39,9 @@ pub fn titled_name(lang: Lang, name: &str, title: Option<Title>) -> String {
         Some(title) => tr(
             lang,
             "name-with-player-title",
-            &[("name", s(name)), ("title", s(title_name(lang, title)))],
+            &[("name", u(name)), ("title", s(title_name(lang, title)))],
         ),
-        None => name.to_string(),
+        None => UserText(name).to_string(),
     }
 }
 
@@ -57,7 +58,7 @@ pub fn earned_lines(lang: Lang, rec: &GameRecord, finished: &FinishSummary) -> O
                 lang,
                 "player-title-earned",
                 &[
-                    ("name", s(seat_name(lang, rec.seat(color)))),
+                    ("name", seat_arg(lang, rec.seat(color))),
                     ("title", s(title_name(lang, title))),
                     ("variant", s(i18n::variant_title(lang, rec.variant))),
                     ("score", n(seat_summary.score.unwrap_or(0))),

@@ -17,6 +17,7 @@ use crate::app::commands::{
     self, ArgValue, CommandSpec, Invocation, OptionKind, Upload, UploadError, MAX_UPLOAD_BYTES,
 };
 use crate::app::i18n::{n, s, t, tr, Lang};
+use crate::app::reply::plain;
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
 use crate::store::{Store, StoreError};
 use clap::Args;
@@ -404,10 +405,11 @@ impl Console {
             text.push_str(&tr(lang, "console-only-you", &[("name", s(name))]));
             text.push(' ');
         }
+        // A terminal has no markup: what people wrote is printed as they wrote it.
         if let Some(t) = &r.title {
-            text.push_str(&format!("== {t} ==\n"));
+            text.push_str(&format!("== {} ==\n", plain(t)));
         }
-        text.push_str(&self.unmention(&r.text));
+        text.push_str(&self.unmention(&plain(&r.text)));
         if let Some(picture) = &r.image {
             self.saved += 1;
             let path = self.boards.join(format!("board-{:04}.png", self.saved));

@@ -218,6 +218,10 @@ fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
             move_time: settings.move_time,
             search_threads: settings.search_threads,
             search_memory_mb: settings.search_memory_mb,
+            max_bot_games: settings.max_bot_games,
+            max_challenges: settings.max_challenges,
+            max_reviews: settings.max_reviews,
+            search_queue: settings.search_queue,
             ..Config::default()
         },
     );

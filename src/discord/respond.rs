@@ -4,6 +4,7 @@
 //! builders the delivery needs: an interaction response, a follow-up, an edit of the deferred
 //! original, or a plain channel message.
 
+use crate::app::reply::{is_bidi_control, plain, show_user_text};
 use crate::app::{Button as AppButton, ButtonStyle as AppButtonStyle, Menu, MenuOption, Reply};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
@@ -29,6 +30,38 @@ fn clip(s: &str, max: usize) -> String {
     }
     let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
+    out
+}
+
+/// The ASCII characters Discord's markdown gives a meaning to somewhere: emphasis, code,
+/// spoilers, quotes, headings and subtext (`#`, `-#`), lists (`-`, `+`, `1.`), masked links
+/// (`[x](url)`), mentions, channels, timestamps and custom emoji (`<…>`), `@everyone`, and
+/// the backslash itself. Discord drops a backslash before any such character and shows the
+/// character, so escaping one that would not have been markup changes nothing on screen.
+const MARKDOWN: &[char] = &[
+    '\\', '*', '_', '~', '`', '|', '>', '<', '#', '-', '+', '.', ':', '[', ']', '(', ')', '@', '!',
+];
+
+/// Text a person wrote (a display name, a typed move, a tag of an attached file), made to
+/// show as typed inside a message: each markdown character escaped; line breaks and other
+/// control characters become spaces (a name never starts a line of its own, so never a
+/// heading or a quote); explicit bidirectional controls are dropped (they would reorder the
+/// bot's words around the name). The one place user text is made safe for Discord: the app
+/// marks it ([`crate::app::reply::UserText`]), [`Rendered::new`] calls this on every marked
+/// part of a reply's text and title.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for c in text.chars() {
+        match c {
+            c if is_bidi_control(c) => {}
+            c if c.is_control() => out.push(' '),
+            c if MARKDOWN.contains(&c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -66,7 +99,7 @@ pub fn components(reply: &Reply) -> Vec<CreateActionRow> {
                 .iter()
                 .map(|b| {
                     CreateButton::new(b.id.clone())
-                        .label(clip(&b.label, 80))
+                        .label(clip(&plain(&b.label), 80))
                         .style(button_style(b.style))
                 })
                 .collect(),
@@ -124,16 +157,17 @@ fn select_menu(id: &str, placeholder: &str, options: &[MenuOption]) -> CreateAct
     let options = options
         .iter()
         .map(|o| {
-            let mut opt = CreateSelectMenuOption::new(clip(&o.label, 100), clip(&o.value, 100));
+            let mut opt =
+                CreateSelectMenuOption::new(clip(&plain(&o.label), 100), clip(&o.value, 100));
             if let Some(d) = &o.description {
-                opt = opt.description(clip(d, 100));
+                opt = opt.description(clip(&plain(d), 100));
             }
             opt
         })
         .collect();
     CreateActionRow::SelectMenu(
         CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
-            .placeholder(clip(placeholder, 150)),
+            .placeholder(clip(&plain(placeholder), 150)),
     )
 }
 
@@ -169,10 +203,16 @@ pub struct Rendered {
 
 impl Rendered {
     pub fn new(reply: &Reply) -> Rendered {
+        // What people wrote shows as they wrote it, never as markup.
+        let text = show_user_text(&reply.text, escape_markdown);
+        let title = reply
+            .title
+            .as_deref()
+            .map(|t| show_user_text(t, escape_markdown));
         // Text goes into an embed when there is a title or a picture, else into the content.
-        let embed = (reply.title.is_some() || reply.image.is_some()).then(|| {
-            let mut e = CreateEmbed::new().description(clip(&reply.text, DESCRIPTION_LIMIT));
-            if let Some(t) = &reply.title {
+        let embed = (title.is_some() || reply.image.is_some()).then(|| {
+            let mut e = CreateEmbed::new().description(clip(&text, DESCRIPTION_LIMIT));
+            if let Some(t) = &title {
                 e = e.title(clip(t, 256));
             }
             if reply.image.is_some() {
@@ -185,7 +225,7 @@ impl Rendered {
         // so names and typed text never ping anyone, @everyone and roles included.
         let mention = reply.mention.map(|id| format!("<@{id}>"));
         let text = if embed.is_none() {
-            Some(reply.text.as_str())
+            Some(text.as_str())
         } else {
             None
         };

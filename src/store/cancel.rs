@@ -1,14 +1,15 @@
 //! Cancelling a game without a result: a moderator's decision, or a channel that is gone.
 
 use super::codec::{decode, id_key};
-use super::kv::Scan;
+use super::kv::{abort, Scan};
+use super::playing::{game_ended, TREE_PLAYING};
 use super::records::GameRecord;
 use super::{Store, StoreError, TREE_GAMES};
 
 impl Store {
     /// Removes the channel's active game without a result: it counts for no one (no record,
-    /// rating or leaderboard changes) and is not archived. Compare-and-swap on the stored
-    /// bytes read at `expected_ply`: a game that moved meanwhile gives
+    /// rating or leaderboard changes) and is not archived. One transaction that checks the
+    /// stored game is still at `expected_ply`: a game that moved meanwhile gives
     /// [`StoreError::Conflict`]. Durable before it returns. `Ok(false)` if there was no game.
     /// The channel's board post stays (see [`Store::board_post`]).
     pub async fn cancel_game(
@@ -22,18 +23,25 @@ impl Store {
             expected_ply,
             found_ply,
         };
-        let Some(bytes) = self.read(TREE_GAMES, &key)? else {
-            return Ok(false);
-        };
-        let current: GameRecord = decode(TREE_GAMES, &key, &bytes)?;
-        if current.ply() != expected_ply {
-            return Err(conflict(Some(current.ply())));
+        let cancelled = self.transaction(&[TREE_GAMES, TREE_PLAYING], |tx| {
+            let Some(bytes) = tx.get(TREE_GAMES, &key)? else {
+                return Ok(false);
+            };
+            let current: GameRecord = match decode(TREE_GAMES, &key, &bytes) {
+                Ok(rec) => rec,
+                Err(e) => return abort(e),
+            };
+            if current.ply() != expected_ply {
+                return abort(conflict(Some(current.ply())));
+            }
+            tx.remove(TREE_GAMES, &key)?;
+            game_ended(tx, &current)?;
+            Ok(true)
+        })?;
+        if cancelled {
+            self.durable().await?;
         }
-        if !self.swap(TREE_GAMES, &key, Some(&bytes), None)? {
-            return Err(conflict(self.active_game(channel_id)?.map(|g| g.ply())));
-        }
-        self.durable().await?;
-        Ok(true)
+        Ok(cancelled)
     }
 
     /// Cancels, as [`Store::cancel_game`] does, every active game whose channel `gone`

@@ -163,6 +163,9 @@ pub(crate) fn check_decodes(
         TREE_THREADS => {
             decode::<super::GameThread>(tree, key, value)?;
         }
+        super::TREE_PLAYING => {
+            decode::<super::Playing>(tree, key, value)?;
+        }
         TREE_PAIRS | TREE_BOARD_MEMBERS => {
             decode_u64(tree, key, value)?;
         }

@@ -105,6 +105,19 @@ pub enum StoreError {
         found_ply: Option<usize>,
     },
 
+    /// A person asked for one more game against the bot than the cap allows.
+    #[error("user {user_id} already has {limit} games against the bot under way")]
+    TooManyBotGames { user_id: u64, limit: usize },
+
+    /// `/forget-me` while the person plays a game: nothing was erased.
+    #[error("user {user_id} is playing a game")]
+    PlayingNow { user_id: u64 },
+
+    /// The records a multi-step operation plans from kept changing while it ran: it gave up
+    /// with nothing written.
+    #[error("{what} kept changing; nothing was written")]
+    KeptChanging { what: &'static str },
+
     #[error("the channel already has an open challenge")]
     ChallengeExists { challenge: Box<Challenge> },
 

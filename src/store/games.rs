@@ -4,6 +4,7 @@
 use super::codec::{decode, encode, id_key, pair_key};
 use super::kv::{abort, Scan, Tx, TxResult};
 use super::leaderboards::refresh_boards;
+use super::playing::{game_ended, game_started, games_under_way, TREE_PLAYING};
 use super::records::{level_index, FinishSummary, GameRecord, PlayerRecord, Seat};
 use super::{
     scoring, Invalid, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
@@ -12,8 +13,9 @@ use super::{
 use crate::engine::Game;
 
 /// The trees a game's end writes.
-const FINISHING_TREES: [&str; 8] = [
+const FINISHING_TREES: [&str; 9] = [
     TREE_GAMES,
+    TREE_PLAYING,
     TREE_ARCHIVE,
     TREE_BY_PLAYER,
     TREE_BY_CHANNEL,
@@ -113,6 +115,18 @@ impl Store {
     /// has an active game, however old: games that nobody plays end by their time limit
     /// (the app's sweeper), not here.
     pub async fn create_game(&self, rec: GameRecord) -> Result<(), StoreError> {
+        self.create_game_capped(rec, usize::MAX).await
+    }
+
+    /// [`Store::create_game`], refused with [`StoreError::TooManyBotGames`] when `rec` is a
+    /// game against the bot and its player already has `bot_games_cap` of those under way.
+    /// The count and the creation are one transaction: two games asked for at once cannot
+    /// both slip under the cap.
+    pub async fn create_game_capped(
+        &self,
+        rec: GameRecord,
+        bot_games_cap: usize,
+    ) -> Result<(), StoreError> {
         if rec.outcome.is_some() {
             return Err(Invalid::AlreadyOver.into());
         }
@@ -120,7 +134,8 @@ impl Store {
         let rec = GameRecord { revision: 0, ..rec };
         let new_bytes = encode("game", &rec)?;
         let key = id_key(rec.channel_id);
-        self.transaction(&[TREE_GAMES, TREE_ARCHIVE], |tx| {
+        let vs_bot = rec.players.iter().any(|s| matches!(s, Seat::Bot { .. }));
+        self.transaction(&[TREE_GAMES, TREE_ARCHIVE, TREE_PLAYING], |tx| {
             if tx.get(TREE_ARCHIVE, &id_key(rec.id))?.is_some() {
                 return abort(Invalid::DuplicateId(rec.id).into());
             }
@@ -132,8 +147,19 @@ impl Store {
                     Err(e) => e,
                 });
             }
+            if vs_bot {
+                for user_id in rec.players.iter().filter_map(Seat::user_id) {
+                    let under_way = games_under_way(tx, user_id)?;
+                    if under_way.iter().filter(|g| g.vs_bot).count() >= bot_games_cap {
+                        return abort(StoreError::TooManyBotGames {
+                            user_id,
+                            limit: bot_games_cap,
+                        });
+                    }
+                }
+            }
             tx.insert(TREE_GAMES, &key, &new_bytes)?;
-            Ok(())
+            game_started(tx, &rec)
         })?;
         self.durable().await
     }
@@ -264,6 +290,7 @@ fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSumma
         Err(e) => return abort(e),
     };
     tx.remove(TREE_GAMES, &id_key(rec.channel_id))?;
+    game_ended(tx, rec)?;
     tx.insert(TREE_ARCHIVE, &game_key, &archived)?;
     tx.insert(TREE_BY_CHANNEL, &pair_key(rec.channel_id, rec.id), &[])?;
 

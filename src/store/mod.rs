@@ -22,6 +22,7 @@
 //!   variant ++ board ++ user → that user's current sort key, to find and move their line.
 //! - `threads`: thread id → [`GameThread`], the threads the bot opened for games ([`threads`]).
 //! - `puzzle_players`, `puzzle_members`: puzzle solvers ([`puzzles`]).
+//! - `playing`: user id → [`Playing`], the games under way each person sits in ([`playing`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -68,6 +69,7 @@ pub mod leaderboards;
 pub mod leases;
 mod pg;
 mod pg_tls;
+pub mod playing;
 pub mod posts;
 pub mod puzzles;
 pub mod records;
@@ -82,6 +84,7 @@ pub use durability::{Durability, FatalHook};
 pub use error::{Invalid, StoreError};
 pub use forget::ForgetSummary;
 pub use leases::{BotTurnLeases, LeaseGuard, BOT_TURN_LEASE_TTL};
+pub use playing::{Playing, PlayingIn, TREE_PLAYING};
 pub use posts::{BoardPost, PostRecorded};
 pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{
@@ -111,7 +114,7 @@ pub const TREE_BOARD_MEMBERS: &str = "board_members";
 pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 13] = [
+pub const TREES: [&str; 14] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -125,6 +128,7 @@ pub const TREES: [&str; 13] = [
     TREE_THREADS,
     TREE_PUZZLE_PLAYERS,
     TREE_PUZZLE_MEMBERS,
+    TREE_PLAYING,
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL
@@ -238,10 +242,18 @@ impl Store {
             Some(url) => Kv::Postgres(PgKv::connect(url, timeouts)?),
             None => Kv::Sled(SledKv::open(db, durability)?),
         };
-        Ok(Store {
+        let store = Store {
             kv: Arc::new(kv),
             fatal: durability::exit_hook(),
-        })
+        };
+        // Games started by a version without the index: a store shared by processes of
+        // both versions keeps adding them at every start, harmlessly.
+        match store.index_games_under_way() {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("indexed the players of {n} games under way"),
+            Err(e) => tracing::error!("could not index the games under way: {e}"),
+        }
+        Ok(store)
     }
 
     /// "sled" or "postgres".

@@ -58,6 +58,7 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "seen_interactions",
         include_str!("migrations/0005_seen_interactions.sql"),
     ),
+    (6, "playing", include_str!("migrations/0006_playing.sql")),
 ];
 
 /// How long the store waits on PostgreSQL (`DAMAS_DB_CONNECT_TIMEOUT`,

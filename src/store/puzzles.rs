@@ -179,23 +179,4 @@ impl Store {
         lines.truncate(limit);
         Ok(lines)
     }
-
-    /// Erases a person's puzzle record and their place on every server's puzzle board. Not
-    /// flushed on its own: `/forget-me` makes everything durable at its end.
-    pub(crate) fn forget_puzzle_player(&self, user_id: u64) -> Result<bool, StoreError> {
-        let key = id_key(user_id);
-        let members: Vec<Vec<u8>> = self
-            .scan(TREE_PUZZLE_MEMBERS, Scan::all())?
-            .into_iter()
-            .map(|(k, _)| k)
-            .filter(|k| second_id(k) == Some(user_id))
-            .collect();
-        self.transaction(&[TREE_PUZZLE_PLAYERS, TREE_PUZZLE_MEMBERS], |tx| {
-            let had = tx.remove(TREE_PUZZLE_PLAYERS, &key)?.is_some();
-            for member in &members {
-                tx.remove(TREE_PUZZLE_MEMBERS, member)?;
-            }
-            Ok(had)
-        })
-    }
 }

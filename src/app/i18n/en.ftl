@@ -507,7 +507,6 @@ err-review-file-number = That file holds { $count ->
 }: there is no game { $number }.
 err-review-file-game-refused = That game cannot be read. { $reason }
 err-review-file-too-long = That game has { $plies } moves; analyses stop at { $limit }.
-err-review-file-under-way = That record is the game being played in this channel: it can be analysed once the game is over.
 ## the evaluation of a reviewed game, from White's side: + when White is better
 eval-even = even ({ $score })
 eval-better = { $side } is better ({ $score })
@@ -550,3 +549,15 @@ alt-arrow = { $move } ({ $status })
 alt-review-arrows = Arrows: the move played, { $played }, and the better one, { $better }.
 alt-chart = Chart of the evaluation after each move. Above the middle line, White is better; below it, Black is better. At the end, { $end }.
 alt-replay = Animation of the game, move by move, from the start position to the final one, described here.
+err-bot-busy = The bot is busy right now: try again in a minute.
+err-too-many-bot-games = You already have { $limit ->
+    [one] a game
+   *[other] { $limit } games
+} against the bot under way: finish or resign one first.
+err-too-many-challenges = You already have { $limit ->
+    [one] an open challenge
+   *[other] { $limit } open challenges
+}: wait for an answer, or withdraw one, first.
+err-review-already-asking = You already have an analysis under way: wait for it to finish.
+err-review-under-way = Game #{ $id } is still being played: judging its moves now would tell a player what to play. It can be analysed as soon as it ends, with /review game:{ $id }.
+err-forget-unsure = The erasure may or may not have been saved: run /forget-me again to be sure.

@@ -504,7 +504,6 @@ err-review-file-number = Ese archivo tiene { $count ->
 }: no hay partida { $number }.
 err-review-file-game-refused = Esa partida no se puede leer. { $reason }
 err-review-file-too-long = Esa partida tiene { $plies } jugadas; los análisis llegan hasta { $limit }.
-err-review-file-under-way = Ese registro es la partida que se está jugando en este canal: se podrá analizar cuando termine.
 caption-turn = juegan las { $color }
 
 ## the evaluation of a reviewed game, from White's side: + when White is better
@@ -549,3 +548,15 @@ alt-arrow = { $move } ({ $status })
 alt-review-arrows = Flechas: la jugada hecha, { $played }, y la mejor, { $better }.
 alt-chart = Gráfico de la evaluación tras cada jugada. Por encima de la línea central, ventaja de las blancas; por debajo, ventaja de las negras. Al final, { $end }.
 alt-replay = Animación de la partida, jugada a jugada, desde la posición inicial hasta la final, que se describe a continuación.
+err-bot-busy = El bot está ocupado ahora mismo: vuelve a intentarlo en un minuto.
+err-too-many-bot-games = Ya tienes { $limit ->
+    [one] una partida
+   *[other] { $limit } partidas
+} en curso contra el bot: termina o abandona una primero.
+err-too-many-challenges = Ya tienes { $limit ->
+    [one] un desafío abierto
+   *[other] { $limit } desafíos abiertos
+}: espera una respuesta, o retira uno, primero.
+err-review-already-asking = Ya tienes un análisis en marcha: espera a que termine.
+err-review-under-way = La partida #{ $id } aún se está jugando: juzgar sus jugadas ahora le diría a un jugador qué jugar. Podrás analizarla en cuanto termine, con /analizar partida:{ $id }.
+err-forget-unsure = Puede que el borrado se haya guardado o no: vuelve a usar /olvidarme para asegurarte.

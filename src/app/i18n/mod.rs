@@ -120,6 +120,12 @@ pub fn s(v: impl ToString) -> FluentValue<'static> {
     FluentValue::from(v.to_string())
 }
 
+/// Text a person wrote (a name, a typed move), marked as theirs so that every front end shows
+/// it as typed, never as markup (see [`super::reply::UserText`]).
+pub fn u(v: impl AsRef<str>) -> FluentValue<'static> {
+    FluentValue::from(super::reply::UserText(v.as_ref()).to_string())
+}
+
 /// A sentence continued after a colon or a dash: "El peón…" → "el peón…" (acronyms such as
 /// "PDN" stay as they are).
 pub fn decapitalized(text: &str) -> String {
@@ -168,7 +174,7 @@ pub fn move_error_text(lang: Lang, e: &MoveError) -> String {
     match e {
         MoveError::Notation(NotationError::Empty) => t(lang, "err-empty"),
         MoveError::Notation(NotationError::NotAMove { text }) => {
-            tr(lang, "err-not-a-move", &[("text", s(text))])
+            tr(lang, "err-not-a-move", &[("text", u(text))])
         }
         MoveError::Notation(NotationError::SquareOutOfRange { number }) => {
             tr(lang, "err-square-range", &[("n", s(number))])

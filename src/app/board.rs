@@ -6,7 +6,7 @@ use super::reply::{
     plain, BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Picture, Reply,
     PICTURE_DESCRIPTION_LIMIT,
 };
-use super::{bot_level, seat_arg, seat_name, vs_bot};
+use super::{bot_level, seat_arg, vs_bot};
 use crate::engine::{legal_notations, Color, Explanation, Game, Move, Position, Square};
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
@@ -265,7 +265,7 @@ fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
             &[
                 ("move", s(before.move_notation(mv))),
                 ("color", s(i18n::color_name(lang, mover))),
-                ("name", s(seat_name(lang, rec.seat(mover)))),
+                ("name", seat_arg(lang, rec.seat(mover))),
             ],
         ));
     }
@@ -326,7 +326,7 @@ fn turn_sentence(lang: Lang, rec: &GameRecord, position: &Position, id: &str) ->
         id,
         &[
             ("color", s(i18n::color_name(lang, side))),
-            ("name", s(seat_name(lang, rec.seat(side)))),
+            ("name", seat_arg(lang, rec.seat(side))),
         ],
     )
 }

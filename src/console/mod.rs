@@ -421,7 +421,7 @@ impl Console {
             text.push_str(&line);
             if self.text_boards {
                 text.push('\n');
-                text.push_str(&self.unmention(&picture.description));
+                text.push_str(&self.unmention(&plain(&picture.description)));
             }
         }
         if !r.buttons.is_empty() {

@@ -250,14 +250,16 @@ impl Rendered {
         let mut files = Vec::new();
         if let Some(picture) = &reply.image {
             files.push(
-                CreateAttachment::bytes(picture.png.clone(), BOARD_FILE)
-                    .description(clip(&picture.description, ATTACHMENT_DESCRIPTION_LIMIT)),
+                CreateAttachment::bytes(picture.png.clone(), BOARD_FILE).description(clip(
+                    &plain(&picture.description),
+                    ATTACHMENT_DESCRIPTION_LIMIT,
+                )),
             );
         }
         for f in &reply.files {
             let mut file = CreateAttachment::bytes(f.bytes.clone(), f.filename.clone());
             if let Some(d) = &f.description {
-                file = file.description(clip(d, ATTACHMENT_DESCRIPTION_LIMIT));
+                file = file.description(clip(&plain(d), ATTACHMENT_DESCRIPTION_LIMIT));
             }
             files.push(file);
         }

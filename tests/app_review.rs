@@ -137,7 +137,7 @@ async fn a_review_sums_up_each_player_and_pages_through_the_moves_to_look_at() {
     }
     let blunder = pages
         .iter()
-        .find(|p| p.text.contains("25-21"))
+        .find(|p| p.text.contains("25-21 (Black)"))
         .expect("a page for Black's 25-21");
     assert!(blunder.text.contains("blunder"), "{}", blunder.text);
     assert!(blunder.text.contains("Better: "), "{}", blunder.text);

@@ -469,7 +469,8 @@ async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
     let shown = text(&summary);
     assert!(!summary.is_ephemeral(), "{}", summary.summary());
     assert!(shown.contains("Review: ⚪ Eva vs ⚫ Juan"), "{shown}");
-    assert!(shown.contains("Game 2 of club.pdn"), "{shown}");
+    // The file's name is what a person wrote: escaped (Discord hides the backslash).
+    assert!(shown.contains(r"Game 2 of club\.pdn"), "{shown}");
     assert!(shown.contains("Black won, as the record says."), "{shown}");
     assert!(shown.contains("Eva (White): accuracy"), "{shown}");
     assert!(standin.attachment_fetches(&club) == 1);

@@ -202,6 +202,8 @@ enum Source<'a> {
 struct Target<'a> {
     source: Source<'a>,
     http_answer: Option<&'a HttpAnswer>,
+    /// Told once the answer is deferred, for work that edits the deferred answer meanwhile.
+    deferred: Option<&'a tokio::sync::watch::Sender<bool>>,
 }
 
 impl Target<'_> {
@@ -235,14 +237,19 @@ impl Target<'_> {
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Edits a review's deferred answer with its progress, at most once every
-/// [`PROGRESS_EVERY`] (the first after [`DEFER_AFTER`] has passed, once the answer is
-/// deferred), until the review ends (its sender is dropped) or this task is aborted.
+/// [`PROGRESS_EVERY`], from the moment the answer is deferred (there is nothing to edit
+/// before: Discord answers "unknown message"), until the review ends (its sender is
+/// dropped) or this task is aborted.
 async fn show_review_progress(
     http: Arc<Http>,
     cmd: CommandInteraction,
+    mut deferred: tokio::sync::watch::Receiver<bool>,
     mut progress: tokio::sync::watch::Receiver<(usize, usize)>,
     lang: Lang,
 ) {
+    if deferred.wait_for(|d| *d).await.is_err() {
+        return;
+    }
     loop {
         tokio::time::sleep(PROGRESS_EVERY).await;
         if progress.changed().await.is_err() {
@@ -487,14 +494,19 @@ impl Handler {
             }
             Source::Component(_) => CreateInteractionResponse::Acknowledge,
         };
-        match with_retries("defer", Some(deadline), || target.respond(http, defer())).await {
-            Ok(()) => true,
-            Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => true,
-            Err(e) => {
-                tracing::warn!("could not defer an interaction: {e}");
-                false
-            }
+        let took =
+            match with_retries("defer", Some(deadline), || target.respond(http, defer())).await {
+                Ok(()) => true,
+                Err(e) if deliver::json_code(&e) == Some(ALREADY_ACKNOWLEDGED) => true,
+                Err(e) => {
+                    tracing::warn!("could not defer an interaction: {e}");
+                    false
+                }
+            };
+        if let (true, Some(deferred)) = (took, target.deferred) {
+            deferred.send_replace(true);
         }
+        took
     }
 
     /// Shows an answer: the first reply as the interaction's response (or the completion of
@@ -698,16 +710,20 @@ impl Handler {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
+        let (deferred_tx, deferred_rx) = tokio::sync::watch::channel(false);
         let work = async {
             if !act {
                 return unsure_answer(&actor);
             }
-            let answer = self.dispatch_command(http, cmd, &actor, place).await;
+            let answer = self
+                .dispatch_command(http, cmd, &actor, place, deferred_rx)
+                .await;
             open_thread(http, &self.app, answer).await
         };
         let target = Target {
             source: Source::Command(cmd),
             http_answer,
+            deferred: Some(&deferred_tx),
         };
         self.interact(http, target, &actor, place, work).await;
     }
@@ -719,6 +735,7 @@ impl Handler {
         cmd: &CommandInteraction,
         actor: &Actor,
         place: Place,
+        deferred: tokio::sync::watch::Receiver<bool>,
     ) -> Answer {
         let mut inv = invocation(cmd);
         if let Some(inv) = &mut inv {
@@ -734,6 +751,7 @@ impl Handler {
                 let editor = tokio::spawn(show_review_progress(
                     http.clone(),
                     cmd.clone(),
+                    deferred,
                     rx,
                     actor.lang(),
                 ));
@@ -798,6 +816,7 @@ impl Handler {
         let target = Target {
             source: Source::Command(cmd),
             http_answer,
+            deferred: None,
         };
         if let Err(e) = target
             .respond(http, CreateInteractionResponse::Autocomplete(response))
@@ -842,6 +861,7 @@ impl Handler {
         let target = Target {
             source: Source::Component(c),
             http_answer,
+            deferred: None,
         };
         self.interact(http, target, &actor, place, work).await;
     }

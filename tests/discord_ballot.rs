@@ -91,7 +91,12 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
     let pdn = standin
         .send_interaction(standin.slash_command(&alice, place, "pdn", vec![]))
         .await;
+    // The replay GIF may take long enough (on a busy machine) for the answer to be deferred.
     let cb = standin.callback(&pdn).await;
+    let cb = match cb.callback_type() {
+        Some(5) => standin.original_edit(&pdn).await,
+        _ => cb,
+    };
     let file = cb
         .files
         .iter()

@@ -14,13 +14,8 @@ impl App {
     /// `/board`: posts the current board again (the old one's controls go away).
     pub async fn board(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
-        let rec = match self.store.active_game(place.channel_id) {
-            Ok(Some(r)) => r,
-            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
-            Err(e) => return storage_failed(lang, &e).into(),
-        };
-        let game = match game_of(lang, &rec) {
-            Ok(g) => g,
+        let (rec, game) = match self.load(lang, place).await {
+            Ok(l) => (l.rec, l.game),
             Err(r) => return r.into(),
         };
         Answer::one(board_reply(lang, &rec, &game, None))
@@ -30,13 +25,8 @@ impl App {
     /// the picture), with the legal moves while the game goes on.
     pub async fn board_text(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
-        let rec = match self.store.active_game(place.channel_id) {
-            Ok(Some(r)) => r,
-            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
-            Err(e) => return storage_failed(lang, &e).into(),
-        };
-        let game = match game_of(lang, &rec) {
-            Ok(g) => g,
+        let (rec, game) = match self.load(lang, place).await {
+            Ok(l) => (l.rec, l.game),
             Err(r) => return r.into(),
         };
         let mut text = game_description(lang, &rec, &game, None);

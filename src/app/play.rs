@@ -15,14 +15,14 @@ use crate::engine::{
 use crate::store::{FinishSummary, GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
-struct Loaded {
-    rec: GameRecord,
-    game: Game,
+pub(super) struct Loaded {
+    pub(super) rec: GameRecord,
+    pub(super) game: Game,
 }
 
 impl App {
     /// Loads the channel's active game, or the reply that there is none.
-    async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
+    pub(super) async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) => r,
             Ok(None) => return Err(Reply::private(t(lang, "err-no-game"))),

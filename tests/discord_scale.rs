@@ -211,6 +211,9 @@ async fn no_token_reaches_the_log_even_at_trace() {
     let mut tokens = vec![standin.token().to_owned()];
     // The bot's move fails once on its way to the channel: logged with its error, retried.
     standin.inject(FaultRoute::ChannelPost, FaultAction::ServerError(502), 1);
+    // The first answer's connection is cut: the bot retries it and logs the failure, whose
+    // error must not carry the callback's URL (its token) into the line.
+    standin.inject(FaultRoute::Callback, FaultAction::HangUp, 1);
     for (command, options) in [
         (
             "play",
@@ -263,6 +266,11 @@ async fn no_token_reaches_the_log_even_at_trace() {
             below.len()
         );
     }
+    assert!(
+        !bot.printed("answer an interaction: attempt 1 failed")
+            .is_empty(),
+        "the cut connection's retry is not in the log"
+    );
     for token in &tokens {
         let leaks = bot.printed(token);
         let first: String = leaks

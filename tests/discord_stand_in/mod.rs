@@ -415,6 +415,8 @@ pub enum FaultAction {
     /// Answers 403 Missing Permissions (50013), as when a permission was taken away after the
     /// interaction was sent; nothing happens.
     Forbidden,
+    /// Cuts the connection without an answer, as a network failure does; nothing happens.
+    HangUp,
 }
 
 #[derive(Clone, Debug)]

@@ -97,6 +97,17 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     }
     match fault {
         Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
+        Some(FaultAction::HangUp) => {
+            rec.injected = true;
+            {
+                let mut st = inner.state();
+                inner.record(&mut st, rec);
+            }
+            inner.bump();
+            // Unwinding ends this connection's task, which drops its socket unanswered;
+            // `resume_unwind` skips the panic hook, so the test's output stays clean.
+            std::panic::resume_unwind(Box::new("the stand-in hangs up"));
+        }
         Some(action) => return injected_failure(&inner, rec, body, action),
         None => {}
     }
@@ -183,7 +194,9 @@ fn injected_failure(
             json!({"message": "Missing Permissions", "code": 50013}),
             vec![],
         ),
-        FaultAction::Delay(_) => unreachable!("a delay serves the request"),
+        FaultAction::Delay(_) | FaultAction::HangUp => {
+            unreachable!("a delay serves the request; a hang-up answers nothing")
+        }
     };
     rec.status = status;
     rec.response = Some(answer.clone());

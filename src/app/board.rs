@@ -72,7 +72,7 @@ fn turn_text(lang: Lang, rec: &GameRecord, game: &Game) -> String {
     )
 }
 
-/// The no-progress count shows once this many moves or fewer are left (seed 002).
+/// The no-progress count shows once this many moves or fewer are left (docs/GAME-APP.md).
 pub const NO_PROGRESS_SHOWN_FROM: u16 = 15;
 
 /// Moves left before the no-progress draw, when few enough to show.
@@ -81,7 +81,7 @@ fn no_progress_shown(game: &Game) -> Option<u16> {
     (left <= NO_PROGRESS_SHOWN_FROM).then_some(left)
 }
 
-/// The draw rules' counts worth showing (seed 002): moves left before the no-progress draw
+/// The draw rules' counts worth showing (docs/GAME-APP.md): moves left before the no-progress draw
 /// once 15 or fewer remain, and the Spanish three-kings count while it runs.
 fn draw_counts(lang: Lang, game: &Game) -> Vec<String> {
     let mut counts = Vec::new();

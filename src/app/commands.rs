@@ -1,6 +1,8 @@
 //! Every slash command, described once: its name, its options and their choices. Discord's
-//! registration, Discord's dispatch and the console's parser all read this table, so a command
-//! added here exists everywhere. Words a person reads (localized names, descriptions, choice
+//! registration, Discord's dispatch and the console's parser read this table, so a command
+//! added here exists everywhere. The console also knows a few words of its own for what
+//! Discord does with buttons (`/accept`, `/decline`, `/moves`, `/m`, `/quit`: see
+//! `console`). Words a person reads (localized names, descriptions, choice
 //! labels) live in the Fluent files under ids derived from the names here; choice values come
 //! from [`Variant`], [`Level`], [`Color`] and [`OpeningChoice`], never from copies.
 

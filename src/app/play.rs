@@ -510,7 +510,8 @@ pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> O
     }
 }
 
-/// Material in men-equivalents (a king counts as three men... roughly, for draw offers).
+/// Material in half men, for draw offers: a man counts 2 and a king 3 (a king is worth about
+/// a man and a half).
 fn material(game: &Game, color: Color) -> u32 {
     let p = game.position();
     p.men(color).count() * 2 + p.kings(color).count() * 3

@@ -1,4 +1,4 @@
-//! Titles against the bot (seed 002) in words: their names, the line `/stats` shows and the
+//! Titles against the bot (docs/GAME-APP.md) in words: their names, the line `/stats` shows and the
 //! announcement at the end of the game that earns one. Which title a player holds is decided
 //! by [`crate::store::scoring::title`] alone.
 

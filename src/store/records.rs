@@ -133,7 +133,7 @@ pub struct GameRecord {
     pub players: [Seat; 2],
     pub moves: Vec<StoredMove>,
     pub draw_offer: Option<Color>,
-    /// A move was taken back: a win still counts, but is not ranked (seed 002).
+    /// A move was taken back: a win still counts, but is not ranked (docs/GAME-APP.md).
     pub undo_used: bool,
     pub created_at_ms: u64,
     /// When the game last changed hands or state (a move, an undo, a draw offer); the time
@@ -525,7 +525,7 @@ impl From<skillratings::glicko2::Glicko2Rating> for Rating {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotRecord {
     pub tally: Tally,
-    /// Best score of a ranked win (seed 002); `None` before the first one.
+    /// Best score of a ranked win (docs/GAME-APP.md); `None` before the first one.
     pub best_score: Option<u32>,
     /// Wins with an undo: counted in `tally.wins`, never ranked.
     pub unranked_wins: u32,
@@ -603,7 +603,7 @@ pub enum GameResult {
 pub struct SeatSummary {
     pub user_id: u64,
     pub result: GameResult,
-    /// Against the computer: the seed 002 score of the game (0 unless a win).
+    /// Against the computer: the game app's score of the game (0 unless a win).
     pub score: Option<u32>,
     /// Whether the score entered the best scores and leaderboards (a win without undo).
     pub ranked: bool,

@@ -1,4 +1,4 @@
-//! Scores against the computer (seed 002), Glicko-2 ratings between people, and how a finished
+//! Scores against the computer (docs/GAME-APP.md), Glicko-2 ratings between people, and how a finished
 //! game changes the players' records. Pure functions: the store calls them inside its
 //! transaction.
 
@@ -9,18 +9,18 @@ use crate::engine::{Color, Game, Outcome, Variant};
 use skillratings::glicko2::{glicko2, Glicko2Config};
 use skillratings::Outcomes;
 
-/// Points per own piece left after a win (seed 002).
+/// Points per own piece left after a win (docs/GAME-APP.md).
 pub const POINTS_PER_PIECE: u32 = 100;
-/// Points per move under [`MOVES_PAR`] (seed 002).
+/// Points per move under [`MOVES_PAR`] (docs/GAME-APP.md).
 pub const POINTS_PER_MOVE_SAVED: u32 = 10;
 /// Moves a win may take before it stops earning speed points.
 pub const MOVES_PAR: u32 = 60;
 
-/// The level whose best score earns titles (seed 002: "at Medium").
+/// The level whose best score earns titles (docs/GAME-APP.md: "at Medium").
 pub const TITLE_LEVEL: &str = "medium";
-/// Best score at [`TITLE_LEVEL`] that earns [`Title::Expert`] (seed 002).
+/// Best score at [`TITLE_LEVEL`] that earns [`Title::Expert`] (docs/GAME-APP.md).
 pub const EXPERT_SCORE: u32 = 500;
-/// Best score at [`TITLE_LEVEL`] that earns [`Title::Pro`] (seed 002).
+/// Best score at [`TITLE_LEVEL`] that earns [`Title::Pro`] (docs/GAME-APP.md).
 pub const PRO_SCORE: u32 = 1000;
 
 /// A title earned against the computer, higher titles ordered after lower ones.
@@ -60,7 +60,7 @@ pub fn title(p: &PlayerRecord, variant: Variant) -> Option<Title> {
         .and_then(Title::for_best_score)
 }
 
-/// The seed 002 score of a finished game for the human against the computer: 100 per own
+/// The game app's score of a finished game for the human against the computer: 100 per own
 /// piece left plus 10 per own move under 60 for a win; 0 for anything else (a draw, a loss,
 /// a game between people, a game still going, or a record that does not replay).
 pub fn score(rec: &GameRecord) -> u32 {

@@ -36,18 +36,11 @@ pub const THREE_KINGS_KEYS: [u64; 16] = {
     keys
 };
 
-const fn colour_index(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 /// The key of a whole position.
 pub fn position_key(pos: &Position) -> u64 {
     let mut h = 0;
     for colour in [Color::White, Color::Black] {
-        let c = colour_index(colour);
+        let c = colour.index();
         for sq in pos.men(colour) {
             h ^= PIECE_KEYS[c][0][sq.index()];
         }
@@ -66,7 +59,7 @@ pub fn position_key(pos: &Position) -> u64 {
 #[inline]
 pub fn key_after(key: u64, pos: &Position, mv: &Move) -> u64 {
     let mover = pos.side_to_move();
-    let c = colour_index(mover);
+    let c = mover.index();
     let was_king = pos.kings(mover).contains(mv.from()) as usize;
     let is_king = (was_king == 1 || pos.crowns(mv)) as usize;
     let mut h = key ^ BLACK_TO_MOVE;

@@ -168,26 +168,18 @@ pub struct Review {
     /// The score from White's side at every position, `plies.len() + 1` of them (for the
     /// chart).
     pub evals: Vec<i32>,
-    /// Indexed by [`colour_index`].
+    /// Indexed by [`Color::index`].
     pub players: [PlayerSummary; 2],
 }
 
 impl Review {
     pub fn player(&self, c: Color) -> &PlayerSummary {
-        &self.players[colour_index(c)]
+        &self.players[c.index()]
     }
 
     /// The plies worth showing (inaccuracies, mistakes, blunders), in game order.
     pub fn errors(&self) -> impl Iterator<Item = &PlyReview> {
         self.plies.iter().filter(|p| p.class.is_error())
-    }
-}
-
-/// 0 for White, 1 for Black.
-pub const fn colour_index(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
     }
 }
 

@@ -31,6 +31,19 @@ impl Color {
         }
     }
 
+    /// 0 for White, 1 for Black: the index of this side in anything kept per side.
+    ///
+    /// ```
+    /// use damas::engine::Color;
+    /// assert_eq!([Color::White.index(), Color::Black.index()], [0, 1]);
+    /// ```
+    pub const fn index(self) -> usize {
+        match self {
+            Color::White => 0,
+            Color::Black => 1,
+        }
+    }
+
     pub const fn letter(self) -> char {
         match self {
             Color::White => 'W',

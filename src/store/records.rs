@@ -24,13 +24,6 @@ pub(crate) fn variant_index(variant: Variant) -> usize {
     }
 }
 
-pub(crate) fn color_index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 /// The time a player has for each move unless the game says otherwise: 3 days.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 3 * 24 * 60 * 60 * 1000;
 /// The language of records written before games and challenges carried one.
@@ -189,7 +182,7 @@ impl GameRecord {
     }
 
     pub fn seat(&self, color: Color) -> &Seat {
-        &self.players[color_index(color)]
+        &self.players[color.index()]
     }
 
     /// Plies played.

@@ -178,7 +178,7 @@ pub(crate) fn settle(
                 // Two computers, or someone playing themselves: nothing to count.
                 return seats;
             };
-            let i = super::records::color_index(human);
+            let i = human.index();
             let bot_level = match rec.seat(human.opposite()) {
                 Seat::Bot { level } => level_index(level),
                 _ => None,
@@ -362,9 +362,7 @@ mod tests {
         let game = rec.to_game().unwrap();
         let seats = settle(rec, &game, rec.outcome.unwrap(), players);
         let human = human_against_bot(rec).unwrap();
-        seats[crate::store::records::color_index(human)]
-            .clone()
-            .unwrap()
+        seats[human.index()].clone().unwrap()
     }
 
     #[test]

@@ -41,7 +41,8 @@ impl App {
             .await
     }
 
-    /// `/challenge opponent [variant] [colour] [days]`: `days` per move (1 to 14).
+    /// `/challenge opponent [variant] [colour] [days]`: `days` per move (within
+    /// [`DAYS_PER_MOVE`](super::commands::DAYS_PER_MOVE)).
     pub async fn challenge_for_days(
         &self,
         actor: &Actor,

@@ -290,7 +290,10 @@ pub static COMMANDS: &[CommandSpec] = &[
             COLOUR,
             OptionSpec {
                 name: "days",
-                kind: OptionKind::Integer { min: 1, max: 14 },
+                kind: OptionKind::Integer {
+                    min: *DAYS_PER_MOVE.start(),
+                    max: *DAYS_PER_MOVE.end(),
+                },
                 required: false,
                 description: "opt-days-desc",
             },
@@ -446,6 +449,9 @@ pub static COMMANDS: &[CommandSpec] = &[
 
 /// The largest game number `/review number:` takes (a file of 256 KB holds fewer games).
 pub const MAX_GAME_NUMBER: i64 = 100_000;
+
+/// The time limit a challenge may set, in days per move.
+pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
 
 /// A command by its name: the registered English name or its localization in either
 /// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent).
@@ -652,7 +658,9 @@ impl App {
         match inv.command.id {
             CommandId::Challenge => match inv.user("opponent") {
                 Some(opponent) => {
-                    let days = inv.integer("days").map(|d| d.clamp(1, 14) as u32);
+                    let days = inv
+                        .integer("days")
+                        .map(|d| d.clamp(*DAYS_PER_MOVE.start(), *DAYS_PER_MOVE.end()) as u32);
                     let terms = super::challenge::Terms {
                         variant: inv.variant(),
                         colour: inv.colour(),

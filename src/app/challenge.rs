@@ -18,7 +18,7 @@ struct BallotUnavailable;
 
 impl BallotUnavailable {
     fn into_reply(self, lang: Lang) -> Reply {
-        Reply::private(t(lang, "err-ballot-deck"))
+        Reply::refusal(t(lang, "err-ballot-deck"))
     }
 }
 
@@ -80,7 +80,7 @@ impl App {
         let variant = match variant {
             None if ballot => Some(ballot::VARIANT),
             Some(v) if ballot && v != ballot::VARIANT => {
-                return Reply::private(tr(
+                return Reply::refusal(tr(
                     lang,
                     "err-ballot-variant",
                     &[("variant", s(i18n::variant_name(lang, v)))],
@@ -90,10 +90,10 @@ impl App {
             v => v,
         };
         if opponent.user_id == actor.user_id {
-            return Reply::private(t(lang, "err-challenge-self")).into();
+            return Reply::refusal(t(lang, "err-challenge-self")).into();
         }
         if opponent.is_bot {
-            return Reply::private(t(lang, "err-challenge-bot")).into();
+            return Reply::refusal(t(lang, "err-challenge-bot")).into();
         }
         let in_thread = self.opens_thread(place, terms.threading);
         if !in_thread {
@@ -104,7 +104,7 @@ impl App {
         let now = self.now_ms();
         match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.expires_at_ms > now => {
-                return Reply::private(t(lang, "err-challenge-open")).into()
+                return Reply::refusal(t(lang, "err-challenge-open")).into()
             }
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
@@ -209,7 +209,7 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let challenger_color = match c.challenger_color {
@@ -237,7 +237,7 @@ impl App {
                     place.channel_id,
                     c.opening
                 );
-                return Reply::private(t(lang, "err-storage")).into();
+                return Reply::failure(t(lang, "err-storage")).into();
             }
         };
         let start = GameStart {
@@ -280,11 +280,11 @@ impl App {
         let lang = actor.lang();
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(_) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         if actor.user_id != c.challenged.user_id && actor.user_id != c.challenger.user_id {
-            return Reply::private(t(lang, "err-not-your-challenge")).into();
+            return Reply::refusal(t(lang, "err-not-your-challenge")).into();
         }
         match self
             .store
@@ -292,7 +292,7 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let id = if actor.user_id == c.challenger.user_id {
@@ -312,14 +312,14 @@ impl App {
     ) -> Result<Challenge, Reply> {
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Err(Reply::private(t(lang, "err-challenge-gone"))),
+            Ok(_) => return Err(Reply::refusal(t(lang, "err-challenge-gone"))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         if actor.user_id != c.challenged.user_id {
-            return Err(Reply::private(t(lang, "err-not-your-challenge")));
+            return Err(Reply::refusal(t(lang, "err-not-your-challenge")));
         }
         if c.expires_at_ms <= self.now_ms() {
-            return Err(Reply::private(t(lang, "err-challenge-expired")));
+            return Err(Reply::refusal(t(lang, "err-challenge-expired")));
         }
         Ok(c)
     }
@@ -412,7 +412,7 @@ impl App {
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
-            Ok(Some(_)) => Some(Reply::private(t(lang, "err-channel-busy"))),
+            Ok(Some(_)) => Some(Reply::refusal(t(lang, "err-channel-busy"))),
             Ok(_) => None,
             Err(e) => Some(storage_failed(lang, &e)),
         }
@@ -448,7 +448,7 @@ impl App {
         match self.store.create_game(rec.clone()).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
-                return Reply::private(t(lang, "err-channel-busy")).into()
+                return Reply::refusal(t(lang, "err-channel-busy")).into()
             }
             Err(e) => return storage_failed(lang, &e).into(),
         }

@@ -31,7 +31,7 @@ impl App {
     pub(crate) async fn forget_answered(&self, actor: &Actor, id: &ComponentId) -> Answer {
         let lang = actor.lang();
         if id.ply != actor.user_id {
-            return Reply::private(t(lang, "err-not-yours")).into();
+            return Reply::refusal(t(lang, "err-not-yours")).into();
         }
         if id.action == Action::ForgetCancel {
             return Reply::private(t(lang, "erase-kept")).into();
@@ -44,7 +44,7 @@ impl App {
                     .filter_map(Result::ok)
                     .any(|g| seat_of(&g, actor.user_id).is_some());
                 if playing {
-                    return Reply::private(t(lang, "err-forget-while-playing")).into();
+                    return Reply::refusal(t(lang, "err-forget-while-playing")).into();
                 }
             }
             Err(e) => return storage_failed(lang, &e).into(),

@@ -192,7 +192,7 @@ impl App {
         match request {
             ReviewRequest::Game(which) => self.review(actor, place, which, progress).await,
             ReviewRequest::File { game_too: true, .. } => {
-                Reply::private(t(actor.lang(), "err-review-file-and-game")).into()
+                Reply::refusal(t(actor.lang(), "err-review-file-and-game")).into()
             }
             ReviewRequest::File {
                 upload,
@@ -267,7 +267,7 @@ impl App {
         number: Option<i64>,
         variant: Option<Variant>,
     ) -> Result<PdnRecord, Reply> {
-        let refuse = |id: &str| Reply::private(t(lang, id));
+        let refuse = |id: &str| Reply::refusal(t(lang, id));
         let bytes = match &upload.content {
             Ok(bytes) if bytes.len() > MAX_UPLOAD_BYTES => {
                 return Err(too_big(lang));
@@ -308,14 +308,14 @@ impl App {
         }
         let record = match chosen {
             None => {
-                return Err(Reply::private(tr(
+                return Err(Reply::refusal(tr(
                     lang,
                     "err-review-file-number",
                     &[("count", n(count as f64)), ("number", n(wanted as f64))],
                 )))
             }
             Some(Err(refusal)) => {
-                return Err(Reply::private(tr(
+                return Err(Reply::refusal(tr(
                     lang,
                     "err-review-file-game-refused",
                     &[("reason", s(i18n::pdn_refusal_text(lang, &refusal)))],
@@ -327,7 +327,7 @@ impl App {
             return Err(refuse("err-review-no-moves"));
         }
         if record.game.ply() > MAX_FILE_REVIEW_PLIES {
-            return Err(Reply::private(tr(
+            return Err(Reply::refusal(tr(
                 lang,
                 "err-review-file-too-long",
                 &[
@@ -356,7 +356,7 @@ impl App {
         }
         let now = live.position();
         if record.positions().iter().any(|p| p == now) {
-            return Err(Reply::private(t(lang, "err-review-file-under-way")));
+            return Err(Reply::refusal(t(lang, "err-review-file-under-way")));
         }
         Ok(())
     }
@@ -374,16 +374,16 @@ impl App {
         let review = match review_in_pool(&self.pool, &game, &options, progress).await {
             Ok(r) => r,
             Err(ReviewError::NoMoves) => {
-                return Reply::private(t(lang, "err-review-no-moves")).into()
+                return Reply::refusal(t(lang, "err-review-no-moves")).into()
             }
             // The process is stopping: the next one will do it.
             Err(ReviewError::Pool(PoolError::ShutDown)) => {
                 tracing::info!("review {:#x} cut short: stopping", subject.id);
-                return Reply::private(t(lang, "err-restarting")).into();
+                return Reply::refusal(t(lang, "err-restarting")).into();
             }
             Err(ReviewError::Pool(e)) => {
                 tracing::error!("review {:#x} failed: {e}", subject.id);
-                return Reply::private(t(lang, "err-review-failed")).into();
+                return Reply::refusal(t(lang, "err-review-failed")).into();
             }
         };
         let reply = summary_reply(lang, &subject, &game, &review);
@@ -413,10 +413,10 @@ impl App {
                 },
                 Err(e) => return Err(storage_failed(lang, &e)),
             };
-            return rec.ok_or_else(|| Reply::private(t(lang, "err-no-game")));
+            return rec.ok_or_else(|| Reply::refusal(t(lang, "err-no-game")));
         };
         let unknown = || {
-            Reply::private(tr(
+            Reply::refusal(tr(
                 lang,
                 "err-review-unknown-game",
                 &[("id", s(text.to_string()))],
@@ -447,11 +447,11 @@ impl App {
     pub async fn review_page(&self, actor: &Actor, key: u64, index: usize) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::private(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, "err-review-expired")).into();
         };
         let shown = pages(&kept.review);
         let Some(ply) = shown.get(index) else {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         };
         page_reply(lang, &kept, ply, index, shown.len()).into()
     }
@@ -460,7 +460,7 @@ impl App {
     pub async fn review_gif(&self, actor: &Actor, key: u64) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::private(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, "err-review-expired")).into();
         };
         match self.replay_gif(lang, &kept.subject, &kept.game).await {
             Some(gif) => {
@@ -481,14 +481,14 @@ impl App {
                 });
                 reply.into()
             }
-            None => Reply::private(t(lang, "err-review-gif-failed")).into(),
+            None => Reply::refusal(t(lang, "err-review-gif-failed")).into(),
         }
     }
 }
 
 /// "That file is too big: at most 256 KB."
 fn too_big(lang: Lang) -> Reply {
-    Reply::private(tr(
+    Reply::refusal(tr(
         lang,
         "err-review-file-too-big",
         &[("limit", n((MAX_UPLOAD_BYTES / 1024) as f64))],

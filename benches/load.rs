@@ -13,7 +13,10 @@
 //! refuses them, as Discord does); failed interactions (no accepted answer within 15 s), by
 //! kind; games finished; the bot's peak RSS (`VmHWM`, sampled every 100 ms, the larger of the
 //! two processes); the database's size on disk (`du` of `DAMAS_DB`, after the bot exits).
-//! `--no-restart` leaves out the SIGTERM.
+//! `--no-restart` leaves out the SIGTERM. `--metrics` (or `LOAD_METRICS=1`) runs the bot with
+//! `DAMAS_METRICS_LISTEN`, reads the `/move` answer histogram from its `/metrics` before each
+//! stop, and says whether its p50 and p99 fall in the same bucket as the stand-in's, or the
+//! next one (the cost of the metrics is the difference between runs with and without it).
 //!
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
@@ -67,6 +70,8 @@ struct Sizes {
     bots: [(&'static str, usize); 4],
     plies: usize,
     restart: bool,
+    /// Run the bot with its metrics listener and compare its figures.
+    metrics: bool,
     min_delay: Duration,
     max_delay: Duration,
     time_limit: Duration,
@@ -79,6 +84,7 @@ impl Sizes {
             bots: [("easy", 10), ("medium", 10), ("hard", 10), ("expert", 60)],
             plies: 40,
             restart: true,
+            metrics: false,
             min_delay: Duration::from_millis(200),
             max_delay: Duration::from_millis(1000),
             time_limit: Duration::from_secs(30 * 60),
@@ -128,6 +134,9 @@ impl Sizes {
             "max-delay-ms",
             "time-limit-s",
         ];
+        if env("LOAD_METRICS").is_some_and(|v| v.trim() == "1") {
+            sizes.metrics = true;
+        }
         for key in KEYS {
             let name = format!("LOAD_{}", key.to_uppercase().replace('-', "_"));
             if let Some(v) = env(&name) {
@@ -140,6 +149,7 @@ impl Sizes {
                 // cargo bench passes --bench to every bench binary.
                 "--bench" => {}
                 "--no-restart" => sizes.restart = false,
+                "--metrics" => sizes.metrics = true,
                 flag if flag.starts_with("--")
                     && (KEYS.contains(&&flag[2..]) || flag == "--games") =>
                 {
@@ -554,10 +564,87 @@ async fn bot_game(
 
 // ---- the bot process ---------------------------------------------------------------------------
 
-/// `damas bot` against the stand-in, quieter than the tests' [`BotProcess::start`].
-async fn start_bot(standin: &StandIn, db: &Path) -> BotProcess {
+/// `damas bot` against the stand-in, quieter than the tests' [`BotProcess::start`]; with
+/// `metrics`, with its metrics listener on a free port.
+async fn start_bot(standin: &StandIn, db: &Path, metrics: bool) -> BotProcess {
     let log = std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into());
-    BotProcess::start_logging(standin, db, &log).await
+    let vars: &[(&str, &str)] = if metrics {
+        &[("DAMAS_METRICS_LISTEN", "127.0.0.1:0")]
+    } else {
+        &[]
+    };
+    BotProcess::start_with_env(standin, db, &log, vars).await
+}
+
+/// The cumulative buckets (upper bound in seconds, count) of the bot's `/move` answer
+/// histogram, read from its `/metrics`.
+async fn move_answer_buckets(bot: &BotProcess) -> Vec<(f64, f64)> {
+    let addr = bot.metrics_addr().await;
+    let scrape = bot_support::http_get(&addr, "/metrics").await.1;
+    let mut buckets: Vec<(f64, f64)> = scrape
+        .lines()
+        .filter(|l| l.starts_with("damas_answer_seconds_bucket{") && l.contains("kind=\"move\""))
+        .filter_map(|l| {
+            let le = l.split("le=\"").nth(1)?.split('"').next()?;
+            let le = if le == "+Inf" {
+                f64::INFINITY
+            } else {
+                le.parse().ok()?
+            };
+            Some((le, l.rsplit(' ').next()?.parse().ok()?))
+        })
+        .collect();
+    buckets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    buckets
+}
+
+/// The index of the first bucket whose cumulative count reaches `q` of the total.
+fn bucket_of_quantile(buckets: &[(f64, f64)], q: f64) -> Option<usize> {
+    let total = buckets.last()?.1;
+    (total > 0.0).then(|| buckets.iter().position(|&(_, n)| n >= q * total))?
+}
+
+/// The index of the bucket holding `value`.
+fn bucket_of(buckets: &[(f64, f64)], value: Duration) -> Option<usize> {
+    buckets
+        .iter()
+        .position(|&(le, _)| value.as_secs_f64() <= le)
+}
+
+/// The bot's p50 and p99 (by bucket) beside the stand-in's, and whether they agree within
+/// one bucket.
+fn compare_with_metrics(buckets: &[(f64, f64)], mut own: Vec<Duration>) -> String {
+    own.sort();
+    let mut lines = Vec::new();
+    for q in [0.5, 0.99] {
+        let mine = percentile(&own, q);
+        let (Some(theirs), Some(ours)) = (bucket_of_quantile(buckets, q), bucket_of(buckets, mine))
+        else {
+            lines.push(format!("p{}: no figures", (q * 100.0) as u32));
+            continue;
+        };
+        let bound = |i: usize| {
+            let lower = if i == 0 {
+                0.0
+            } else {
+                buckets[i - 1].0 * 1000.0
+            };
+            format!("{lower}–{} ms", buckets[i].0 * 1000.0)
+        };
+        lines.push(format!(
+            "p{}: /metrics {} , stand-in {} ms ({}): {}",
+            (q * 100.0) as u32,
+            bound(theirs),
+            mine.as_millis(),
+            bound(ours),
+            if theirs.abs_diff(ours) <= 1 {
+                "agree within one bucket"
+            } else {
+                "DISAGREE"
+            }
+        ));
+    }
+    lines.join("; ")
 }
 
 /// The peak resident set of a process so far (`VmHWM`), in KiB.
@@ -690,7 +777,18 @@ async fn run(sizes: Sizes) {
     let pid = Arc::new(AtomicU32::new(0));
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
-    let mut bot = start_bot(&standin, &db).await;
+    let mut bot = start_bot(&standin, &db, sizes.metrics).await;
+    // The bot's own /move answer histogram, summed over its processes.
+    let mut answer_buckets: Vec<(f64, f64)> = Vec::new();
+    let add_buckets = |sum: &mut Vec<(f64, f64)>, more: Vec<(f64, f64)>| {
+        if sum.is_empty() {
+            *sum = more;
+        } else {
+            for (into, (_, n)) in sum.iter_mut().zip(more) {
+                into.1 += n;
+            }
+        }
+    };
     pid.store(bot.pid(), Ordering::Relaxed);
     sample_rss(
         Arc::clone(&pid),
@@ -731,12 +829,15 @@ async fn run(sizes: Sizes) {
         if !restarted && shared.plies_played.load(Ordering::Relaxed) * 2 >= total_plies {
             restarted = true;
             shared.stats.lock().unwrap().sigterm_at = Some(started.elapsed().as_secs_f64());
+            if sizes.metrics {
+                add_buckets(&mut answer_buckets, move_answer_buckets(&bot).await);
+            }
             let t = Instant::now();
             let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
             let stopped_in = t.elapsed();
             drop(bot);
             shared.standin.wait_disconnected().await;
-            bot = start_bot(&shared.standin, &db).await;
+            bot = start_bot(&shared.standin, &db, sizes.metrics).await;
             pid.store(bot.pid(), Ordering::Relaxed);
             restart_note = format!(
                 "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",
@@ -782,6 +883,9 @@ async fn run(sizes: Sizes) {
         }
     }
     let wall = started.elapsed();
+    if sizes.metrics {
+        add_buckets(&mut answer_buckets, move_answer_buckets(&bot).await);
+    }
     let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
     stop_sampling.store(true, Ordering::Relaxed);
     drop(bot);
@@ -794,6 +898,12 @@ async fn run(sizes: Sizes) {
         "  human-move callback      {}",
         p50_p99(stats.move_callbacks.clone())
     );
+    if sizes.metrics {
+        println!(
+            "  the same from /metrics   {}",
+            compare_with_metrics(&answer_buckets, stats.move_callbacks.clone())
+        );
+    }
     if !stats.slow_callbacks_at.is_empty() {
         // Where the slow tail sits in time: the seconds holding most of it.
         let mut by_second: HashMap<u64, usize> = HashMap::new();

@@ -12,5 +12,6 @@ pub mod cli;
 pub mod console;
 pub mod discord;
 pub mod engine;
+pub mod metrics;
 pub mod render;
 pub mod store;

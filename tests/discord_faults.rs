@@ -570,3 +570,196 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     standin.assert_no_refusals();
     bot.stop().await;
 }
+
+/// A `damas bot` process (its own metrics recorder: no other test's counts mix in) tells a
+/// monitoring stack exactly what happened: one game against the bot, two moves stored, one
+/// refused move, one answer retried after an injected 500; `/healthz` and `/readyz` answer,
+/// and SIGTERM turns `/readyz` to 503 while the work under way drains. Its JSON log has one
+/// event per interaction and per bot move, every line parses, and none carries a token, a
+/// name or what a person typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_probes_and_json_logs_tell_what_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let standin = strict_standin().await;
+    let mut bot = BotProcess::start_with_env(
+        &standin,
+        &dir.path().join("db"),
+        "info,serenity=warn",
+        &[
+            ("DAMAS_METRICS_LISTEN", "127.0.0.1:0"),
+            ("DAMAS_LOG_FORMAT", "json"),
+            ("DAMAS_SEARCH_THREADS", "1"),
+        ],
+    )
+    .await;
+    let metrics = bot.metrics_addr().await;
+    standin.commands_put().await;
+    assert_eq!(http_get(&metrics, "/healthz").await.0, 200);
+    assert_eq!(http_get(&metrics, "/readyz").await, (200, "ready\n".into()));
+
+    let alice = TestUser::new(snowflake(), "quetzalcoatl");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(&standin, &alice, place).await;
+    let fault = standin.inject(FaultRoute::Callback, FaultAction::ServerError(500), 1);
+    let mv = play(&standin, &alice, place, "10-14").await;
+    assert_eq!(standin.callback(&mv).await.status, 500);
+    assert_eq!(standin.callback(&mv).await.status, 204);
+    assert_eq!(standin.fault_hits(fault), 1);
+    bot_answer(&standin, place.channel).await;
+    let typed = "xyzzy-plover";
+    let refused = play(&standin, &alice, place, typed).await;
+    let cb = standin.callback(&refused).await;
+    assert!(
+        text(&cb).contains(typed),
+        "the refusal quotes it: {}",
+        text(&cb)
+    );
+
+    // Counted once each delivery is over: wait for the three, then read everything.
+    let interactions =
+        |scrape: &str| metric(scrape, "damas_interactions_total", &[]).unwrap_or(0.0);
+    let mut scrape = String::new();
+    for _ in 0..200 {
+        scrape = http_get(&metrics, "/metrics").await.1;
+        if interactions(&scrape) >= 3.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let m = |name: &str, labels: &[(&str, &str)]| metric(&scrape, name, labels);
+    assert_eq!(interactions(&scrape), 3.0, "{scrape}");
+    let interaction = |kind, outcome| {
+        m(
+            "damas_interactions_total",
+            &[("kind", kind), ("outcome", outcome)],
+        )
+    };
+    assert_eq!(interaction("play", "answered"), Some(1.0), "{scrape}");
+    assert_eq!(interaction("move", "answered"), Some(1.0), "{scrape}");
+    assert_eq!(interaction("move", "refused"), Some(1.0), "{scrape}");
+    assert_eq!(
+        m("damas_answer_seconds_count", &[("kind", "play")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        m("damas_answer_seconds_count", &[("kind", "move")]),
+        Some(2.0)
+    );
+    assert_eq!(
+        m("damas_deliveries_retried_total", &[("reason", "5xx")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        m("damas_deliveries_retried_total", &[("reason", "429")]),
+        None
+    );
+    assert_eq!(
+        m("damas_moves_stored_total", &[("variant", "spanish")]),
+        Some(2.0)
+    );
+    let games = |kind| {
+        m(
+            "damas_games_under_way",
+            &[("variant", "spanish"), ("kind", kind)],
+        )
+    };
+    assert_eq!(games("bot_easy"), Some(1.0));
+    assert_eq!(games("people"), Some(0.0));
+    assert_eq!(
+        m("damas_bot_move_think_seconds_count", &[("level", "easy")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        m("damas_bot_move_wait_seconds_count", &[("level", "easy")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        m("damas_search_queue_depth", &[("class", "quick")]),
+        Some(0.0)
+    );
+    assert_eq!(m("damas_shards_connected", &[]), Some(1.0));
+    assert!(m("damas_process_resident_memory_bytes", &[]).is_some_and(|b| b > 1e6));
+    // Each move is a compare-and-swap of the game.
+    let swaps = m(
+        "damas_store_operation_seconds_count",
+        &[("backend", "sled"), ("op", "swap")],
+    );
+    assert!(swaps.is_some_and(|n| n >= 2.0), "{scrape}");
+    assert!(
+        scrape.contains("# HELP damas_interactions_total "),
+        "{scrape}"
+    );
+    for id in [alice.id, place.channel, GUILD] {
+        assert!(
+            !scrape.contains(&id.to_string()),
+            "an id as a label: {scrape}"
+        );
+    }
+
+    // SIGTERM with an answer under way (Discord slow to take it): /readyz says 503 before
+    // the process drains and ends.
+    let slow = standin.inject(
+        FaultRoute::Callback,
+        FaultAction::Delay(Duration::from_secs(4)),
+        1,
+    );
+    let last = play(&standin, &alice, place, "1-2").await;
+    for _ in 0..200 {
+        if standin.fault_hits(slow) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(standin.fault_hits(slow), 1, "the answer is under way");
+    bot.signal("TERM");
+    let mut said = None;
+    for _ in 0..100 {
+        let (status, body) = http_get(&metrics, "/readyz").await;
+        if status != 200 {
+            said = Some((status, body));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(said, Some((503, "not ready: shutting down\n".into())));
+    assert!(bot.try_wait().is_none(), "still draining while it said so");
+    assert!(bot.wait_exit(Duration::from_secs(15)).await.success());
+
+    let log: Vec<serde_json::Value> = bot
+        .printed("")
+        .iter()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let events = |target: &str| {
+        log.iter()
+            .filter(|e| e["target"] == target)
+            .map(|e| e["fields"].clone())
+            .collect::<Vec<_>>()
+    };
+    let answered = events("damas::interaction");
+    assert_eq!(answered.len(), 4, "{answered:?}");
+    for e in &answered {
+        assert!(e["kind"].is_string() && e["outcome"].is_string(), "{e}");
+        assert_eq!(e["shard"], 0, "{e}");
+    }
+    assert_eq!(answered[2]["outcome"], "refused");
+    assert!(answered[2]["latency_ms"].is_u64());
+    let bot_moves = events("damas::bot_move");
+    assert_eq!(bot_moves.len(), 1, "{bot_moves:?}");
+    for field in ["level", "wait_ms", "think_ms", "depth"] {
+        assert!(!bot_moves[0][field].is_null(), "{field}: {}", bot_moves[0]);
+    }
+    let whole = bot.printed("").join("\n");
+    for secret in [
+        standin.token(),
+        &start.token,
+        &mv.token,
+        &refused.token,
+        &last.token,
+        "quetzalcoatl",
+        typed,
+    ] {
+        assert!(!whole.contains(secret), "{secret} is in the log");
+    }
+}

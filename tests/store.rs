@@ -1824,6 +1824,76 @@ mod postgres_deployment {
         assert!(matches!(e, StoreError::OutcomeUnknown { .. }), "{e}");
         assert_eq!(fatal.lock().unwrap().len(), 1, "{:?}", fatal.lock());
     }
+
+    /// `/readyz` (as both listeners answer it) for `health`: its status and body.
+    async fn readyz(health: &damas::discord::health::Health) -> (u16, String) {
+        let answer = damas::discord::health::probe(health, &hyper::Method::GET, "/readyz")
+            .await
+            .expect("an answer to /readyz");
+        let status = answer.status().as_u16();
+        let body = http_body_util::BodyExt::collect(answer.into_body())
+            .await
+            .expect("a body")
+            .to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    /// Asks `/readyz` until it says `status` (each answer is reused for a second), at most
+    /// 20 s; returns the last answer.
+    async fn readyz_until(health: &damas::discord::health::Health, status: u16) -> (u16, String) {
+        let mut last = readyz(health).await;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while last.0 != status && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            last = readyz(health).await;
+        }
+        last
+    }
+
+    /// `/readyz` follows the database: 200 while it answers, 503 naming the store while it
+    /// is silent (answered within the store's timeouts, not hanging), 200 again once it
+    /// answers, and 503 for good once the process is stopping.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn readiness_follows_the_database() {
+        use damas::discord::health::Health;
+        let url = postgres::server().fresh_database();
+        let proxy = SilenceableProxy::start(postgres::server().port());
+        let store = Store::open_configured(proxy.url(&url), Durability::default(), SHORT)
+            .expect("open through the proxy");
+        let app = App::new(
+            store,
+            Config {
+                search_threads: 1,
+                search_memory_mb: 8,
+                ..Config::default()
+            },
+        );
+        let health = Health::new(app, SHORT);
+        // Nothing listens yet (no gateway shard, no endpoint): not ready.
+        assert_eq!(readyz(&health).await, (503, "not ready: gateway\n".into()));
+        health.listening();
+        assert_eq!(readyz_until(&health, 200).await, (200, "ready\n".into()));
+
+        proxy.silence();
+        let asked = Instant::now();
+        assert_eq!(
+            readyz_until(&health, 503).await,
+            (503, "not ready: store\n".into())
+        );
+        assert!(
+            asked.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            asked.elapsed()
+        );
+
+        proxy.resume();
+        assert_eq!(readyz_until(&health, 200).await, (200, "ready\n".into()));
+        health.stopping();
+        assert_eq!(
+            readyz(&health).await,
+            (503, "not ready: shutting down\n".into())
+        );
+    }
 }
 
 on_both_backends! {

@@ -43,7 +43,16 @@ pub enum JobClass {
 
 impl JobClass {
     /// The classes in the order their jobs start.
-    const BY_PRIORITY: [JobClass; 3] = [JobClass::Quick, JobClass::Short, JobClass::Long];
+    pub const BY_PRIORITY: [JobClass; 3] = [JobClass::Quick, JobClass::Short, JobClass::Long];
+
+    /// Its name in logs and metrics.
+    pub const fn id(self) -> &'static str {
+        match self {
+            JobClass::Quick => "quick",
+            JobClass::Short => "short",
+            JobClass::Long => "long",
+        }
+    }
 
     /// The queue of a bot move at `level`.
     pub const fn of(level: Level) -> JobClass {
@@ -312,6 +321,11 @@ impl SearchPool {
     /// Jobs queued and not yet started.
     pub fn queued(&self) -> usize {
         self.shared.lock().len()
+    }
+
+    /// Jobs of `class` queued and not yet started.
+    pub fn queued_in(&self, class: JobClass) -> usize {
+        self.shared.lock().waiting[class.index()].len()
     }
 
     /// The jobs that would start before a job of `class` submitted now.

@@ -277,7 +277,7 @@ impl App {
         }
         let Some(mv) = found.map(|r| r.mv).or_else(|| ai::shallow_best_move(&game)) else {
             tracing::error!("the bot has no move in channel {}", place.channel_id);
-            return Reply::private(t(lang, "err-bot-failed")).into();
+            return Reply::failure(t(lang, "err-bot-failed")).into();
         };
         let before = *game.position();
         if game.play(mv).is_err() {
@@ -285,7 +285,7 @@ impl App {
                 "the bot chose an illegal move in channel {}",
                 place.channel_id
             );
-            return Reply::private(t(lang, "err-bot-failed")).into();
+            return Reply::failure(t(lang, "err-bot-failed")).into();
         }
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
@@ -353,12 +353,16 @@ impl App {
             };
             let started = std::time::Instant::now();
             let found = ctx.best_move(&game, level, &opts);
-            tracing::debug!(
-                "{level} search: waited {} ms behind {} jobs, thought {} ms, depth {}",
-                waited.as_millis(),
-                ctx.waiting(),
-                started.elapsed().as_millis(),
-                found.as_ref().map_or(0, |r| r.depth)
+            let thought = started.elapsed();
+            crate::metrics::bot_move(level.id(), waited, thought);
+            tracing::info!(
+                target: "damas::bot_move",
+                level = level.id(),
+                wait_ms = waited.as_millis() as u64,
+                think_ms = thought.as_millis() as u64,
+                depth = found.as_ref().map_or(0, |r| r.depth),
+                behind = ctx.waiting(),
+                "bot move searched"
             );
             // A search the process's stop cut short plays weaker than its level: its move is
             // not played, and stays owed to the next start. (`None` here: stopped.)

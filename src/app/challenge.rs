@@ -18,7 +18,7 @@ struct BallotUnavailable;
 
 impl BallotUnavailable {
     fn into_reply(self, lang: Lang) -> Reply {
-        Reply::private(t(lang, "err-ballot-deck"))
+        Reply::refusal(t(lang, "err-ballot-deck"))
     }
 }
 
@@ -81,7 +81,7 @@ impl App {
         let variant = match variant {
             None if ballot => Some(ballot::VARIANT),
             Some(v) if ballot && v != ballot::VARIANT => {
-                return Reply::private(tr(
+                return Reply::refusal(tr(
                     lang,
                     "err-ballot-variant",
                     &[("variant", s(i18n::variant_name(lang, v)))],
@@ -91,10 +91,10 @@ impl App {
             v => v,
         };
         if opponent.user_id == actor.user_id {
-            return Reply::private(t(lang, "err-challenge-self")).into();
+            return Reply::refusal(t(lang, "err-challenge-self")).into();
         }
         if opponent.is_bot {
-            return Reply::private(t(lang, "err-challenge-bot")).into();
+            return Reply::refusal(t(lang, "err-challenge-bot")).into();
         }
         let in_thread = self.opens_thread(place, terms.threading);
         if !in_thread {
@@ -105,7 +105,7 @@ impl App {
         let now = self.now_ms();
         match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.expires_at_ms > now => {
-                return Reply::private(t(lang, "err-challenge-open")).into()
+                return Reply::refusal(t(lang, "err-challenge-open")).into()
             }
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
@@ -242,7 +242,7 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let challenger_color = match c.challenger_color {
@@ -270,7 +270,7 @@ impl App {
                     place.channel_id,
                     c.opening
                 );
-                return Reply::private(t(lang, "err-storage")).into();
+                return Reply::failure(t(lang, "err-storage")).into();
             }
         };
         let start = GameStart {
@@ -313,11 +313,11 @@ impl App {
         let lang = actor.lang();
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(_) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         if actor.user_id != c.challenged.user_id && actor.user_id != c.challenger.user_id {
-            return Reply::private(t(lang, "err-not-your-challenge")).into();
+            return Reply::refusal(t(lang, "err-not-your-challenge")).into();
         }
         match self
             .store
@@ -325,7 +325,7 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::private(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let id = if actor.user_id == c.challenger.user_id {
@@ -345,14 +345,14 @@ impl App {
     ) -> Result<Challenge, Reply> {
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Err(Reply::private(t(lang, "err-challenge-gone"))),
+            Ok(_) => return Err(Reply::refusal(t(lang, "err-challenge-gone"))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         if actor.user_id != c.challenged.user_id {
-            return Err(Reply::private(t(lang, "err-not-your-challenge")));
+            return Err(Reply::refusal(t(lang, "err-not-your-challenge")));
         }
         if c.expires_at_ms <= self.now_ms() {
-            return Err(Reply::private(t(lang, "err-challenge-expired")));
+            return Err(Reply::refusal(t(lang, "err-challenge-expired")));
         }
         Ok(c)
     }
@@ -451,7 +451,7 @@ impl App {
     /// against the bot under way as one person may.
     fn bot_game_refused(&self, lang: Lang, user_id: u64) -> Option<Reply> {
         if !self.pool.has_room() {
-            return Some(Reply::private(t(lang, "err-bot-busy")));
+            return Some(Reply::refusal(t(lang, "err-bot-busy")));
         }
         let playing = match self.store.playing(user_id) {
             Ok(p) => p,
@@ -472,7 +472,7 @@ impl App {
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
-            Ok(Some(_)) => Some(Reply::private(t(lang, "err-channel-busy"))),
+            Ok(Some(_)) => Some(Reply::refusal(t(lang, "err-channel-busy"))),
             Ok(_) => None,
             Err(e) => Some(storage_failed(lang, &e)),
         }
@@ -495,7 +495,7 @@ impl App {
         let opening = opening.as_ref();
         let now = self.now_ms();
         if bot.is_some() && !self.pool.has_room() {
-            return Reply::private(t(lang, "err-bot-busy")).into();
+            return Reply::refusal(t(lang, "err-bot-busy")).into();
         }
         let id = match self.store.new_game_id() {
             Ok(id) => id,
@@ -515,7 +515,7 @@ impl App {
         match self.store.create_game_capped(rec.clone(), cap).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
-                return Reply::private(t(lang, "err-channel-busy")).into()
+                return Reply::refusal(t(lang, "err-channel-busy")).into()
             }
             Err(StoreError::TooManyBotGames { limit, .. }) => {
                 return too_many_bot_games(lang, limit).into()
@@ -555,7 +555,7 @@ impl App {
 }
 
 fn too_many_challenges(lang: Lang, limit: usize) -> Reply {
-    Reply::private(tr(
+    Reply::refusal(tr(
         lang,
         "err-too-many-challenges",
         &[("limit", i18n::n(limit as f64))],
@@ -563,7 +563,7 @@ fn too_many_challenges(lang: Lang, limit: usize) -> Reply {
 }
 
 fn too_many_bot_games(lang: Lang, limit: usize) -> Reply {
-    Reply::private(tr(
+    Reply::refusal(tr(
         lang,
         "err-too-many-bot-games",
         &[("limit", i18n::n(limit as f64))],

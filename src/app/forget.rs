@@ -32,7 +32,7 @@ impl App {
     pub(crate) async fn forget_answered(&self, actor: &Actor, id: &ComponentId) -> Answer {
         let lang = actor.lang();
         if id.ply != actor.user_id {
-            return Reply::private(t(lang, "err-not-yours")).into();
+            return Reply::refusal(t(lang, "err-not-yours")).into();
         }
         if id.action == Action::ForgetCancel {
             return Reply::private(t(lang, "erase-kept")).into();
@@ -45,13 +45,13 @@ impl App {
                 Reply::private(t(lang, "erase-done")).into()
             }
             Err(StoreError::PlayingNow { .. }) => {
-                Reply::private(t(lang, "err-forget-while-playing")).into()
+                Reply::refusal(t(lang, "err-forget-while-playing")).into()
             }
             // The write may have landed: saying "nothing changed" would be a lie.
             Err(e @ (StoreError::Sync { .. } | StoreError::OutcomeUnknown { .. })) => {
                 tracing::error!("/forget-me of a user: {e}");
                 self.reviews.forget_user(actor.user_id);
-                Reply::private(t(lang, "err-forget-unsure")).into()
+                Reply::failure(t(lang, "err-forget-unsure")).into()
             }
             // Nothing was written: the transaction did not commit.
             Err(e) => storage_failed(lang, &e).into(),

@@ -132,7 +132,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(guild) = place.guild_id else {
-            return Reply::private(t(lang, "err-guild-only")).into();
+            return Reply::refusal(t(lang, "err-guild-only")).into();
         };
         let v = variant.unwrap_or_default();
         let entries = match self.store.leaderboard(guild, v, level.map(|l| l.id()), 10) {
@@ -192,7 +192,7 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(rec) = rec else {
-            return Reply::private(t(lang, "err-no-game")).into();
+            return Reply::refusal(t(lang, "err-no-game")).into();
         };
         let game = match game_of(lang, &rec) {
             Ok(g) => g,
@@ -233,11 +233,11 @@ impl App {
     pub async fn cancel(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
         if !actor.can_manage_messages {
-            return Reply::private(t(lang, "err-cancel-permission")).into();
+            return Reply::refusal(t(lang, "err-cancel-permission")).into();
         }
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) => r,
-            Ok(None) => return Reply::private(t(lang, "err-no-game")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-no-game")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let ply = rec.moves.len();
@@ -258,7 +258,7 @@ impl App {
                 },
                 ..Answer::default()
             },
-            Ok(false) => Reply::private(t(lang, "err-no-game")).into(),
+            Ok(false) => Reply::refusal(t(lang, "err-no-game")).into(),
             Err(e) => storage_failed(lang, &e).into(),
         }
     }

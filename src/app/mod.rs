@@ -31,13 +31,14 @@ pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
     Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Picture,
-    Reply, ThreadLineRef, Visibility, PICTURE_DESCRIPTION_LIMIT,
+    Reply, ReplyOutcome, ThreadLineRef, Visibility, PICTURE_DESCRIPTION_LIMIT,
 };
 pub use sweep::Swept;
 pub use threads::{ThreadEnd, ThreadRequest};
 
-use crate::ai::{Level, SearchPool};
-use crate::engine::{Color, Game};
+use crate::ai::{JobClass, Level, SearchPool};
+use crate::engine::{Color, Game, Variant};
+use crate::metrics;
 use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
 use i18n::Lang;
 use std::sync::Arc;
@@ -217,6 +218,43 @@ impl App {
         &self.pool
     }
 
+    /// Sets the gauges read from the state of things rather than counted as they happen
+    /// (called before each scrape): the games under way by variant and kind, and the
+    /// search queues' depths. Every (variant, kind) is set, to 0 when it has no game, so a
+    /// gauge falls back when the last game of its kind ends. Blocks on the store.
+    pub fn sample_metrics(&self) -> Result<(), StoreError> {
+        for class in JobClass::BY_PRIORITY {
+            metrics::search_queue_depth(class.id(), self.pool.queued_in(class));
+        }
+        let kinds = 1 + Level::ALL.len();
+        let mut counts = vec![0usize; Variant::ALL.len() * kinds];
+        for rec in self
+            .store
+            .active_games()?
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let Some(v) = Variant::ALL.iter().position(|&v| v == rec.variant) else {
+                continue;
+            };
+            let level = bot_level(&rec, Color::White).or_else(|| bot_level(&rec, Color::Black));
+            let kind = level.map_or(0, |l| {
+                1 + Level::ALL.iter().position(|&x| x == l).unwrap_or(0)
+            });
+            counts[v * kinds + kind] += 1;
+        }
+        for (v, variant) in Variant::ALL.into_iter().enumerate() {
+            for kind in 0..kinds {
+                let label = match kind {
+                    0 => "people",
+                    k => metrics::bot_kind(Level::ALL[k - 1].id()),
+                };
+                metrics::games_under_way(variant.id(), label, counts[v * kinds + kind]);
+            }
+        }
+        Ok(())
+    }
+
     /// Whether this process is making the bot's move in the channel right now.
     pub fn bot_move_in_flight(&self, channel_id: u64) -> bool {
         self.bot_moves.held_here(channel_id)
@@ -341,14 +379,14 @@ pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
             rec.id,
             rec.channel_id
         );
-        Reply::private(i18n::t(lang, "err-storage"))
+        Reply::failure(i18n::t(lang, "err-storage"))
     })
 }
 
 /// A storage failure: nothing changed; the user may try again.
 pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     tracing::error!("storage: {e}");
-    Reply::private(i18n::t(lang, "err-storage"))
+    Reply::failure(i18n::t(lang, "err-storage"))
 }
 
 /// Says once, at start, which endgame tables Expert, `/review` and the puzzles have, and

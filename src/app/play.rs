@@ -25,7 +25,7 @@ impl App {
     pub(super) async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) => r,
-            Ok(None) => return Err(Reply::private(t(lang, "err-no-game"))),
+            Ok(None) => return Err(Reply::refusal(t(lang, "err-no-game"))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         let game = game_of(lang, &rec)?;
@@ -38,7 +38,7 @@ impl App {
         let loaded = self.load(lang, place).await?;
         match seat_of(&loaded.rec, actor.user_id) {
             Some(c) => Ok((loaded, c)),
-            None => Err(Reply::private(t(lang, "err-not-your-game"))),
+            None => Err(Reply::refusal(t(lang, "err-not-your-game"))),
         }
     }
 
@@ -62,6 +62,7 @@ impl App {
         game: &Game,
         expected_ply: usize,
     ) -> Result<(GameRecord, Option<FinishSummary>), StoreError> {
+        let stored_before = rec.moves.len();
         rec.moves = game.moves().iter().map(StoredMove::from_move).collect();
         rec.outcome = game.outcome();
         rec.last_move_at_ms = self.now_ms();
@@ -78,12 +79,16 @@ impl App {
                 .update_game(rec.channel_id, expected_ply, &rec)
                 .await?
         };
+        crate::metrics::moves_stored(
+            rec.variant.id(),
+            rec.moves.len().saturating_sub(stored_before),
+        );
         Ok((rec, finished))
     }
 
     fn save_error(&self, lang: Lang, e: &StoreError) -> Reply {
         match e {
-            StoreError::Conflict { .. } => Reply::private(t(lang, "err-position-changed")),
+            StoreError::Conflict { .. } => Reply::refusal(t(lang, "err-position-changed")),
             other => storage_failed(lang, other),
         }
     }
@@ -96,10 +101,10 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.is_over() {
-            return Reply::private(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, "err-game-over")).into();
         }
         if game.side_to_move() != color {
-            return Reply::private(t(lang, "err-not-your-turn")).into();
+            return Reply::refusal(t(lang, "err-not-your-turn")).into();
         }
         let before = *game.position();
         let ply = game.ply();
@@ -116,9 +121,9 @@ impl App {
                     text.push('\n');
                     text.push_str(&tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))]));
                 }
-                return Reply::private(text).into();
+                return Reply::refusal(text).into();
             }
-            Err(_) => return Reply::private(t(lang, "err-game-over")).into(),
+            Err(_) => return Reply::refusal(t(lang, "err-game-over")).into(),
         };
         let mut rec = rec;
         // A move answers a pending draw offer with "no".
@@ -183,7 +188,7 @@ impl App {
         };
         let ply = game.ply();
         if game.resign(color).is_err() {
-            return Reply::private(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, "err-game-over")).into();
         }
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
@@ -201,7 +206,7 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.is_over() {
-            return Reply::private(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, "err-game-over")).into();
         }
         let ply = game.ply();
         if vs_bot(&rec) {
@@ -222,7 +227,7 @@ impl App {
             return Reply::public(t(lang, "bot-declines-draw")).into();
         }
         match rec.draw_offer {
-            Some(c) if c == color => Reply::private(t(lang, "err-draw-already-offered")).into(),
+            Some(c) if c == color => Reply::refusal(t(lang, "err-draw-already-offered")).into(),
             Some(_) => {
                 let _ = game.agree_draw();
                 rec.draw_offer = None;
@@ -268,7 +273,7 @@ impl App {
         match (answer, rec.draw_offer) {
             (DrawAnswer::Accept, Some(c)) if c != color => self.draw(actor, place).await,
             (DrawAnswer::Decline, _) => self.decline_draw(actor, place).await,
-            _ => Reply::private(t(lang, "err-no-draw-offer")).into(),
+            _ => Reply::refusal(t(lang, "err-no-draw-offer")).into(),
         }
     }
 
@@ -293,7 +298,7 @@ impl App {
                     Err(e) => self.save_error(lang, &e).into(),
                 }
             }
-            _ => Reply::private(t(lang, "err-no-draw-offer")).into(),
+            _ => Reply::refusal(t(lang, "err-no-draw-offer")).into(),
         }
     }
 
@@ -306,13 +311,13 @@ impl App {
             Err(r) => return r.into(),
         };
         if !vs_bot(&rec) {
-            return Reply::private(t(lang, "err-undo-people")).into();
+            return Reply::refusal(t(lang, "err-undo-people")).into();
         }
         if game.is_over() {
-            return Reply::private(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, "err-game-over")).into();
         }
         if game.side_to_move() != color {
-            return Reply::private(t(lang, "err-bot-thinking")).into();
+            return Reply::refusal(t(lang, "err-bot-thinking")).into();
         }
         let ply = game.ply();
         // The bot's answer, then the person's move; with the bot moving first, its opening
@@ -326,7 +331,7 @@ impl App {
             }
         }
         if taken == 0 || game.side_to_move() != color {
-            return Reply::private(t(lang, "err-nothing-to-undo")).into();
+            return Reply::refusal(t(lang, "err-nothing-to-undo")).into();
         }
         rec.undo_used = true;
         match self.save(rec, &game, ply).await {
@@ -354,7 +359,7 @@ impl App {
                         Some(tr(lang, "explain-last", &[("move", s(p.move_notation(m)))])),
                         Tense::Past,
                     ),
-                    None => return Reply::private(t(lang, "err-no-move-yet")).into(),
+                    None => return Reply::refusal(t(lang, "err-no-move-yet")).into(),
                 },
             };
         let exp = explain(&position, Some(attempt));
@@ -397,16 +402,16 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(id) = ComponentId::parse(custom_id) else {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         };
         if id.action == Action::PuzzleMove {
             return match values.first() {
                 Some(v) => self.puzzle_move(actor, id.ply as u32, v).await,
-                None => Reply::private(t(lang, "err-stale")).into(),
+                None => Reply::refusal(t(lang, "err-stale")).into(),
             };
         }
         if id.channel_id != place.channel_id {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         }
         match id.action {
             Action::Accept => {
@@ -422,7 +427,7 @@ impl App {
                 let index = id.arg.as_deref().and_then(|a| a.parse().ok());
                 return match index {
                     Some(index) => self.review_page(actor, place, id.ply, index).await,
-                    None => Reply::private(t(lang, "err-stale")).into(),
+                    None => Reply::refusal(t(lang, "err-stale")).into(),
                 };
             }
             Action::ReviewGif => return self.review_gif(actor, id.ply).await,
@@ -431,11 +436,11 @@ impl App {
         // Board controls act only on the board they belong to.
         let current = match self.store.active_game(place.channel_id) {
             Ok(Some(rec)) => rec.moves.len() as u64,
-            Ok(None) => return Reply::private(t(lang, "err-stale-over")).into(),
+            Ok(None) => return Reply::refusal(t(lang, "err-stale-over")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         if id.ply != current {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         }
         match id.action {
             Action::Resign => self.resign(actor, place).await,
@@ -451,7 +456,7 @@ impl App {
             Action::Undo => self.undo(actor, place).await,
             Action::Move => match values.first() {
                 Some(v) => self.play_move(actor, place, v).await,
-                None => Reply::private(t(lang, "err-stale")).into(),
+                None => Reply::refusal(t(lang, "err-stale")).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
             Action::Accept
@@ -473,14 +478,14 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.side_to_move() != color {
-            return Reply::private(t(lang, "err-not-your-turn")).into();
+            return Reply::refusal(t(lang, "err-not-your-turn")).into();
         }
         let from = values
             .first()
             .and_then(|v| v.parse::<u8>().ok())
             .and_then(Square::new);
         let Some(menu) = from.and_then(|sq| piece_menu(lang, place.channel_id, &game, sq)) else {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         };
         let mut reply = Reply::private(t(lang, "choose-destination"));
         reply.image = board::picture(lang, &rec, &game, None, from);

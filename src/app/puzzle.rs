@@ -160,7 +160,7 @@ impl App {
             .await;
         let player = match stored {
             Ok(Ok((p, ()))) => p,
-            Ok(Err(())) => return Reply::private(t(lang, "err-storage")).into(),
+            Ok(Err(())) => return Reply::failure(t(lang, "err-storage")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let headline = tr(
@@ -217,13 +217,13 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(session) = player.and_then(|p| p.session) else {
-            return Reply::private(t(lang, "puzzle-no-session")).into();
+            return Reply::refusal(t(lang, "puzzle-no-session")).into();
         };
         if session.ply != shown_ply {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         }
         let Some(puzzle) = find_puzzle(session.variant, session.puzzle_id) else {
-            return Reply::private(t(lang, "puzzle-no-session")).into();
+            return Reply::refusal(t(lang, "puzzle-no-session")).into();
         };
         let ply = session.ply as usize;
         let before = position_at(puzzle, ply);
@@ -239,7 +239,7 @@ impl App {
                     i18n::move_error_text(lang, &e),
                     tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))])
                 );
-                return Reply::private(text).into();
+                return Reply::refusal(text).into();
             }
         };
         let played = before.move_notation(&mv);
@@ -283,7 +283,7 @@ impl App {
             .await;
         let (player, attempt) = match stored {
             Ok(Ok(x)) => x,
-            Ok(Err(())) => return Reply::private(t(lang, "err-stale")).into(),
+            Ok(Err(())) => return Reply::refusal(t(lang, "err-stale")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let variant = session.variant;
@@ -331,7 +331,7 @@ impl App {
     pub fn puzzle_leaderboard(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
         let Some(guild) = place.guild_id else {
-            return Reply::private(t(lang, "err-guild-only")).into();
+            return Reply::refusal(t(lang, "err-guild-only")).into();
         };
         let lines = match self.store.puzzle_leaderboard(guild, 10) {
             Ok(l) => l,

@@ -41,16 +41,16 @@ impl App {
         let lang = actor.lang();
         let rec = match self.store.archived_game(game_id) {
             Ok(Some(rec)) if rec.channel_id == place.channel_id => rec,
-            Ok(_) => return Reply::private(t(lang, "err-rematch-stale")).into(),
+            Ok(_) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(my_colour) = seat_of(&rec, actor.user_id) else {
-            return Reply::private(t(lang, "err-rematch-not-yours")).into();
+            return Reply::refusal(t(lang, "err-rematch-not-yours")).into();
         };
         // Another game started here since: this board is history.
         match self.store.active_game(place.channel_id) {
             Ok(None) => {}
-            Ok(Some(_)) => return Reply::private(t(lang, "err-rematch-stale")).into(),
+            Ok(Some(_)) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let other = rec.seat(my_colour.opposite()).clone();
@@ -64,7 +64,7 @@ impl App {
                 };
                 self.rematch_person(actor, place, &rec, opponent).await
             }
-            Seat::Deleted => Reply::private(t(lang, "err-rematch-stale")).into(),
+            Seat::Deleted => Reply::refusal(t(lang, "err-rematch-stale")).into(),
         }
     }
 
@@ -78,7 +78,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(level) = bot_level(rec, my_colour.opposite()) else {
-            return Reply::private(t(lang, "err-rematch-stale")).into();
+            return Reply::refusal(t(lang, "err-rematch-stale")).into();
         };
         let me = Seat::Human {
             user_id: actor.user_id,
@@ -120,7 +120,7 @@ impl App {
             .last_game_between(actor.user_id, opponent.user_id)
         {
             Ok(Some(last)) if last.id == rec.id => {}
-            Ok(_) => return Reply::private(t(lang, "err-rematch-stale")).into(),
+            Ok(_) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let now = self.now_ms();

@@ -192,6 +192,20 @@ pub struct Reply {
     /// the posted message's id back with [`crate::app::App::thread_line_posted`], so that the
     /// line can show the result when the game ends.
     pub line_of: Option<ThreadLineRef>,
+    /// What this reply says of the request it answers (for the front ends' counts).
+    pub outcome: ReplyOutcome,
+}
+
+/// What a reply says of the request it answers: done, refused (it cannot be done as asked),
+/// or failed (the bot could not do it). Front ends count these; players see only the text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ReplyOutcome {
+    #[default]
+    Done,
+    /// An illegal move, not your turn, no game here: the request is refused.
+    Refused,
+    /// Storage failed, the bot crashed: the request could not be done.
+    Failed,
 }
 
 /// Identifies the line announcing a game in a thread: the thread and its game.
@@ -234,6 +248,23 @@ impl Reply {
             channel: None,
             links_to: None,
             line_of: None,
+            outcome: ReplyOutcome::Done,
+        }
+    }
+
+    /// A private reply refusing the request (an illegal move, not your turn…).
+    pub fn refusal(text: impl Into<String>) -> Reply {
+        Reply {
+            outcome: ReplyOutcome::Refused,
+            ..Reply::private(text)
+        }
+    }
+
+    /// A private reply saying the bot could not do it (storage, a crash).
+    pub fn failure(text: impl Into<String>) -> Reply {
+        Reply {
+            outcome: ReplyOutcome::Failed,
+            ..Reply::private(text)
         }
     }
 

@@ -163,15 +163,12 @@ enum ReviewFailed {
 
 impl ReviewFailed {
     fn reply(self, lang: Lang) -> Reply {
-        Reply::private(t(
-            lang,
-            match self {
-                ReviewFailed::NoMoves => "err-review-no-moves",
-                ReviewFailed::Stopping => "err-restarting",
-                ReviewFailed::Busy => "err-bot-busy",
-                ReviewFailed::Failed => "err-review-failed",
-            },
-        ))
+        match self {
+            ReviewFailed::NoMoves => Reply::refusal(t(lang, "err-review-no-moves")),
+            ReviewFailed::Stopping => Reply::refusal(t(lang, "err-restarting")),
+            ReviewFailed::Busy => Reply::refusal(t(lang, "err-bot-busy")),
+            ReviewFailed::Failed => Reply::failure(t(lang, "err-review-failed")),
+        }
     }
 }
 
@@ -373,7 +370,7 @@ impl App {
         match request {
             ReviewRequest::Game(which) => self.review(actor, place, which, progress).await,
             ReviewRequest::File { game_too: true, .. } => {
-                Reply::private(t(actor.lang(), "err-review-file-and-game")).into()
+                Reply::refusal(t(actor.lang(), "err-review-file-and-game")).into()
             }
             ReviewRequest::File {
                 upload,
@@ -454,7 +451,7 @@ impl App {
         variant: Option<Variant>,
     ) -> Result<PdnRecord, Reply> {
         let lang = actor.lang();
-        let refuse = |id: &str| Reply::private(t(lang, id));
+        let refuse = |id: &str| Reply::refusal(t(lang, id));
         let bytes = match &upload.content {
             Ok(bytes) if bytes.len() > MAX_UPLOAD_BYTES => {
                 return Err(too_big(lang));
@@ -495,14 +492,14 @@ impl App {
         }
         let record = match chosen {
             None => {
-                return Err(Reply::private(tr(
+                return Err(Reply::refusal(tr(
                     lang,
                     "err-review-file-number",
                     &[("count", n(count as f64)), ("number", n(wanted as f64))],
                 )))
             }
             Some(Err(refusal)) => {
-                return Err(Reply::private(tr(
+                return Err(Reply::refusal(tr(
                     lang,
                     "err-review-file-game-refused",
                     &[("reason", s(i18n::pdn_refusal_text(lang, &refusal)))],
@@ -514,7 +511,7 @@ impl App {
             return Err(refuse("err-review-no-moves"));
         }
         if record.game.ply() > MAX_FILE_REVIEW_PLIES {
-            return Err(Reply::private(tr(
+            return Err(Reply::refusal(tr(
                 lang,
                 "err-review-file-too-long",
                 &[
@@ -563,7 +560,7 @@ impl App {
                 _ => 0,
             };
             if reveals(game, &theirs, opening) {
-                return Err(Reply::private(tr(
+                return Err(Reply::refusal(tr(
                     lang,
                     "err-review-under-way",
                     &[("id", s(rec.id.to_string()))],
@@ -585,7 +582,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(_asking) = self.reviews.start_asking(actor.user_id) else {
-            return Reply::private(t(lang, "err-review-already-asking")).into();
+            return Reply::refusal(t(lang, "err-review-already-asking")).into();
         };
         let reviewed = match self.reviews.join(subject.id, self.config.max_reviews) {
             Join::Kept(kept) => Ok(kept),
@@ -664,9 +661,9 @@ impl App {
                 },
                 Err(e) => return Err(storage_failed(lang, &e)),
             };
-            return rec.ok_or_else(|| Reply::private(t(lang, "err-no-game")));
+            return rec.ok_or_else(|| Reply::refusal(t(lang, "err-no-game")));
         };
-        let unknown = || Reply::private(tr(lang, "err-review-unknown-game", &[("id", u(text))]));
+        let unknown = || Reply::refusal(tr(lang, "err-review-unknown-game", &[("id", u(text))]));
         let id: u64 = text
             .trim_start_matches('#')
             .parse()
@@ -709,11 +706,11 @@ impl App {
     pub async fn review_page(&self, actor: &Actor, place: Place, key: u64, index: usize) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::private(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, "err-review-expired")).into();
         };
         let shown = pages(&kept.review);
         let Some(ply) = shown.get(index) else {
-            return Reply::private(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, "err-stale")).into();
         };
         page_reply(lang, &kept, ply, index, shown.len(), place.channel_id).into()
     }
@@ -722,7 +719,7 @@ impl App {
     pub async fn review_gif(&self, actor: &Actor, key: u64) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::private(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, "err-review-expired")).into();
         };
         match self.replay_gif(lang, &kept.subject, &kept.game).await {
             Some(gif) => {
@@ -746,7 +743,7 @@ impl App {
                 });
                 reply.into()
             }
-            None => Reply::private(t(lang, "err-review-gif-failed")).into(),
+            None => Reply::refusal(t(lang, "err-review-gif-failed")).into(),
         }
     }
 }
@@ -777,7 +774,7 @@ fn reveals(record: &Game, under_way: &Game, opening: usize) -> bool {
 
 /// "That file is too big: at most 256 KB."
 fn too_big(lang: Lang) -> Reply {
-    Reply::private(tr(
+    Reply::refusal(tr(
         lang,
         "err-review-file-too-big",
         &[("limit", n((MAX_UPLOAD_BYTES / 1024) as f64))],

@@ -9,6 +9,7 @@ use super::i18n::{n, s, t, tr, u, Lang};
 use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
+use crate::metrics::SweepAction;
 use crate::store::{GameRecord, Seat, StoreError};
 
 /// Something the sweeper found to show.
@@ -27,6 +28,7 @@ pub enum Swept {
 impl App {
     /// One pass over the active games and the open challenges, at the clock's `now`.
     pub async fn sweep(&self) -> Vec<Swept> {
+        crate::metrics::sweep_run();
         let now = self.now_ms();
         let mut out = Vec::new();
         match self.store.active_games() {
@@ -60,6 +62,7 @@ impl App {
                                     ("opponent", u(&c.challenged.name)),
                                 ],
                             );
+                            crate::metrics::sweep_action(SweepAction::ChallengeExpired);
                             out.push(Swept::ChallengeExpired {
                                 channel_id,
                                 message_id: c.message_id,
@@ -104,6 +107,7 @@ impl App {
                 Ok(mut rec) => {
                     // The game ended at its deadline, not at the sweep.
                     rec.last_move_at_ms = last_move_at;
+                    crate::metrics::sweep_action(SweepAction::LossOnTime);
                     let headline = tr(lang, "lost-on-time", &[("name", u(name))]);
                     Some(Swept::Post {
                         place,
@@ -127,6 +131,7 @@ impl App {
                         &[("unit", s(unit)), ("count", n(count as f64))],
                     ));
                     reply.mention = Some(user_id);
+                    crate::metrics::sweep_action(SweepAction::Reminder);
                     return Some(Swept::Post { place, reply });
                 }
                 Ok(false) => return None,

@@ -9,6 +9,7 @@
 //! at least [`RATE_LIMITED_WAIT`], more than the per-route resets Discord sends for
 //! interaction endpoints, and backs off from there.
 
+use crate::metrics::{self, DeliveryFailure};
 use rand::Rng;
 use serenity::all::HttpError;
 use std::future::Future;
@@ -67,6 +68,21 @@ pub fn classify(e: &serenity::Error) -> Failure {
     }
 }
 
+/// The reason a call failed, as the delivery metrics count it.
+pub fn failure_reason(e: &serenity::Error) -> DeliveryFailure {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => match r.status_code.as_u16() {
+            429 => DeliveryFailure::RateLimited,
+            500.. => DeliveryFailure::ServerError,
+            _ => DeliveryFailure::Final,
+        },
+        serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => {
+            DeliveryFailure::Network
+        }
+        _ => DeliveryFailure::Final,
+    }
+}
+
 /// The JSON error code of a Discord error answer, if the error is one.
 pub fn json_code(e: &serenity::Error) -> Option<isize> {
     match e {
@@ -105,13 +121,21 @@ where
         };
         let at_least = match classify(&e) {
             Failure::Transient { at_least } if attempt < ATTEMPTS => at_least,
-            _ => return Err(e),
+            _ => {
+                // A retry finding its first attempt had landed is no failure.
+                if json_code(&e) != Some(ALREADY_ACKNOWLEDGED) {
+                    metrics::delivery_failed(failure_reason(&e));
+                }
+                return Err(e);
+            }
         };
         let wait = backoff(attempt, at_least);
         if deadline.is_some_and(|d| Instant::now() + wait >= d) {
             tracing::warn!("{what}: giving up before the deadline: {e}");
+            metrics::delivery_failed(DeliveryFailure::Deadline);
             return Err(e);
         }
+        metrics::delivery_retried(failure_reason(&e));
         tracing::info!(
             "{what}: attempt {attempt} failed ({e}); again in {} ms",
             wait.as_millis()

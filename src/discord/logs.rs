@@ -9,6 +9,10 @@
 //! - the gateway's frames hold the bot token (IDENTIFY) and interaction tokens: tungstenite
 //!   logs every frame at TRACE, serenity logs undecodable ones at DEBUG.
 //!
+//! `DAMAS_LOG_FORMAT=json` writes each event as one JSON object (for a log store): the same
+//! events, the same filter, the same redaction (quotes inside a JSON string are escaped, so
+//! the escaped forms of the `token` fields are blanked too).
+//!
 //! So: the targets of [`CAPPED`] log at most at their cap whatever `RUST_LOG` asks, and every
 //! line is passed through [`redact`] before it is written, which blanks interaction tokens in
 //! URLs, `token` fields, and the secrets named with [`hide`] (the bot token).
@@ -35,6 +39,32 @@ pub const CAPPED: &[(&str, Level)] = &[
     ("hyper", Level::INFO),
     ("hyper_util", Level::INFO),
 ];
+
+/// The variable choosing the log's format: `text` (the default) or `json`.
+pub const LOG_FORMAT_ENV: &str = "DAMAS_LOG_FORMAT";
+
+/// How the log is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One readable line per event (the default).
+    Text,
+    /// One JSON object per line: time, level, target, fields (the message among them).
+    Json,
+}
+
+/// Reads `DAMAS_LOG_FORMAT`: `text` or `json`; unset, `text`.
+pub fn log_format_from_vars(
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<LogFormat, super::BotError> {
+    match var(LOG_FORMAT_ENV).as_deref().map(str::trim) {
+        None | Some("") | Some("text") => Ok(LogFormat::Text),
+        Some("json") => Ok(LogFormat::Json),
+        Some(other) => Err(super::BotError::BadSetting {
+            variable: LOG_FORMAT_ENV,
+            problem: format!("must be text or json, not {other:?}"),
+        }),
+    }
+}
 
 /// What stands in for a secret in the log.
 const BLANK: &str = "<redacted>";
@@ -102,9 +132,9 @@ fn id_then_token(s: &str) -> usize {
     digits + 1 + len
 }
 
-/// A quoted string's length up to (not including) its closing quote.
+/// A quoted string's length up to (not including) its closing quote, escaped or not.
 fn quoted(s: &str) -> usize {
-    s.find('"').unwrap_or(s.len())
+    s.find(['"', '\\']).unwrap_or(s.len())
 }
 
 /// `text` with every secret blanked (see the module doc).
@@ -116,7 +146,17 @@ pub fn redact(text: &str) -> String {
             clean = blank_after(&clean, marker, id_then_token);
         }
     }
-    for marker in ["\"token\":\"", "\"token\": \"", "token: \"", "token=\""] {
+    for marker in [
+        "\"token\":\"",
+        "\"token\": \"",
+        "token: \"",
+        "token=\"",
+        // The same inside a JSON string (the JSON log).
+        "\\\"token\\\":\\\"",
+        "\\\"token\\\": \\\"",
+        "token: \\\"",
+        "token=\\\"",
+    ] {
         if clean.contains(marker) {
             clean = blank_after(&clean, marker, quoted);
         }
@@ -156,15 +196,31 @@ impl<'a> MakeWriter<'a> for RedactedStderr {
     }
 }
 
-/// Installs the process's log (once; later calls change nothing).
-pub fn init() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_FILTER));
-    let layer = tracing_subscriber::fmt::layer()
-        .with_writer(RedactedStderr)
-        .with_filter(filter)
-        .with_filter(tracing_subscriber::filter::filter_fn(within_cap));
-    let _ = tracing_subscriber::registry().with(layer).try_init();
+/// Installs the process's log in `format` (once; later calls change nothing).
+pub fn init(format: LogFormat) {
+    let filter = || {
+        tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_FILTER))
+    };
+    let capped = || tracing_subscriber::filter::filter_fn(within_cap);
+    let _ = match format {
+        LogFormat::Text => {
+            let layer = tracing_subscriber::fmt::layer()
+                .with_writer(RedactedStderr)
+                .with_filter(filter())
+                .with_filter(capped());
+            tracing_subscriber::registry().with(layer).try_init()
+        }
+        LogFormat::Json => {
+            let layer = tracing_subscriber::fmt::layer()
+                .json()
+                .with_current_span(false)
+                .with_writer(RedactedStderr)
+                .with_filter(filter())
+                .with_filter(capped());
+            tracing_subscriber::registry().with(layer).try_init()
+        }
+    };
 }
 
 #[cfg(test)]
@@ -190,6 +246,27 @@ mod tests {
         // Nothing else changes.
         let plain = "registered 17 commands; /interactions listening on 127.0.0.1:8080";
         assert_eq!(redact(plain), plain);
+    }
+
+    #[test]
+    fn tokens_inside_json_strings_are_blanked() {
+        // What the JSON log writes for a message quoting an interaction and a payload.
+        let line =
+            r#"{"fields":{"message":"Interaction { token: \"zzz.y\" } {\"token\":\"abc.def\"}"}}"#;
+        let clean = redact(line);
+        for secret in ["zzz.y", "abc.def"] {
+            assert!(!clean.contains(secret), "{clean}");
+        }
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&clean).is_ok(),
+            "{clean}"
+        );
+        let read = |raw: Option<&str>| log_format_from_vars(|_| raw.map(String::from));
+        assert_eq!(read(None).unwrap(), LogFormat::Text);
+        assert_eq!(read(Some("json")).unwrap(), LogFormat::Json);
+        let e = read(Some("JSON5")).unwrap_err();
+        assert!(e.to_string().starts_with("DAMAS_LOG_FORMAT "), "{e}");
+        assert_eq!(e.exit_code(), 2);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod attachments;
 pub mod commands;
 pub mod deliver;
+pub mod health;
 pub mod logs;
 pub mod replay;
 pub mod respond;
@@ -57,6 +58,9 @@ pub struct BotConfig {
     pub settings: Settings,
     /// The gateway shards this process runs (`DISCORD_SHARDS`, `DISCORD_SHARD_COUNT`).
     pub shards: ShardPlan,
+    /// Where `/metrics`, `/healthz` and `/readyz` are served (`DAMAS_METRICS_LISTEN`); `None`:
+    /// nowhere, and no metrics are recorded.
+    pub metrics_listen: Option<std::net::SocketAddr>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -166,9 +170,11 @@ impl BotConfig {
             PathBuf::from,
         );
         let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
+        let metrics_listen = health::metrics_listen_from_vars(&var)?;
         Ok(BotConfig {
             token: Token(token),
             shards,
+            metrics_listen,
             db_path,
             guild_id,
             api_proxy,
@@ -308,10 +314,17 @@ async fn stop_signal() {
 /// owed to the next start), lets the interactions under way finish (at most
 /// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
+    if config.metrics_listen.is_some() {
+        // Before the store opens: its first operations are counted too.
+        crate::metrics::install();
+    }
     let (store, app) = open_app(&config)?;
     let settings = &config.settings;
     let work = InFlight::new();
     let handler = Arc::new(router::Handler::new(app, &config, Arc::clone(&work)));
+    if let Some(addr) = config.metrics_listen {
+        health::start_metrics(addr, Arc::clone(&handler.health)).await?;
+    }
     let mut client = client_with(&config, Arc::clone(&handler)).await?;
     let shards = client.shard_manager.clone();
     let sweeper = tokio::spawn(sweep_every(
@@ -331,6 +344,8 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     tokio::select! {
         ended = started => ended?,
         () = stop_signal() => {
+            // First of all: a load balancer or orchestrator stops sending work here.
+            handler.health.stopping();
             tracing::info!("stopping: no new interactions; finishing the work under way");
             // The gateway closes first: interactions it already delivered are still
             // answered; then the work under way gets its time.
@@ -353,15 +368,16 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     Ok(())
 }
 
-/// The process's log (see [`logs`]).
-pub fn init_logging() {
-    logs::init();
+/// The process's log (see [`logs`]), in the format `DAMAS_LOG_FORMAT` names.
+pub fn init_logging() -> Result<(), BotError> {
+    logs::init(logs::log_format_from_vars(|name| std::env::var(name).ok())?);
+    Ok(())
 }
 
 /// `damas bot`.
 pub fn run() -> Result<(), BotError> {
     let _ = dotenvy::dotenv();
-    init_logging();
+    init_logging()?;
     let config = BotConfig::from_env()?;
     logs::hide(&config.token.0);
     let runtime = tokio::runtime::Runtime::new().map_err(BotError::Runtime)?;

@@ -12,6 +12,7 @@
 
 use super::attachments::Fetcher;
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
+use super::health::Health;
 use super::replay::{Admission, ReplayGuard};
 use super::respond::{self, Rendered};
 use super::shards::shard_of;
@@ -20,7 +21,10 @@ use super::work::InFlight;
 use super::BotConfig;
 use crate::app::commands::{self, ArgValue, Invocation, Upload, UploadError};
 use crate::app::i18n::{self, Lang};
-use crate::app::{Actor, Answer, App, BoardPosted, Owed, Place, Reply, Swept, ThreadEnd, UserRef};
+use crate::app::{
+    Actor, Answer, App, BoardPosted, Owed, Place, Reply, ReplyOutcome, Swept, ThreadEnd, UserRef,
+};
+use crate::metrics::{self, Outcome};
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
@@ -29,6 +33,7 @@ use serenity::all::{
     Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
+use serenity::gateway::{ConnectionStage, ShardStageUpdateEvent};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -38,6 +43,8 @@ use tokio::time::Instant;
 /// Work still running after this long is deferred, leaving ample time for the defer itself
 /// (and its retries) inside Discord's 3 s.
 pub const DEFER_AFTER: Duration = Duration::from_millis(800);
+/// Discord refuses an interaction's first answer after this.
+pub(crate) const DISCORD_DEADLINE: Duration = Duration::from_secs(3);
 /// Discord refuses an interaction's first answer after 3 s; stop trying a little before.
 const ANSWER_WINDOW: Duration = Duration::from_millis(2800);
 /// How often, and how far apart, the message of an answer sent by HTTP is looked for again.
@@ -169,6 +176,8 @@ pub struct Handler {
     shard_count: AtomicU32,
     /// The interactions already taken: none is acted on twice.
     pub replays: ReplayGuard,
+    /// What `/readyz` reads (shards connected, the store, stopping).
+    pub health: Arc<Health>,
 }
 
 fn display_name(user: &User, member: Option<&Member>) -> String {
@@ -204,6 +213,19 @@ struct Target<'a> {
     http_answer: Option<&'a HttpAnswer>,
     /// Told once the answer is deferred, for work that edits the deferred answer meanwhile.
     deferred: Option<&'a tokio::sync::watch::Sender<bool>>,
+    /// Set when the first answer reached Discord.
+    answered: &'a FirstAnswer,
+}
+
+/// When an interaction's first answer (a message, a deferral, an acknowledgement) reached
+/// Discord, if it has.
+#[derive(Default)]
+struct FirstAnswer(std::sync::OnceLock<Instant>);
+
+impl FirstAnswer {
+    fn at(&self) -> Option<Instant> {
+        self.0.get().copied()
+    }
 }
 
 impl Target<'_> {
@@ -222,12 +244,23 @@ impl Target<'_> {
     }
 
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        if let Some(answer) = self.http_answer {
-            return answer.send(r);
+        let sent = match (self.http_answer, self.source) {
+            (Some(answer), _) => answer.send(r),
+            (None, Source::Command(c)) => c.create_response(http, r).await,
+            (None, Source::Component(c)) => c.create_response(http, r).await,
+        };
+        if sent.is_ok() {
+            let _ = self.answered.0.set(Instant::now());
         }
+        sent
+    }
+
+    /// The interaction's kind as metrics and logs name it: the command's name (from the
+    /// app's table, so a bounded set), `component`, or `unknown`.
+    fn kind(&self) -> &'static str {
         match self.source {
-            Source::Command(c) => c.create_response(http, r).await,
-            Source::Component(c) => c.create_response(http, r).await,
+            Source::Command(c) => commands::find(&c.data.name).map_or("unknown", |spec| spec.name),
+            Source::Component(_) => "component",
         }
     }
 }
@@ -409,6 +442,7 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
 impl Handler {
     pub fn new(app: App, config: &BotConfig, work: Arc<InFlight>) -> Handler {
         Handler {
+            health: Arc::new(Health::new(app.clone(), config.settings.db_timeouts)),
             replays: ReplayGuard::new(app.store().clone()),
             app,
             guild_id: config.guild_id,
@@ -449,8 +483,15 @@ impl Handler {
             Ok(answer) => answer.for_actor(actor.user_id),
             Err(_) => {
                 tracing::error!("a use case panicked in channel {}", place.channel_id);
-                Reply::private(i18n::t(lang, "err-bot-failed")).into()
+                Reply::failure(i18n::t(lang, "err-bot-failed")).into()
             }
+        };
+        let counted = CountOnDrop {
+            target,
+            received,
+            answer: &answer,
+            shard: (target.http_answer.is_none())
+                .then(|| shard_of(place.guild_id, self.shard_count.load(Ordering::Relaxed))),
         };
         // The body of Discord's HTTP request carries no files: a board (a picture) answered
         // by HTTP is deferred, then shown like any deferred answer.
@@ -475,6 +516,7 @@ impl Handler {
             Some(owed) => (BotTrigger::Owed, owed),
             None => (BotTrigger::Nudge, place),
         };
+        drop(counted);
         start_bot_turn(
             http.clone(),
             self.app.clone(),
@@ -720,10 +762,12 @@ impl Handler {
                 .await;
             open_thread(http, &self.app, answer).await
         };
+        let answered = FirstAnswer::default();
         let target = Target {
             source: Source::Command(cmd),
             http_answer,
             deferred: Some(&deferred_tx),
+            answered: &answered,
         };
         self.interact(http, target, &actor, place, work).await;
     }
@@ -799,6 +843,7 @@ impl Handler {
         cmd: &CommandInteraction,
         http_answer: Option<&HttpAnswer>,
     ) {
+        let received = Instant::now();
         let place = Place {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
@@ -813,15 +858,25 @@ impl Handler {
         for c in choices.into_iter().take(respond::MENU_OPTIONS_LIMIT) {
             response = response.add_string_choice(c.clone(), c);
         }
+        let answered = FirstAnswer::default();
         let target = Target {
             source: Source::Command(cmd),
             http_answer,
             deferred: None,
+            answered: &answered,
         };
-        if let Err(e) = target
+        let sent = target
             .respond(http, CreateInteractionResponse::Autocomplete(response))
-            .await
-        {
+            .await;
+        let outcome = match answered.at() {
+            Some(at) => {
+                metrics::answer_latency("autocomplete", at.duration_since(received));
+                Outcome::Answered
+            }
+            None => Outcome::Late,
+        };
+        metrics::interaction("autocomplete", outcome);
+        if let Err(e) = sent {
             // Autocomplete is a convenience: the next keystroke asks again.
             tracing::debug!("autocomplete answer failed: {e}");
         }
@@ -858,10 +913,12 @@ impl Handler {
                 .await;
             open_thread(http, &self.app, answer).await
         };
+        let answered = FirstAnswer::default();
         let target = Target {
             source: Source::Component(c),
             http_answer,
             deferred: None,
+            answered: &answered,
         };
         self.interact(http, target, &actor, place, work).await;
     }
@@ -973,10 +1030,51 @@ impl Handler {
     }
 }
 
+/// Counts an interaction when its delivery ends (also if the task is cut short): its outcome
+/// and first answer's latency in the metrics, and one log event (no user text, no token).
+struct CountOnDrop<'a> {
+    target: Target<'a>,
+    received: Instant,
+    answer: &'a Answer,
+    /// The gateway shard it came on (`None` over HTTP).
+    shard: Option<u32>,
+}
+
+impl Drop for CountOnDrop<'_> {
+    fn drop(&mut self) {
+        let first = self
+            .target
+            .answered
+            .at()
+            .map(|at| at.duration_since(self.received));
+        let said = |o: ReplyOutcome| self.answer.replies.iter().any(|r| r.outcome == o);
+        let outcome = match first {
+            None => Outcome::Late,
+            Some(latency) if latency > DISCORD_DEADLINE => Outcome::Late,
+            Some(_) if said(ReplyOutcome::Failed) => Outcome::Failed,
+            Some(_) if said(ReplyOutcome::Refused) => Outcome::Refused,
+            Some(_) => Outcome::Answered,
+        };
+        let kind = self.target.kind();
+        if let Some(latency) = first {
+            metrics::answer_latency(kind, latency);
+        }
+        metrics::interaction(kind, outcome);
+        tracing::info!(
+            target: "damas::interaction",
+            kind,
+            outcome = outcome.label(),
+            latency_ms = first.map(|l| l.as_millis() as u64),
+            shard = self.shard,
+            "interaction"
+        );
+    }
+}
+
 /// The answer to an interaction that may have been taken by another process: nothing was
 /// done; try again.
 fn unsure_answer(actor: &Actor) -> Answer {
-    Reply::private(i18n::t(actor.lang(), "err-storage")).into()
+    Reply::failure(i18n::t(actor.lang(), "err-storage")).into()
 }
 
 #[serenity::async_trait]
@@ -984,6 +1082,7 @@ impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         let (id, count) = ready.shard.map_or((0, 1), |s| (s.id.0, s.total));
         tracing::info!("connected as {}, shard {id} of {count}", ready.user.name);
+        self.health.shard(id, true);
         self.shard_count.store(count, Ordering::Relaxed);
         // Once per bot: the process that runs shard 0 registers the commands.
         if id == 0 {
@@ -997,7 +1096,13 @@ impl EventHandler for Handler {
     async fn resume(&self, ctx: Context, _: ResumedEvent) {
         // The same process: its deliveries are still under way, only moves may be owed.
         let count = self.shard_count.load(Ordering::Relaxed);
+        self.health.shard(ctx.shard_id.0, true);
         self.catch_up(&ctx.http, Some((ctx.shard_id.0, count)), false);
+    }
+
+    async fn shard_stage_update(&self, _: Context, update: ShardStageUpdateEvent) {
+        let connected = update.new == ConnectionStage::Connected;
+        self.health.shard(update.shard_id.0, connected);
     }
 
     async fn channel_delete(&self, _: Context, channel: GuildChannel, _: Option<Vec<Message>>) {

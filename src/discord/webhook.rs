@@ -28,6 +28,7 @@
 //!   connection is closed, then the work under way gets what is left and the store is
 //!   flushed.
 
+use super::health;
 use super::replay::{timestamp_is_fresh, Admission};
 use super::router::Handler;
 use super::work::InFlight;
@@ -64,7 +65,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// The most a connection buffers of a request's head (hyper's least is 8 KiB).
 const HEAD_LIMIT: usize = 16 * 1024;
 /// Discord gives up on an interaction's first answer after 3 s.
-const ANSWER_LIMIT: Duration = Duration::from_secs(3);
+const ANSWER_LIMIT: Duration = super::router::DISCORD_DEADLINE;
 /// Kept for the store's flush at the end of a shutdown.
 const FLUSH_MARGIN: Duration = Duration::from_secs(1);
 
@@ -169,8 +170,13 @@ impl Endpoint {
         }
     }
 
-    /// `POST /interactions`.
+    /// `POST /interactions` (and the probes `/healthz`, `/readyz`, which read no body and
+    /// never count as answering Discord).
     async fn interaction(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
+        let health = &self.handler.health;
+        if let Some(answer) = health::probe(health, request.method(), request.uri().path()).await {
+            return answer;
+        }
         if request.uri().path() != "/interactions" {
             return plain(StatusCode::NOT_FOUND, "not found");
         }
@@ -423,6 +429,10 @@ pub async fn serve_http(
     verifier: Verifier,
     max_connections: usize,
 ) -> Result<(), BotError> {
+    if config.metrics_listen.is_some() {
+        // Before the store opens: its first operations are counted too.
+        crate::metrics::install();
+    }
     let (store, app) = super::open_app(&config)?;
     let work = InFlight::new();
     let http = Arc::new(super::checked_http(&config).await?);
@@ -431,6 +441,9 @@ pub async fn serve_http(
     http.set_application_id(application.id);
     let handler = Arc::new(Handler::new(app.clone(), &config, Arc::clone(&work)));
     handler.register_commands(&http).await;
+    if let Some(addr) = config.metrics_listen {
+        health::start_metrics(addr, Arc::clone(&handler.health)).await?;
+    }
     let listener =
         tokio::net::TcpListener::bind(listen)
             .await
@@ -446,6 +459,8 @@ pub async fn serve_http(
         Arc::clone(&handler),
         config.settings.sweep_every,
     ));
+    handler.health.listening();
+    let health = Arc::clone(&handler.health);
     let endpoint = Arc::new(Endpoint {
         handler,
         http,
@@ -456,6 +471,8 @@ pub async fn serve_http(
     let (stopped_tx, stopped) = oneshot::channel();
     let stop = async move {
         stop_signal().await;
+        // First of all: a load balancer stops sending work here.
+        health.stopping();
         let _ = stopped_tx.send(tokio::time::Instant::now());
     };
     accept_until(listener, endpoint, max_connections, stop).await;
@@ -485,7 +502,7 @@ pub async fn serve_http(
 /// `damas serve`.
 pub fn run(listen: SocketAddr) -> Result<(), BotError> {
     let _ = dotenvy::dotenv();
-    super::init_logging();
+    super::init_logging()?;
     let config = BotConfig::from_env()?;
     super::logs::hide(&config.token.0);
     let verifier = public_key_from_vars(|name| std::env::var(name).ok())?;

@@ -157,6 +157,7 @@ impl Store {
                 Kv::Postgres(_) => Ok(()),
             }
         };
+        let started = std::time::Instant::now();
         let done = match tokio::runtime::Handle::try_current() {
             Ok(rt) => rt.spawn_blocking(work).await.unwrap_or_else(|e| {
                 Err(StoreError::Sync {
@@ -165,6 +166,7 @@ impl Store {
             }),
             Err(_) => work(),
         };
+        crate::metrics::store_op(self.backend(), "flush", started.elapsed());
         match &done {
             Ok(()) => {
                 sync.synced.fetch_max(covered, Ordering::SeqCst);

@@ -211,9 +211,34 @@ impl Kv {
         trees: &[&'static str],
         f: impl Fn(&Tx<'_>) -> TxResult<T>,
     ) -> Result<T, StoreError> {
+        // Each run after the first is a retry after a conflict (sled and PostgreSQL alike).
+        let runs = std::sync::atomic::AtomicU32::new(0);
+        let backend = self.backend();
+        let counted = |tx: &Tx<'_>| {
+            if runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0 {
+                crate::metrics::store_conflict_retried(backend);
+            }
+            f(tx)
+        };
         match self {
-            Kv::Sled(s) => s.transaction(trees, f),
-            Kv::Postgres(p) => p.transaction(f),
+            Kv::Sled(s) => s.transaction(trees, counted),
+            Kv::Postgres(p) => p.transaction(counted),
+        }
+    }
+
+    /// "sled" or "postgres".
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Kv::Sled(_) => "sled",
+            Kv::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Whether the store answers now (sled, in this process, always does).
+    pub fn ping(&self) -> Result<(), StoreError> {
+        match self {
+            Kv::Sled(_) => Ok(()),
+            Kv::Postgres(p) => p.ping(),
         }
     }
 

@@ -101,6 +101,7 @@ impl BotTurnLeases {
                     Kv::Postgres(pg) => Some(pg.keep_lease(channel, &holder, self.ttl)),
                     Kv::Sled(_) => None,
                 };
+                crate::metrics::lease_taken();
                 Ok(Some(LeaseGuard {
                     leases: self.clone(),
                     channel,
@@ -162,6 +163,7 @@ impl std::fmt::Debug for LeaseGuard {
 
 impl Drop for LeaseGuard {
     fn drop(&mut self) {
+        crate::metrics::lease_released();
         if let Some(renewal) = self.renewal.take() {
             renewal.abort();
         }

@@ -258,10 +258,21 @@ impl Store {
 
     /// "sled" or "postgres".
     pub fn backend(&self) -> &'static str {
-        match *self.kv {
-            Kv::Sled(_) => "sled",
-            Kv::Postgres(_) => "postgres",
-        }
+        self.kv.backend()
+    }
+
+    /// Whether the database answers now, within its timeouts (`DAMAS_DB_*`): what a
+    /// readiness check asks. sled, in this process, always answers. Blocks.
+    pub fn ping(&self) -> Result<(), StoreError> {
+        self.timed("ping", || self.kv.ping())
+    }
+
+    /// Runs one storage operation, its time recorded as `op` ([`crate::metrics::store_op`]).
+    fn timed<T>(&self, op: &'static str, f: impl FnOnce() -> T) -> T {
+        let started = std::time::Instant::now();
+        let result = f();
+        crate::metrics::store_op(self.backend(), op, started.elapsed());
+        result
     }
 
     /// A fresh game id, unique and larger than every id handed out before (also across
@@ -331,7 +342,7 @@ impl Store {
         tree: &'static str,
         key: &[u8],
     ) -> Result<Option<Vec<u8>>, StoreError> {
-        self.kv.get(tree, key)
+        self.timed("read", || self.kv.get(tree, key))
     }
 
     /// See [`Kv::compare_and_swap`]. Not durable until [`Store::durable`].
@@ -342,7 +353,7 @@ impl Store {
         old: Option<&[u8]>,
         new: Option<&[u8]>,
     ) -> Result<bool, StoreError> {
-        self.checked(self.kv.compare_and_swap(tree, key, old, new))
+        self.checked(self.timed("swap", || self.kv.compare_and_swap(tree, key, old, new)))
     }
 
     pub(crate) fn scan(
@@ -350,7 +361,7 @@ impl Store {
         tree: &'static str,
         scan: Scan<'_>,
     ) -> Result<Vec<Entry>, StoreError> {
-        self.kv.scan(tree, scan)
+        self.timed("scan", || self.kv.scan(tree, scan))
     }
 
     /// See [`Kv::transaction`]. Not durable until [`Store::durable`].
@@ -359,7 +370,7 @@ impl Store {
         trees: &[&'static str],
         f: impl Fn(&Tx<'_>) -> TxResult<T>,
     ) -> Result<T, StoreError> {
-        self.checked(self.kv.transaction(trees, f))
+        self.checked(self.timed("transaction", || self.kv.transaction(trees, f)))
     }
 
     /// A write that may or may not have landed stops the process, as a failed sync does.

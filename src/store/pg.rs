@@ -455,6 +455,20 @@ impl PgKv {
         )
     }
 
+    /// Whether the database answers a statement now, within the configured waits.
+    pub fn ping(&self) -> Result<(), StoreError> {
+        self.one(
+            "SELECT 1".to_string(),
+            |c, s| {
+                Box::pin(async move {
+                    c.query_one(&s, &[]).await?;
+                    Ok(())
+                })
+            },
+            Effect::Reads,
+        )
+    }
+
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         self.one(
             "SELECT pg_database_size(current_database())".to_string(),

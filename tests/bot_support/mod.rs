@@ -25,6 +25,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         defer_after: damas::discord::router::DEFER_AFTER,
         settings: Default::default(),
         shards: damas::discord::shards::ShardPlan::Recommended,
+        metrics_listen: None,
     }
 }
 
@@ -370,4 +371,58 @@ pub fn bot_post_in(channel: u64) -> impl Fn(&Recorded) -> bool {
             && r.status == 200
             && matches!(r.route, Route::ChannelMessages { channel: c } if c == channel)
     }
+}
+
+impl BotProcess {
+    /// The address of its metrics listener (`DAMAS_METRICS_LISTEN`), once it has said it.
+    pub async fn metrics_addr(&self) -> String {
+        for _ in 0..200 {
+            if let Some(line) = self.printed("metrics listening on ").first() {
+                return line
+                    .trim_start_matches("metrics listening on ")
+                    .trim()
+                    .to_owned();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the bot never said where its metrics are");
+    }
+}
+
+/// `GET http://{addr}{path}`: the status and body.
+pub async fn http_get(addr: &str, path: &str) -> (u16, String) {
+    let response = reqwest::get(format!("http://{addr}{path}"))
+        .await
+        .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap_or_default())
+}
+
+/// The sum of the samples `name` whose labels include `labels`, in Prometheus' text format;
+/// `None` when there is none.
+pub fn metric(scrape: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    let mut found = None;
+    for line in scrape
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (series, value) = line.rsplit_once(' ').expect("a sample line");
+        let (series_name, series_labels) = match series.split_once('{') {
+            Some((n, l)) => (n, l.trim_end_matches('}')),
+            None => (series, ""),
+        };
+        if series_name != name {
+            continue;
+        }
+        let has = |(k, v): &(&str, &str)| {
+            series_labels
+                .split(',')
+                .any(|pair| pair == format!("{k}=\"{v}\""))
+        };
+        if labels.iter().all(has) {
+            let value = value.parse::<f64>().expect("a number");
+            found = Some(found.unwrap_or(0.0) + value);
+        }
+    }
+    found
 }

@@ -2,8 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use damas::cli::{
-    ai_cmds, egdb_cmds, engine_cmds, openings_cmds, pdn_cmds, puzzle_cmds, render_cmds,
-    review_cmds, store_cmds,
+    ai_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds, pdn_cmds,
+    puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
 };
 use std::process::ExitCode;
 
@@ -39,8 +39,12 @@ enum Command {
     Render(render_cmds::RenderArgs),
     /// The computer's move in a position.
     Bestmove(ai_cmds::BestMoveArgs),
-    /// Play two levels against each other.
-    Match(ai_cmds::MatchArgs),
+    /// Play two levels or engines against each other, with Elo and an SPRT.
+    Match(match_cmds::MatchArgs),
+    /// The computer opponent behind a line protocol on standard input and output.
+    Engine(EngineArgs),
+    /// Fit Expert's evaluation to game results (self-play games, master games).
+    Tune(tune_cmds::TuneArgs),
     /// Database tools: `damas store copy --from DB --to DB`.
     Store(store_cmds::StoreArgs),
     /// The three-move ballot deck of English draughts (offline generation).
@@ -63,6 +67,17 @@ struct ServeArgs {
     /// /interactions).
     #[arg(long, value_name = "ADDR")]
     listen: std::net::SocketAddr,
+}
+
+#[derive(clap::Args, Debug)]
+struct EngineArgs {
+    /// Transposition table memory in MiB, kept from move to move within a game.
+    #[arg(long = "hash-mb", default_value_t = engine_protocol::DEFAULT_HASH_MB)]
+    hash_mb: usize,
+    /// Expert judges with the weights in this file (as data/eval-weights.txt; variants it
+    /// lacks keep the built-in weights), to measure candidate weights without a build.
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -88,7 +103,9 @@ fn main() -> ExitCode {
         Some(Command::Replay(a)) => engine_cmds::replay(a),
         Some(Command::Render(a)) => render_cmds::render(a),
         Some(Command::Bestmove(a)) => ai_cmds::bestmove(a),
-        Some(Command::Match(a)) => ai_cmds::play_match(a),
+        Some(Command::Match(a)) => match_cmds::play_match(a),
+        Some(Command::Engine(a)) => engine(a),
+        Some(Command::Tune(a)) => tune_cmds::tune(a),
         Some(Command::Store(a)) => store_cmds::run(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
@@ -96,6 +113,30 @@ fn main() -> ExitCode {
         Some(Command::Review(a)) => review_cmds::review(a),
         Some(Command::Gif(a)) => review_cmds::gif(a),
         Some(Command::Pdn(a)) => pdn_cmds::run(a),
+    }
+}
+
+/// `damas engine`: commands on standard input until `quit` or its end.
+fn engine(a: EngineArgs) -> ExitCode {
+    if !(1..=engine_protocol::MAX_HASH_MB).contains(&a.hash_mb) {
+        return damas::cli::fail(format!(
+            "--hash-mb must be 1 to {}",
+            engine_protocol::MAX_HASH_MB
+        ));
+    }
+    if let Some(path) = &a.weights {
+        let chosen = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| damas::ai::EvalWeights::use_instead(&text).map_err(|e| e.to_string()));
+        if let Err(e) = chosen {
+            return damas::cli::fail(format!("--weights {}: {e}", path.display()));
+        }
+    }
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    match engine_protocol::serve(stdin, &mut std::io::stdout().lock(), a.hash_mb) {
+        Ok(()) => ExitCode::SUCCESS,
+        // Standard output closed: the controller has gone.
+        Err(_) => ExitCode::from(1),
     }
 }
 

@@ -142,6 +142,86 @@ fn same_seed_and_budget_give_the_same_move() {
     }
 }
 
+/// `damas bestmove --nodes 50000` (seed 0) on fixed positions: the move, score and depth are
+/// pinned, so a search that came to depend on the machine — the clock, the number of cores,
+/// the memory, a hash map's random order — fails here wherever it runs. A change to the
+/// search or the evaluation changes these on purpose: update them from `damas bestmove` (the
+/// same options) in the same commit, with the match that justified the change.
+#[test]
+fn a_fixed_node_count_gives_the_same_move_on_any_machine() {
+    let spanish_middle = "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32";
+    let english_middle = "B:W21-26,28,30,32:B2-4,7,9-12,14";
+    // Variant, position (None: the start), level, then the move, score and depth pinned.
+    type Case<'a> = (Variant, Option<&'a str>, Level, &'a str, i32, u32);
+    let cases: [Case; 12] = [
+        (Variant::Spanish, None, Level::Hard, "10-14", 0, 7),
+        (Variant::Spanish, None, Level::Expert, "12-15", 5, 9),
+        (Variant::Portuguese, None, Level::Hard, "10-14", 0, 7),
+        (Variant::Portuguese, None, Level::Expert, "10-13", 9, 8),
+        (Variant::English, None, Level::Hard, "11-16", 2, 7),
+        (Variant::English, None, Level::Expert, "11-16", -3, 9),
+        (
+            Variant::Spanish,
+            Some(spanish_middle),
+            Level::Hard,
+            "5-10",
+            2,
+            7,
+        ),
+        (
+            Variant::Spanish,
+            Some(spanish_middle),
+            Level::Expert,
+            "6-10",
+            49,
+            8,
+        ),
+        (
+            Variant::Portuguese,
+            Some(spanish_middle),
+            Level::Hard,
+            "5-10",
+            2,
+            7,
+        ),
+        (
+            Variant::Portuguese,
+            Some(spanish_middle),
+            Level::Expert,
+            "6-10",
+            56,
+            8,
+        ),
+        (
+            Variant::English,
+            Some(english_middle),
+            Level::Hard,
+            "11-16",
+            7,
+            6,
+        ),
+        (
+            Variant::English,
+            Some(english_middle),
+            Level::Expert,
+            "11-15",
+            -5,
+            8,
+        ),
+    ];
+    // Every case is searched before any is compared, so a failure lists them all.
+    let mut got = Vec::new();
+    let mut want = Vec::new();
+    for (variant, fen_text, level, mv, score, depth) in cases {
+        let pos = fen_text.map_or(Position::start(variant), |f| fen(variant, f));
+        let r = search(&Game::from_position(pos), level, &nodes(50_000));
+        let case = format!("{variant} {level} {}", pos.fen());
+        got.push((case.clone(), pos.move_notation(&r.mv), r.score, r.depth));
+        want.push((case, mv.to_string(), score, depth));
+    }
+    assert_eq!(got, want);
+}
+
 #[test]
 fn easy_plays_at_random_about_one_move_in_four() {
     let game = Game::new(Variant::Spanish);

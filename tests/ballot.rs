@@ -591,10 +591,12 @@ fn the_generate_command_writes_a_deck_that_reads_back() {
         String::from_utf8_lossy(&ok.stderr)
     );
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(
-        text.contains("openings generate --depth 2 --threshold 100 --out"),
-        "{text}"
+    // The header records the default threshold the command used.
+    let made_by = format!(
+        "openings generate --depth 2 --threshold {} --out",
+        ballot::DEFAULT_THRESHOLD
     );
+    assert!(text.contains(&made_by), "{text}");
     let deck = Deck::parse(&text).unwrap();
     assert_eq!(deck.depth, 2);
     assert_eq!(deck.verdicts.len(), ballot::all_openings().len());

@@ -235,3 +235,171 @@ fn bad_input_is_a_message_and_exit_code_2_never_a_panic() {
     let json: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(json["verdict"]["reason"], "not-a-move");
 }
+
+/// `damas engine` and `damas match` against it: the protocol as a controller speaks it.
+mod engine_and_match {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Child, ChildStdin, Stdio};
+    use std::sync::mpsc::{self, Receiver};
+    use std::time::Duration;
+
+    struct Engine {
+        child: Child,
+        stdin: ChildStdin,
+        lines: Receiver<String>,
+    }
+
+    impl Engine {
+        fn start() -> Engine {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+                .args(["engine", "--hash-mb", "4"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("damas engine starts");
+            let stdin = child.stdin.take().expect("stdin");
+            let stdout = child.stdout.take().expect("stdout");
+            let (tx, lines) = mpsc::channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            Engine {
+                child,
+                stdin,
+                lines,
+            }
+        }
+
+        fn send(&mut self, line: &str) {
+            writeln!(self.stdin, "{line}").expect("write");
+            self.stdin.flush().expect("flush");
+        }
+
+        fn answer(&self) -> String {
+            self.lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("an answer within a minute")
+        }
+
+        fn ask(&mut self, line: &str) -> String {
+            self.send(line);
+            self.answer()
+        }
+    }
+
+    #[test]
+    fn engine_speaks_the_protocol_and_stops_when_told() {
+        let mut e = Engine::start();
+        assert!(e.ask("id").starts_with("id damas "));
+        assert_eq!(e.ask("new english"), "ok");
+        assert_eq!(e.ask("position start moves 11-15 23-19 8-11"), "ok");
+        e.send("go nodes 20000 seed 1");
+        let info = e.answer();
+        assert!(info.starts_with("info depth "), "{info}");
+        let best = e.answer();
+        let mv = best.strip_prefix("bestmove ").expect("a bestmove line");
+        // The move is legal after the three plies: replay them with it.
+        ok(&[
+            "replay",
+            "--variant",
+            "english",
+            "--moves",
+            &format!("11-15 23-19 8-11 {mv}"),
+        ]);
+        // A bad command is an error line, and the engine carries on.
+        assert!(e
+            .ask("position start moves 11-15 11-16")
+            .starts_with("error move 2"));
+        assert!(e.ask("go time 0").starts_with("error"));
+        assert_eq!(e.ask("isready"), "readyok");
+        // A ten-minute search ends as soon as `stop` arrives, with its best move so far.
+        e.send("go time 600000");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("stop");
+        let info = e.lines.recv_timeout(Duration::from_secs(20));
+        assert!(
+            matches!(&info, Ok(l) if l.starts_with("info")),
+            "stopped: {info:?}"
+        );
+        assert!(e.answer().starts_with("bestmove "));
+        e.send("quit");
+        let status = e.child.wait().expect("the engine exits");
+        assert!(status.success());
+    }
+
+    #[test]
+    fn match_against_an_engine_command_reports_elo_and_writes_pdn() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pdn = dir.path().join("games.pdn");
+        let engine = format!("{} engine --hash-mb 4", env!("CARGO_BIN_EXE_damas"));
+        let out = ok(&[
+            "match",
+            "--variant",
+            "english",
+            "--a",
+            "expert",
+            "--engine-b",
+            &engine,
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--nodes",
+            "3000",
+            "--hash-mb",
+            "4",
+            "--sprt",
+            "0,10",
+            "--pdn",
+            pdn.to_str().expect("a UTF-8 path"),
+        ]);
+        let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 4, "{out}");
+        // Each opening is played twice, colours reversed.
+        let colours = |n: usize| {
+            games
+                .iter()
+                .find(|l| l.starts_with(&format!("game {n:>3}:")))
+                .map(|l| l.contains("A Black"))
+        };
+        assert_eq!(colours(1), Some(true), "{out}");
+        assert_eq!(colours(2), Some(false), "{out}");
+        let summary = out
+            .lines()
+            .find(|l| l.starts_with("A expert against B"))
+            .expect("a summary");
+        assert!(summary.contains("/4"), "{summary}");
+        assert!(out.lines().any(|l| l.starts_with("Elo ")), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("SPRT elo0 0 elo1 10: LLR")),
+            "{out}"
+        );
+        let text = std::fs::read_to_string(&pdn).expect("the PDN file");
+        assert_eq!(text.matches("[Event \"damas match\"]").count(), 4);
+        assert_eq!(text.matches("[GameType \"21\"]").count(), 4);
+        // Bad settings are refused before any game.
+        for args in [
+            &["match", "--a", "expert"][..],
+            &["match", "--a", "expert", "--engine-b", " "],
+            &["match", "--a", "expert", "--b", "hard", "--sprt", "10,0"],
+            &["match", "--a", "expert", "--b", "hard", "--sprt", "x"],
+            &[
+                "match",
+                "--a",
+                "expert",
+                "--b",
+                "hard",
+                "--concurrency",
+                "0",
+            ],
+        ] {
+            user_error(args);
+        }
+    }
+}

@@ -154,6 +154,18 @@ mod tests {
     }
 
     #[test]
+    fn half_a_turn_maps_square_i_to_31_less_i() {
+        // Expert's evaluation counts Black's pieces on squares turned round this way.
+        for v in [Variant::Spanish, Variant::English] {
+            let t = Tables::get(v);
+            for i in 0..32 {
+                let (c, r) = t.coords[i];
+                assert_eq!(t.coords[31 - i], (7 - c, 7 - r), "{v} square {}", i + 1);
+            }
+        }
+    }
+
+    #[test]
     fn steps_agree_with_neighbours() {
         for v in [Variant::Spanish, Variant::English] {
             let t = Tables::get(v);

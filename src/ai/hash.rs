@@ -85,13 +85,17 @@ pub enum Bound {
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
-    score: i32,
+    /// Within ±[`crate::ai::MATE`] + 1, which fits.
+    score: i16,
     depth: i8,
     /// 0 empty, 1 exact, 2 lower, 3 upper.
     bound: u8,
     /// The best move's from and to square numbers (0 when unknown).
     from: u8,
     to: u8,
+    /// The search that stored it ([`Table::new_search`]), so that entries of earlier moves
+    /// of a game give way to the current search's.
+    generation: u8,
 }
 
 /// What a probe found.
@@ -103,16 +107,24 @@ pub struct Hit {
     pub best: Option<(u8, u8)>,
 }
 
-/// Buckets of two entries: one kept for the deepest search, one always replaced.
+/// Entries a key may occupy: four, one 64-byte cache line.
+const BUCKET: usize = 4;
+
+/// Buckets of four entries. A new entry takes the place of its own key's, else of the least
+/// useful entry of its bucket: the shallowest, counting each search it is old as eight plies
+/// less — so deep results of the current search stay, and a table kept from move to move
+/// (`damas engine`) lets its old entries go first.
 ///
 /// A table may be owned by one search ([`Table::new`]) or kept by a thread and reused by
 /// search after search ([`Table::with_memory`] then [`Table::reset`] before each), so a busy
 /// bot does not allocate a table per move.
 pub struct Table {
     entries: Vec<Entry>,
+    /// Buckets in use, less one.
     mask: usize,
     /// The most entries this table may ever hold: its share of the memory it was given.
     max_entries: usize,
+    generation: u8,
 }
 
 thread_local! {
@@ -128,7 +140,7 @@ pub fn tables_allocated_on_this_thread() -> usize {
 
 /// Entries in `bits` bits' worth: always a whole number of buckets.
 fn entries_for(bits: u32) -> usize {
-    1usize << bits.clamp(1, usize::BITS - 2)
+    1usize << bits.clamp(BUCKET.ilog2(), usize::BITS - 2)
 }
 
 impl Table {
@@ -143,7 +155,7 @@ impl Table {
     /// at least one bucket). Nothing is allocated until [`Table::reset`] asks for entries,
     /// and then only what the search asks for.
     pub fn with_memory(bytes: usize) -> Table {
-        let fit = (bytes / std::mem::size_of::<Entry>()).max(2);
+        let fit = (bytes / std::mem::size_of::<Entry>()).max(BUCKET);
         Table::with_max_entries(1usize << fit.ilog2())
     }
 
@@ -153,6 +165,7 @@ impl Table {
             entries: Vec::new(),
             mask: 0,
             max_entries,
+            generation: 0,
         }
     }
 
@@ -166,7 +179,19 @@ impl Table {
             self.entries.reserve_exact(used - self.entries.len());
             self.entries.resize(used, Entry::default());
         }
-        self.mask = used / 2 - 1;
+        self.mask = used / BUCKET - 1;
+        self.generation = 0;
+    }
+
+    /// Marks the start of another search in a table that keeps its entries: what earlier
+    /// searches stored is still read, but gives way first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Whether [`Table::reset`] has given the table entries to use.
+    pub fn has_storage(&self) -> bool {
+        !self.entries.is_empty()
     }
 
     /// The bytes the table's entries occupy now.
@@ -174,13 +199,17 @@ impl Table {
         self.entries.capacity() * std::mem::size_of::<Entry>()
     }
 
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & self.mask) * BUCKET
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let b = (key as usize & self.mask) * 2;
-        self.entries[b..b + 2]
+        let b = self.bucket(key);
+        self.entries[b..b + BUCKET]
             .iter()
             .find(|e| e.key == key && e.bound != 0)
             .map(|e| Hit {
-                score: e.score,
+                score: e.score as i32,
                 depth: e.depth as i32,
                 bound: match e.bound {
                     1 => Bound::Exact,
@@ -192,25 +221,42 @@ impl Table {
     }
 
     pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<&Move>) {
-        let b = (key as usize & self.mask) * 2;
-        let entry = Entry {
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let bucket = &mut self.entries[b..b + BUCKET];
+        let slot = match bucket.iter().position(|e| e.key == key && e.bound != 0) {
+            Some(i) => i,
+            None => {
+                let worth = |e: &Entry| {
+                    if e.bound == 0 {
+                        return i32::MIN;
+                    }
+                    let age = generation.wrapping_sub(e.generation) as i32;
+                    e.depth as i32 - 8 * age
+                };
+                (0..BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
+            }
+        };
+        let old = bucket[slot];
+        let (from, to) = match best {
+            Some(m) => (m.from().number(), m.to().number()),
+            // A bound without a move keeps the move an earlier search found here.
+            None if old.key == key => (old.from, old.to),
+            None => (0, 0),
+        };
+        bucket[slot] = Entry {
             key,
-            score,
+            score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(-1, 127) as i8,
             bound: match bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
             },
-            from: best.map_or(0, |m| m.from().number()),
-            to: best.map_or(0, |m| m.to().number()),
+            from,
+            to,
+            generation,
         };
-        let deep = &mut self.entries[b];
-        if deep.bound == 0 || deep.key == key || entry.depth >= deep.depth {
-            *deep = entry;
-        } else {
-            self.entries[b + 1] = entry;
-        }
     }
 }
 
@@ -253,11 +299,34 @@ mod tests {
                 best: None
             })
         ));
-        // Another key in the same bucket does not evict the deeper entry.
-        let other = 42 + (1 << 20);
-        t.store(other, 1, 3, Bound::Exact, None);
+        // Other keys of the same bucket fill it without evicting the deeper entry.
+        let others: Vec<u64> = (1..4).map(|i| 42 + (i << 20)).collect();
+        for &k in &others {
+            t.store(k, 1, 3, Bound::Exact, None);
+        }
         assert!(t.probe(42).is_some());
-        assert!(t.probe(other).is_some());
+        assert!(others.iter().all(|&k| t.probe(k).is_some()));
+        // A full bucket gives up its shallowest entry.
+        t.store(42 + (9 << 20), 3, 0, Bound::Exact, None);
+        assert!(t.probe(42).is_some());
+        assert_eq!(others.iter().filter(|&&k| t.probe(k).is_some()).count(), 2);
+    }
+
+    #[test]
+    fn entries_of_earlier_searches_give_way_first() {
+        let mut t = Table::new(4);
+        let keys: Vec<u64> = (0..4).map(|i| 5 + (i << 20)).collect();
+        // A deep entry from an earlier search, shallow ones from the current one.
+        t.store(keys[0], 20, 0, Bound::Exact, None);
+        t.new_search();
+        t.new_search();
+        t.new_search();
+        for &k in &keys[1..] {
+            t.store(k, 2, 0, Bound::Exact, None);
+        }
+        t.store(99 << 20 | 5, 2, 0, Bound::Exact, None);
+        assert!(t.probe(keys[0]).is_none(), "the old deep entry went");
+        assert!(keys[1..].iter().all(|&k| t.probe(k).is_some()));
     }
 
     #[test]

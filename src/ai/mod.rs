@@ -14,9 +14,13 @@ mod pool;
 pub mod puzzles;
 mod review;
 mod search;
+pub mod tune;
 
 pub use egdb::{EndgameTables, EndgameVerdict};
-pub use eval::{basic as basic_evaluation, rich as expert_evaluation};
+pub use eval::{
+    basic as basic_evaluation, expert as expert_evaluation, Weights as EvalWeights,
+    WEIGHTS_PATH as EVAL_WEIGHTS_PATH,
+};
 pub use hash::{tables_allocated_on_this_thread, Table as TranspositionTable};
 pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
 pub use pool::{

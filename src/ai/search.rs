@@ -56,6 +56,11 @@ pub struct SearchOptions {
     /// The endgame tables the levels that use them probe; `None` for the process's own
     /// ([`EndgameTables::global`]).
     pub endgame_tables: Option<EndgameTables>,
+    /// With a table of the caller's ([`best_move_with_table`]): keep what earlier searches
+    /// stored instead of emptying it first. An engine playing one game keeps its table from
+    /// move to move (`damas engine`); the stored scores belong to positions, not to the
+    /// root, so they stay valid as the game goes on.
+    pub keep_table: bool,
 }
 
 /// A clock that can be shortened from another thread while the search runs, which then
@@ -99,9 +104,10 @@ pub fn best_move(game: &Game, level: Level, opts: &SearchOptions) -> Option<Sear
     search_with(game, level, opts, None)
 }
 
-/// [`best_move`] using `table` (emptied first) instead of allocating one, for callers that
-/// keep a table per thread. The same game, level and options give the same move as
-/// [`best_move`] as long as the table's memory holds what the search asks for.
+/// [`best_move`] using `table` (emptied first, unless [`SearchOptions::keep_table`])
+/// instead of allocating one, for callers that keep a table per thread. The same game, level
+/// and options give the same move as [`best_move`] as long as the table's memory holds what
+/// the search asks for and the table is emptied.
 pub fn best_move_with_table(
     game: &Game,
     level: Level,
@@ -117,13 +123,15 @@ fn search_with(
     opts: &SearchOptions,
     external: Option<&mut Table>,
 ) -> Option<SearchResult> {
+    // The clock starts now: emptying or allocating the table is part of the move's time.
+    let started = Instant::now();
     let pos = *game.position();
     let legal = pos.legal_moves();
     let first = *legal.first()?;
     let style = Style::of(level);
     let static_score = |p: &Position| match style.eval {
         EvalKind::Basic => eval::basic(p),
-        EvalKind::Rich => eval::rich(p),
+        EvalKind::Rich => eval::expert(p),
     };
     let tables = style.endgame_table.then(|| {
         opts.endgame_tables
@@ -176,7 +184,11 @@ fn search_with(
     let table = match (style.transposition_table, external) {
         (false, _) => None,
         (true, Some(t)) => {
-            t.reset(bits);
+            if !opts.keep_table || !t.has_storage() {
+                t.reset(bits);
+            } else {
+                t.new_search();
+            }
             Some(t)
         }
         (true, None) => {
@@ -184,7 +196,7 @@ fn search_with(
             Some(&mut own_table)
         }
     };
-    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table);
+    let mut searcher = Searcher::new(game, style, limits, opts, rng.gen(), table, started);
     searcher.tables = tables;
     let mut root: Vec<Move> = legal.to_vec();
     root.shuffle(&mut rng);
@@ -307,6 +319,7 @@ impl<'a> Searcher<'a> {
         opts: &'a SearchOptions,
         noise_seed: u64,
         table: Option<&'a mut Table>,
+        started: Instant,
     ) -> Searcher<'a> {
         let pos = *game.position();
         let keys: Vec<u64> = game.positions().iter().map(hash::position_key).collect();
@@ -321,7 +334,7 @@ impl<'a> Searcher<'a> {
             style,
             limits,
             max_nodes: limits.nodes.unwrap_or(u64::MAX),
-            started: Instant::now(),
+            started,
             stop: opts.stop.as_deref(),
             hurry: opts.hurry.as_ref(),
             aborted: false,
@@ -652,7 +665,7 @@ impl<'a> Searcher<'a> {
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
         let score = match self.style.eval {
             EvalKind::Basic => eval::basic(pos),
-            EvalKind::Rich => eval::rich(pos),
+            EvalKind::Rich => eval::expert(pos),
         };
         if self.style.noise == 0 {
             return score;

@@ -197,7 +197,9 @@ impl App {
             .puzzle_player(actor.user_id)
             .ok()
             .flatten()
-            .and_then(|p| p.session)?;
+            .and_then(|p| p.session)
+            // A session on a puzzle since retired from its set leaves /move to the channel.
+            .filter(|s| find_puzzle(s.variant, s.puzzle_id).is_some())?;
         let plays_here = matches!(
             self.store.active_game(place.channel_id),
             Ok(Some(rec)) if seat_of(&rec, actor.user_id).is_some()
@@ -223,7 +225,10 @@ impl App {
             return Reply::refusal(t(lang, "err-stale")).into();
         }
         let Some(puzzle) = find_puzzle(session.variant, session.puzzle_id) else {
-            return Reply::refusal(t(lang, "puzzle-no-session")).into();
+            // Retired from its set by a recheck (ids are never reused): nothing to judge
+            // against; a new /puzzle replaces the session.
+            let text = tr(lang, "puzzle-retired", &[("id", n(session.puzzle_id))]);
+            return Reply::refusal(text).into();
         };
         let ply = session.ply as usize;
         let before = position_at(puzzle, ply);

@@ -27,7 +27,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub depth: u32,
     /// Drop openings scored this far from even, in hundredths of a man.
-    #[arg(long, default_value_t = ballot::ONE_MAN)]
+    #[arg(long, default_value_t = ballot::DEFAULT_THRESHOLD)]
     pub threshold: i32,
     /// Where to write the deck.
     #[arg(long, default_value = ballot::DECK_PATH)]

@@ -1,11 +1,19 @@
 //! `damas puzzles generate`: builds a puzzle set from the computer's own games, offline.
+//! `damas puzzles verify`: checks a shipped set again after the search or its evaluation
+//! changed, and writes the set without the puzzles that no longer hold.
 
 use super::fail;
-use crate::ai::puzzles::{format_set, generate, GenerationSettings, Puzzle};
+use crate::ai::puzzles::{
+    difficulty, format_set, generate, parse_set, recheck, verified_depth, GenerationSettings,
+    Puzzle, Recheck,
+};
 use crate::engine::Variant;
 use clap::{Args, Subcommand};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -18,6 +26,8 @@ pub struct PuzzlesArgs {
 pub enum PuzzlesCommand {
     /// Play games at Hard and keep the shots found in them; progress goes to stderr.
     Generate(GenerateArgs),
+    /// Check every puzzle of a set again; exits 1 when any no longer holds.
+    Verify(VerifyArgs),
 }
 
 #[derive(Args, Debug)]
@@ -44,10 +54,256 @@ pub struct GenerateArgs {
     pub verify_depth: u32,
 }
 
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[arg(long, default_value = "spanish")]
+    pub variant: String,
+    /// The set to check.
+    #[arg(long)]
+    pub set: PathBuf,
+    /// Depth of the check; by default the one the set's header records.
+    #[arg(long = "verify-depth")]
+    pub verify_depth: Option<u32>,
+    /// Write the checked set here: the puzzles that hold keep their ids; the others are
+    /// retired (their ids are never reused), and one whose first move still wins alone but
+    /// by another line comes back under a new id at the end.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Puzzles checked at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Another set of the variant (a fresh `generate` run, at the same verify depth) whose
+    /// puzzles are appended under new ids, those whose solution line the set has aside.
+    #[arg(long)]
+    pub add: Option<PathBuf>,
+}
+
 pub fn puzzles(args: PuzzlesArgs) -> ExitCode {
     match args.command {
         PuzzlesCommand::Generate(a) => generate_cmd(a),
+        PuzzlesCommand::Verify(a) => verify_cmd(a),
     }
+}
+
+fn verify_cmd(args: VerifyArgs) -> ExitCode {
+    let variant: Variant = match args.variant.parse() {
+        Ok(v) => v,
+        Err(e) => return fail(e),
+    };
+    if !(1..=64).contains(&args.threads) {
+        return fail("--threads must be between 1 and 64");
+    }
+    let text = match std::fs::read_to_string(&args.set) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", args.set.display())),
+    };
+    let set = match parse_set(variant, &text) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("{}: {e}", args.set.display())),
+    };
+    let depth = args.verify_depth.unwrap_or_else(|| verified_depth(&text));
+    if !(4..=20).contains(&depth) {
+        return fail("--verify-depth must be 4 to 20");
+    }
+    let (added_text, added) = match &args.add {
+        None => (String::new(), Vec::new()),
+        Some(path) => {
+            let read = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()));
+            let parsed = read.and_then(|t| {
+                let set = parse_set(variant, &t).map_err(|e| format!("{}: {e}", path.display()));
+                set.map(|s| (t, s))
+            });
+            match parsed {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            }
+        }
+    };
+    let started = Instant::now();
+    let results = recheck_all(&set, depth, args.threads, |p, r| {
+        let what = match r {
+            Recheck::Holds => "holds".to_string(),
+            Recheck::NewLine(_) => "first move holds, another line".to_string(),
+            Recheck::Gone => "no longer the only winning first move".to_string(),
+        };
+        eprintln!(
+            "{:.0}s: #{} {}: {what}",
+            started.elapsed().as_secs_f64(),
+            p.id,
+            p.position.fen()
+        );
+    });
+    // Ids retired by an earlier check are not in the set any more, but are not free either.
+    let given = ids_given(&text).max(set.iter().map(|p| p.id).max().unwrap_or(0));
+    let rebuilt = rebuild(&set, &results, given, &added);
+    let given = rebuilt.new_ids.last().copied().unwrap_or(given);
+    let mut summary = format!(
+        "re-verified by: damas puzzles verify --variant {} --set {} --verify-depth {depth}: \
+         {} of {} hold; retired {}; back under new ids {}",
+        variant.id(),
+        args.set.display(),
+        set.len() - rebuilt.retired.len(),
+        set.len(),
+        id_list(&rebuilt.retired),
+        id_list(&rebuilt.new_ids[..rebuilt.renewed])
+    );
+    if let Some(path) = &args.add {
+        summary.push_str(&format!(
+            "; added from {} as {}:",
+            path.display(),
+            id_range(&rebuilt.new_ids[rebuilt.renewed..])
+        ));
+        // The added run's own commands, so the set's header says how all of it was made.
+        for line in added_text.lines().filter_map(|l| l.strip_prefix("# ")) {
+            if !line.starts_with("fields, tab-separated") {
+                summary.push_str(&format!("\n  {line}"));
+            }
+        }
+    }
+    eprintln!("{summary} ({} s)", started.elapsed().as_secs());
+    if let Some(out) = &args.out {
+        // The set's own header (its commands) stays; the fields line is written again.
+        let mut header: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(|l| l.strip_prefix(' ').unwrap_or(l))
+            .filter(|l| !l.starts_with("fields, tab-separated") && !l.starts_with(IDS_GIVEN))
+            .collect();
+        header.push(&summary);
+        let given_line = format!("{IDS_GIVEN}{given}");
+        header.push(&given_line);
+        if let Err(e) = std::fs::write(out, format_set(&header.join("\n"), &rebuilt.set)) {
+            return fail(format!("cannot write {}: {e}", out.display()));
+        }
+    }
+    if rebuilt.retired.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The header line that records the highest id ever given in a set, retired ones included.
+const IDS_GIVEN: &str = "ids given up to: ";
+
+/// The highest id a set's header says was ever given (0 when it says nothing).
+fn ids_given(text: &str) -> u32 {
+    text.lines()
+        .filter_map(|l| {
+            l.strip_prefix("# ")?
+                .strip_prefix(IDS_GIVEN)?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Every puzzle of `set` checked again, in order, on `threads` threads; `progress` hears of
+/// each as it is done.
+fn recheck_all(
+    set: &[Puzzle],
+    depth: u32,
+    threads: usize,
+    progress: impl Fn(&Puzzle, &Recheck) + Sync,
+) -> Vec<Recheck> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Recheck>>> = Mutex::new(vec![None; set.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(puzzle) = set.get(i) else { break };
+                let result = recheck(puzzle, depth);
+                progress(puzzle, &result);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.unwrap_or(Recheck::Gone))
+        .collect()
+}
+
+/// A set after a check.
+struct Rebuilt {
+    set: Vec<Puzzle>,
+    retired: Vec<u32>,
+    /// The ids given, in order: first to the `renewed` puzzles that came back with another
+    /// line, then to the added ones.
+    new_ids: Vec<u32>,
+    renewed: usize,
+}
+
+/// The set after a check: the puzzles that hold, with their ids; then under new ids after
+/// `given` (the highest id ever given) those that came back with another line and the
+/// `added` ones — each unless its solution line is already in the set.
+fn rebuild(set: &[Puzzle], results: &[Recheck], given: u32, added: &[Puzzle]) -> Rebuilt {
+    let mut kept: Vec<Puzzle> = Vec::new();
+    let mut retired = Vec::new();
+    let mut renewed: Vec<Puzzle> = Vec::new();
+    for (p, r) in set.iter().zip(results) {
+        match r {
+            Recheck::Holds => kept.push(p.clone()),
+            Recheck::NewLine(line) => {
+                retired.push(p.id);
+                renewed.push(Puzzle {
+                    line: line.clone(),
+                    difficulty: difficulty(line),
+                    ..p.clone()
+                });
+            }
+            Recheck::Gone => retired.push(p.id),
+        }
+    }
+    let mut lines: HashSet<Vec<String>> = kept.iter().map(Puzzle::line_notation).collect();
+    let mut next_id = given + 1;
+    let mut new_ids = Vec::new();
+    let mut append = |mut p: Puzzle, kept: &mut Vec<Puzzle>, new_ids: &mut Vec<u32>| {
+        if lines.insert(p.line_notation()) {
+            p.id = next_id;
+            new_ids.push(next_id);
+            next_id += 1;
+            kept.push(p);
+        }
+    };
+    for p in renewed {
+        append(p, &mut kept, &mut new_ids);
+    }
+    let renewed = new_ids.len();
+    for p in added {
+        append(p.clone(), &mut kept, &mut new_ids);
+    }
+    Rebuilt {
+        set: kept,
+        retired,
+        new_ids,
+        renewed,
+    }
+}
+
+/// "#305 to #420", or "none".
+fn id_range(ids: &[u32]) -> String {
+    match (ids.first(), ids.last()) {
+        (Some(a), Some(b)) if a != b => format!("#{a} to #{b}"),
+        (Some(a), _) => format!("#{a}"),
+        _ => "none".into(),
+    }
+}
+
+fn id_list(ids: &[u32]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    ids.iter()
+        .map(|i| format!("#{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn generate_cmd(args: GenerateArgs) -> ExitCode {

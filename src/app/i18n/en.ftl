@@ -383,6 +383,7 @@ puzzle-how = Find the winning move and play it with /move or the menu; the bot p
 puzzle-defence = the defence
 puzzle-none = There are no puzzles for this variant.
 puzzle-no-session = You have no puzzle going: start one with /puzzle.
+puzzle-retired = Puzzle #{ $id } has been withdrawn: a recheck found it no longer has a single solution. Start another one with /puzzle.
 puzzle-wrong = { $move } is not the solution. Look again: the puzzle is still waiting for you (this attempt counts as failed).
 puzzle-right = { $move } is right! The defence answers { $reply }. Your move.
 puzzle-right-go-on = { $move } is right! Keep going.

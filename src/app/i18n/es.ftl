@@ -378,6 +378,7 @@ puzzle-how = Encuentra la jugada ganadora y juégala con /mover o el menú; el b
 puzzle-defence = la defensa
 puzzle-none = No hay problemas para esta variante.
 puzzle-no-session = No tienes ningún problema en curso: empieza uno con /problema.
+puzzle-retired = El problema n.º { $id } se ha retirado: al revisarlo se vio que ya no tiene una única solución. Empieza otro con /problema.
 puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue esperándote (este intento cuenta como fallido).
 puzzle-right = ¡{ $move } es correcta! La defensa responde { $reply }. Te toca.
 puzzle-right-go-on = ¡{ $move } es correcta! Sigue.

@@ -1,0 +1,449 @@
+//! `damas tune`: fit Expert's evaluation to game results (see `ai::tune`).
+//!
+//! `damas tune selfplay` plays Expert against itself and writes the games as PDN (the
+//! flying-king variants have no public game collections); `damas tune fit` reads games —
+//! PDN files, or a ZIP archive of them read in place — and rewrites one variant's section of
+//! `data/eval-weights.txt`.
+
+use super::fail;
+use crate::ai::tune::{self, FitOptions, Samples, SelfPlay};
+use crate::ai::EvalWeights;
+use crate::engine::{export_pdn, Game, PdnTags, Position, Variant};
+use clap::{Args, Subcommand};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    pub command: TuneCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Expert plays itself from random openings; the games go to a PDN file.
+    Selfplay(SelfplayArgs),
+    /// Fit one variant's weights to the results of games in PDN (or ZIP) files.
+    Fit(FitArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    #[arg(long)]
+    pub variant: String,
+    #[arg(long)]
+    pub games: u64,
+    /// Expert's node budget a move.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Random plies from the start before Expert plays.
+    #[arg(long = "random-plies", default_value_t = 6)]
+    pub random_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: u32,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    #[arg(long)]
+    pub variant: String,
+    /// Game files: PDN, or ZIP archives of PDN read in place. Repeat for several.
+    #[arg(long = "games", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Plies of each game left out at its start (the openings say little about the result).
+    #[arg(long = "skip-plies", default_value_t = 6)]
+    pub skip_plies: usize,
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// The weights file to rewrite (only this variant's section changes).
+    #[arg(long, default_value = crate::ai::EVAL_WEIGHTS_PATH)]
+    pub weights: PathBuf,
+    /// Start from the hand-made prior instead of the file's current weights.
+    #[arg(long = "from-prior")]
+    pub from_prior: bool,
+    /// Report the fit without writing it.
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+}
+
+pub fn tune(args: TuneArgs) -> ExitCode {
+    let result = match args.command {
+        TuneCommand::Selfplay(a) => selfplay(a),
+        TuneCommand::Fit(a) => fit(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<(), String> {
+    let variant: Variant = a.variant.parse().map_err(|e| format!("{e}"))?;
+    if a.games == 0 || a.nodes == 0 {
+        return Err("--games and --nodes must be at least 1".into());
+    }
+    if !(1..=64).contains(&a.concurrency) {
+        return Err("--concurrency must be 1 to 64".into());
+    }
+    let settings = SelfPlay {
+        variant,
+        random_plies: a.random_plies,
+        nodes: a.nodes,
+        max_plies: 400,
+    };
+    let file = std::fs::File::create(&a.out)
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    let out = Mutex::new(std::io::BufWriter::new(file));
+    let next = AtomicU64::new(0);
+    let started = Instant::now();
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..a.concurrency {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= a.games {
+                    break;
+                }
+                let game = tune::self_play_game(&settings, a.seed, i);
+                let tags = PdnTags {
+                    event: Some(format!(
+                        "damas tune selfplay --nodes {} --random-plies {} --seed {}",
+                        a.nodes, a.random_plies, a.seed
+                    )),
+                    site: Some(format!("game {}", i + 1)),
+                    ..PdnTags::default()
+                };
+                let text = export_pdn(&game, &tags);
+                let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = std::io::Write::write_all(&mut *out, format!("{text}\n").as_bytes())
+                {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(format!("cannot write {}: {e}", a.out.display()));
+                    break;
+                }
+                if (i + 1) % 100 == 0 {
+                    eprintln!("{} games, {:.0} s", i + 1, started.elapsed().as_secs_f64());
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    std::io::Write::flush(&mut *out.lock().unwrap_or_else(|e| e.into_inner()))
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    println!(
+        "{} games of {variant} in {:.0} s written to {}",
+        a.games,
+        started.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn fit(a: FitArgs) -> Result<(), String> {
+    let variant: Variant = a.variant.parse().map_err(|e| format!("{e}"))?;
+    let weights_text = std::fs::read_to_string(&a.weights)
+        .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
+    let current = EvalWeights::parse_all(&weights_text)
+        .map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    let prior = match current.iter().find(|(v, _)| *v == variant) {
+        Some((_, w)) if !a.from_prior => w.clone(),
+        _ => EvalWeights::prior(variant),
+    };
+    let started = Instant::now();
+    let mut samples = Samples::default();
+    let mut unreadable = 0;
+    for path in &a.files {
+        let text = read_games_file(path)?;
+        for record in split_games(&text) {
+            match read_game(variant, record) {
+                Some((game, white)) => samples.add_game(&game, white, a.skip_plies),
+                None => unreadable += 1,
+            }
+        }
+    }
+    if samples.is_empty() {
+        return Err("no position to fit: the files hold no readable finished game".into());
+    }
+    println!(
+        "{} games read ({unreadable} skipped: no result, or a move these rules refuse), {} quiet positions, {:.0} s",
+        samples.games(),
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let opts = FitOptions {
+        epochs: a.epochs,
+        ..FitOptions::default()
+    };
+    let (tuned, report) = tune::fit(&samples, &prior, opts);
+    println!(
+        "steepness {:.5} (seed 002's evaluation); mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} before, {:.5} / {:.5} after; {:.0} s",
+        report.steepness,
+        report.samples,
+        report.held_out,
+        report.before.0,
+        report.before.1,
+        report.after.0,
+        report.after.1,
+        started.elapsed().as_secs_f64()
+    );
+    if a.dry_run {
+        return Ok(());
+    }
+    let updated = replace_section(&weights_text, variant, &tuned.to_text(variant));
+    std::fs::write(&a.weights, updated)
+        .map_err(|e| format!("cannot write {}: {e}", a.weights.display()))?;
+    println!("{variant}'s weights written to {}", a.weights.display());
+    Ok(())
+}
+
+/// `text` with `variant`'s `[section]` replaced by `section` (appended if absent).
+fn replace_section(text: &str, variant: Variant, section: &str) -> String {
+    let header = format!("[{}]", variant.id());
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines.iter().position(|l| l.trim() == header) else {
+        return format!("{}\n{section}", text.trim_end());
+    };
+    let end = lines[start + 1..]
+        .iter()
+        .position(|l| l.trim_start().starts_with('['))
+        .map_or(lines.len(), |i| start + 1 + i);
+    let mut out = lines[..start].join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(section.trim_end());
+    out.push('\n');
+    if end < lines.len() {
+        out.push_str(&lines[end..].join("\n"));
+        out.push('\n');
+    }
+    out
+}
+
+/// A file's text; a ZIP archive's members are read in place (stored or deflated).
+fn read_games_file(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = if bytes.starts_with(b"PK\x03\x04") {
+        unzip(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+    } else {
+        bytes
+    };
+    // Old collections are Latin-1 here and there; names are all that is lost.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The concatenated members of a ZIP archive, read from their local headers.
+fn unzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let u16_at = |i: usize| {
+        bytes
+            .get(i..i + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    };
+    let u32_at = |i: usize| {
+        bytes
+            .get(i..i + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while bytes.get(at..at + 4) == Some(b"PK\x03\x04") {
+        let bad = || "a damaged ZIP header".to_string();
+        let flags = u16_at(at + 6).ok_or_else(bad)?;
+        let method = u16_at(at + 8).ok_or_else(bad)?;
+        let size = u32_at(at + 18).ok_or_else(bad)? as usize;
+        let name_len = u16_at(at + 26).ok_or_else(bad)? as usize;
+        let extra_len = u16_at(at + 28).ok_or_else(bad)? as usize;
+        if flags & 0x08 != 0 {
+            return Err("ZIP members with trailing sizes are not read; unzip it first".into());
+        }
+        let data_at = at + 30 + name_len + extra_len;
+        let data = bytes.get(data_at..data_at + size).ok_or_else(bad)?;
+        match method {
+            0 => out.extend_from_slice(data),
+            8 => {
+                flate2::read::DeflateDecoder::new(data)
+                    .read_to_end(&mut out)
+                    .map_err(|e| format!("cannot inflate: {e}"))?;
+            }
+            m => {
+                return Err(format!(
+                    "ZIP compression method {m} is not read; unzip it first"
+                ))
+            }
+        }
+        out.push(b'\n');
+        at = data_at + size;
+    }
+    Ok(out)
+}
+
+/// The games of a PDN text: each starts where a tag line follows a line that is not one.
+fn split_games(text: &str) -> Vec<&str> {
+    let mut games = Vec::new();
+    let mut start = None;
+    let mut in_moves = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let is_tag = line.trim_start().starts_with('[');
+        if is_tag && (in_moves || start.is_none()) {
+            if let Some(s) = start {
+                games.push(&text[s..offset]);
+            }
+            start = Some(offset);
+            in_moves = false;
+        } else if !is_tag && !line.trim().is_empty() {
+            in_moves = true;
+        }
+        offset += line.len();
+    }
+    if let Some(s) = start {
+        games.push(&text[s..]);
+    }
+    games
+}
+
+/// A game record's moves and White's score, if it has a result and every move is legal
+/// under `variant`'s rules. Tags other than `Result` and `FEN` are ignored; comments
+/// (`{…}`), variations (`(…)`), move numbers and marks are skipped.
+fn read_game(variant: Variant, record: &str) -> Option<(Game, f32)> {
+    let mut result = None;
+    let mut start = Position::start(variant);
+    let mut moves_text = String::new();
+    for line in record.lines() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let (key, value) = tag.split_once(char::is_whitespace)?;
+            let value = value.trim().trim_matches('"');
+            match key {
+                "Result" => result = Some(value.to_string()),
+                "FEN" => start = Position::from_fen(variant, value).ok()?,
+                _ => {}
+            }
+        } else {
+            moves_text.push_str(line);
+            moves_text.push(' ');
+        }
+    }
+    let first_wins = variant.first_player() == crate::engine::Color::White;
+    let white = match result?.as_str() {
+        "1-0" | "2-0" => {
+            if first_wins {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        "0-1" | "0-2" => {
+            if first_wins {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        "1/2-1/2" | "1-1" => 0.5,
+        _ => return None,
+    };
+    let mut game = Game::from_position(start);
+    let mut depth = 0;
+    let mut word = String::new();
+    let mut words = Vec::new();
+    for c in moves_text.chars() {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth = (depth - 1).max(0),
+            _ if depth > 0 => {}
+            c if c.is_whitespace() => words.push(std::mem::take(&mut word)),
+            c => word.push(c),
+        }
+    }
+    words.push(word);
+    for w in words {
+        let mv = w
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(['!', '?']);
+        let is_result = matches!(mv, "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2");
+        if mv.is_empty() || mv.starts_with('$') || is_result {
+            continue;
+        }
+        if game.is_over() {
+            return None;
+        }
+        game.play_text(mv).ok()?;
+    }
+    (game.ply() > 0).then_some((game, white))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_split_and_read_with_their_results() {
+        let text = "[Event \"a\"]\n[Result \"0-1\"]\n1. 11-15 24-20 2. 8-11 {x} 28-24 0-1\n\n\
+                    [Event \"b\"]\n[Result \"1/2-1/2\"]\n1. 9-14 (1. 9-13) 22-17 1/2-1/2\n\
+                    [Event \"c\"]\n[Result \"*\"]\n1. 9-14 *\n\
+                    [Event \"d\"]\n[Result \"1-0\"]\n1. 9-14 14-9 1-0\n";
+        let games = split_games(text);
+        assert_eq!(games.len(), 4);
+        let read: Vec<Option<(usize, f32)>> = games
+            .iter()
+            .map(|g| read_game(Variant::English, g).map(|(g, w)| (g.ply(), w)))
+            .collect();
+        // English: the first player (Black) wins "1-0", so "0-1" is White's win.
+        assert_eq!(read, [Some((4, 1.0)), Some((2, 0.5)), None, None]);
+    }
+
+    #[test]
+    fn a_zip_archive_reads_in_place() {
+        // A stored member and a deflated one, as `zip` writes them.
+        let text = b"[Result \"1-0\"]\n1. 11-15 *\n";
+        let mut deflated = Vec::new();
+        {
+            use std::io::Write;
+            let mut enc =
+                flate2::write::DeflateEncoder::new(&mut deflated, flate2::Compression::default());
+            let _ = enc.write_all(text);
+            let _ = enc.finish();
+        }
+        let mut zip = Vec::new();
+        for (method, data) in [(0u16, &text[..]), (8, &deflated[..])] {
+            zip.extend_from_slice(b"PK\x03\x04");
+            zip.extend_from_slice(&[20, 0, 0, 0]);
+            zip.extend_from_slice(&method.to_le_bytes());
+            zip.extend_from_slice(&[0; 8]);
+            zip.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            zip.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            zip.extend_from_slice(&1u16.to_le_bytes());
+            zip.extend_from_slice(&0u16.to_le_bytes());
+            zip.push(b'a');
+            zip.extend_from_slice(data);
+        }
+        let out = unzip(&zip).unwrap_or_default();
+        let out = String::from_utf8_lossy(&out);
+        assert_eq!(out.matches("11-15").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn a_section_is_replaced_and_the_rest_kept() {
+        let text = "# header\n[spanish]\na 1 1\n[english]\nb 2 2\n";
+        let out = replace_section(text, Variant::Spanish, "[spanish]\na 5 5\n");
+        assert_eq!(out, "# header\n[spanish]\na 5 5\n[english]\nb 2 2\n");
+        let out = replace_section(text, Variant::English, "[english]\nb 7 7\n");
+        assert_eq!(out, "# header\n[spanish]\na 1 1\n[english]\nb 7 7\n");
+    }
+}

@@ -1,7 +1,8 @@
 //! Static evaluation: how good a quiet position is for the side to move, in hundredths of a
 //! man.
 //!
-//! [`basic`] is the evaluation seed 002 describes to players (Easy, Medium, Hard);
+//! [`basic`] is the evaluation the game app describes to players (Easy, Medium, Hard; see
+//! docs/GAME-APP.md);
 //! [`expert`] is Expert's: weighted features (material per square, mobility, runaway men,
 //! trapped kings, the king endings...) whose weights are fitted to game results.
 
@@ -112,7 +113,7 @@ fn ahead_terms(t: &Tables, s: &Sides, material: [i32; 2], approach: i32) -> i32 
 }
 
 /// King values of Expert's evaluation: a flying king sweeps whole diagonals and is worth
-/// about two and a half men; a short English king keeps seed 002's value.
+/// about two and a half men; a short English king keeps the game app's value (docs/GAME-APP.md).
 pub fn king_value(variant: Variant) -> i32 {
     if variant.flying_kings() {
         250

@@ -6,7 +6,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 /// How strong the computer plays. Easy, Medium and Hard judge positions with the evaluation
-/// described to players in seed 002; Expert adds its own knowledge and a transposition table.
+/// described to players in docs/GAME-APP.md; Expert adds its own knowledge and a transposition
+/// table.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {

@@ -3,8 +3,8 @@
 //! evaluation's features ([`super::eval::feature`]) are those that best predict the results
 //! through a logistic curve, `P(White wins) = 1 / (1 + exp(-k · eval))`.
 //!
-//! The curve's steepness `k` is fitted first with seed 002's evaluation (a man is 100), and
-//! then held, so the tuned evaluation keeps the same unit: reviews and the search's margins
+//! The curve's steepness `k` is fitted first with the game app's evaluation (docs/GAME-APP.md:
+//! a man is 100), and then held, so the tuned evaluation keeps the same unit: reviews and the search's margins
 //! read it as before. Weights the games say little about (a man on a rare square) are held
 //! near the prior, the hand-made evaluation Expert had before.
 
@@ -131,7 +131,8 @@ fn log_loss(p: f64, y: f64) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
-/// The steepness `k` with which seed 002's evaluation best predicts the results.
+/// The steepness `k` with which the game app's evaluation (docs/GAME-APP.md) best predicts
+/// the results.
 pub fn fit_steepness(samples: &Samples) -> f64 {
     let loss = |k: f64| {
         (0..samples.len())

@@ -189,7 +189,7 @@ fn fit(a: FitArgs) -> Result<(), String> {
     };
     let (tuned, report) = tune::fit(&samples, &prior, opts);
     println!(
-        "steepness {:.5} (seed 002's evaluation); mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} before, {:.5} / {:.5} after; {:.0} s",
+        "steepness {:.5} (the game app's evaluation); mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} before, {:.5} / {:.5} after; {:.0} s",
         report.steepness,
         report.samples,
         report.held_out,

@@ -609,8 +609,9 @@ async fn metrics_probes_and_json_logs_tell_what_happened() {
     let typed = "xyzzy-plover";
     let refused = play(&standin, &alice, place, typed).await;
     let cb = standin.callback(&refused).await;
+    // Quoted as typed (what a person wrote reaches Discord escaped: `xyzzy\-plover`).
     assert!(
-        text(&cb).contains(typed),
+        text(&cb).contains(r"xyzzy\-plover"),
         "the refusal quotes it: {}",
         text(&cb)
     );

@@ -195,3 +195,27 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
         "{out}"
     );
 }
+
+/// The console starts the app as the bot does, with the operator's `DAMAS_*` settings: one
+/// that cannot be used stops it before it reads a line, naming the variable (exit code 2).
+#[test]
+fn the_console_reads_the_bots_settings_and_names_a_bad_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("console")
+        .arg("--boards")
+        .arg(dir.path().join("boards"))
+        .arg("--db")
+        .arg(dir.path().join("db"))
+        .env("DAMAS_MOVE_TIME", "soon")
+        .stdin(Stdio::null())
+        .output()
+        .expect("damas console runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("DAMAS_MOVE_TIME"), "{stderr}");
+    assert!(
+        !dir.path().join("db").exists(),
+        "nothing opened before the check"
+    );
+}

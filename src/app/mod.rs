@@ -9,6 +9,7 @@
 
 pub mod ballot;
 pub mod board;
+pub mod boot;
 pub mod bot;
 pub mod challenge;
 pub mod commands;

@@ -18,8 +18,8 @@ use crate::app::commands::{
 };
 use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::reply::plain;
+use crate::app::settings::Settings;
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
-use crate::store::{Store, StoreError};
 use clap::Args;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -53,8 +53,14 @@ const GUILD: u64 = 1;
 pub enum ConsoleError {
     #[error("unknown language {0:?}: use es or en")]
     Language(String),
-    #[error("cannot open the database {}: {source}", crate::store::printable(path))]
-    Database { path: PathBuf, source: StoreError },
+    #[error(transparent)]
+    Database(#[from] crate::app::boot::BootError),
+    /// A `DAMAS_*` setting that cannot be used.
+    #[error("{variable} {problem}")]
+    BadSetting {
+        variable: &'static str,
+        problem: String,
+    },
     #[error("cannot create {path}: {source}")]
     Boards {
         path: PathBuf,
@@ -88,9 +94,12 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
             temp.clone()
         }
     };
-    let store = Store::open(&db_path).map_err(|source| ConsoleError::Database {
-        path: db_path.clone(),
-        source,
+    // The same settings as the bot's (DAMAS_SEARCH_THREADS, DAMAS_MOVE_TIME, …).
+    let settings = Settings::from_vars(|name| std::env::var(name).ok()).map_err(|e| {
+        ConsoleError::BadSetting {
+            variable: e.variable,
+            problem: e.problem,
+        }
     })?;
     std::fs::create_dir_all(&args.boards).map_err(|source| ConsoleError::Boards {
         path: args.boards.clone(),
@@ -98,9 +107,9 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
     })?;
     let config = Config {
         bot_seed: args.seed,
-        ..Config::default()
+        ..Config::from(&settings)
     };
-    let app = App::new(store, config);
+    let app = crate::app::boot::boot(&db_path, &settings, config)?;
     let mut console = Console {
         app,
         lang,

@@ -18,7 +18,6 @@ pub mod work;
 
 use crate::app::settings::Settings;
 use crate::app::{App, Config};
-use crate::store::Store;
 use serenity::all::{Client, GatewayIntents, Http, HttpBuilder};
 use shards::ShardPlan;
 use std::fmt;
@@ -165,10 +164,7 @@ impl BotConfig {
         let api_proxy = set("DISCORD_API_PROXY")
             .map(|p| parse_proxy(&p))
             .transpose()?;
-        let db_path = set(crate::store::DB_ENV).map_or_else(
-            || PathBuf::from(crate::store::DEFAULT_DB_PATH),
-            PathBuf::from,
-        );
+        let db_path = crate::app::boot::db_from_vars(&var);
         let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
         let metrics_listen = health::metrics_listen_from_vars(&var)?;
         Ok(BotConfig {
@@ -184,6 +180,15 @@ impl BotConfig {
                 problem: e.problem,
             })?,
         })
+    }
+}
+
+impl From<crate::app::boot::BootError> for BotError {
+    fn from(e: crate::app::boot::BootError) -> BotError {
+        BotError::Store {
+            path: e.path,
+            source: e.source,
+        }
     }
 }
 
@@ -206,43 +211,26 @@ async fn checked_http(config: &BotConfig) -> Result<Http, BotError> {
 }
 
 /// Opens the store and builds the application over it with the configured settings.
-fn open_app(config: &BotConfig) -> Result<(Store, App), BotError> {
+fn open_app(config: &BotConfig) -> Result<App, BotError> {
     let settings = &config.settings;
-    let store = Store::open_configured(
+    Ok(crate::app::boot::boot(
         &config.db_path,
-        crate::store::Durability::default(),
-        settings.db_timeouts,
-    )
-    .map_err(|source| BotError::Store {
-        path: config.db_path.clone(),
-        source,
-    })?;
-    let app = App::new(
-        store.clone(),
-        Config {
-            challenge_ttl: settings.challenge_ttl,
-            move_time: settings.move_time,
-            search_threads: settings.search_threads,
-            search_memory_mb: settings.search_memory_mb,
-            max_bot_games: settings.max_bot_games,
-            max_challenges: settings.max_challenges,
-            max_reviews: settings.max_reviews,
-            search_queue: settings.search_queue,
-            ..Config::default()
-        },
-    );
-    // Processes sharing PostgreSQL claim the bot's turns there; sled's one process, here.
-    let app = match store.bot_turn_leases(
-        &crate::store::leases::this_process(),
-        crate::store::BOT_TURN_LEASE_TTL,
-    ) {
-        Some(leases) => {
-            tracing::info!("the bot's turns are claimed as {}", leases.holder());
-            app.with_bot_turn_claims(Arc::new(leases))
-        }
-        None => app,
-    };
-    Ok((store, app))
+        settings,
+        Config::from(settings),
+    )?)
+}
+
+/// What both front ends do once no new interaction comes in: the searches stop (their bot
+/// moves stay owed to the next start), the work under way gets at most `grace` to finish,
+/// then the caller stops its sweeper and flushes the store.
+async fn wind_down(app: &App, work: &InFlight, grace: Duration) {
+    app.stop_searches();
+    if !work.close_and_drain(grace).await {
+        tracing::warn!(
+            "{} pieces of work were still running after {grace:?}; a restart takes them up",
+            work.active()
+        );
+    }
 }
 
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
@@ -318,10 +306,14 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         // Before the store opens: its first operations are counted too.
         crate::metrics::install();
     }
-    let (store, app) = open_app(&config)?;
+    let app = open_app(&config)?;
     let settings = &config.settings;
     let work = InFlight::new();
-    let handler = Arc::new(router::Handler::new(app, &config, Arc::clone(&work)));
+    let handler = Arc::new(router::Handler::new(
+        app.clone(),
+        &config,
+        Arc::clone(&work),
+    ));
     if let Some(addr) = config.metrics_listen {
         health::start_metrics(addr, Arc::clone(&handler.health)).await?;
     }
@@ -350,17 +342,12 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
             // The gateway closes first: interactions it already delivered are still
             // answered; then the work under way gets its time.
             shards.shutdown_all().await;
-            // Queued bot moves are left to the next start rather than waited for.
-            handler.app.stop_searches();
-            let drained = work.close_and_drain(SHUTDOWN_GRACE).await;
-            if !drained {
-                tracing::warn!("{} pieces of work were still running after {SHUTDOWN_GRACE:?}; a restart takes them up", work.active());
-            }
+            wind_down(&handler.app, &work, SHUTDOWN_GRACE).await;
         }
     }
     sweeper.abort();
     drop(client);
-    store.flush().await.map_err(|source| BotError::Store {
+    app.flush().await.map_err(|source| BotError::Store {
         path: config.db_path.clone(),
         source,
     })?;

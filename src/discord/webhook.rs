@@ -433,7 +433,7 @@ pub async fn serve_http(
         // Before the store opens: its first operations are counted too.
         crate::metrics::install();
     }
-    let (store, app) = super::open_app(&config)?;
+    let app = super::open_app(&config)?;
     let work = InFlight::new();
     let http = Arc::new(super::checked_http(&config).await?);
     // Follow-ups and edits of answers are addressed by the application's id.
@@ -480,18 +480,11 @@ pub async fn serve_http(
         .await
         .unwrap_or_else(|_| tokio::time::Instant::now());
     tracing::info!("stopping: no new interactions; finishing the work under way");
-    // Queued bot moves are left to the next start rather than waited for.
-    app.stop_searches();
     let deadline = stopping_since + SHUTDOWN_GRACE - FLUSH_MARGIN;
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    if !work.close_and_drain(left).await {
-        tracing::warn!(
-            "{} pieces of work were still running {SHUTDOWN_GRACE:?} after the signal; a restart takes them up",
-            work.active()
-        );
-    }
+    super::wind_down(&app, &work, left).await;
     sweeper.abort();
-    store.flush().await.map_err(|source| BotError::Store {
+    app.flush().await.map_err(|source| BotError::Store {
         path: config.db_path.clone(),
         source,
     })?;

@@ -98,7 +98,7 @@ pub use threads::GameThread;
 use kv::{Entry, Kv, Scan, Tx, TxResult};
 use pg::PgKv;
 use sled_kv::SledKv;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 pub const TREE_GAMES: &str = "games";
@@ -189,14 +189,6 @@ fn redact_url(url: &str) -> String {
         out.push_str(&params.join("&"));
     }
     out
-}
-
-/// Where the database lives: `$DAMAS_DB`, or `./data/damas.db`. A PostgreSQL URL passes
-/// through as it is: [`Store::open`] tells them apart.
-pub fn default_path() -> PathBuf {
-    std::env::var_os(DB_ENV)
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from(DEFAULT_DB_PATH), PathBuf::from)
 }
 
 /// A key and its value as stored.

@@ -230,6 +230,27 @@ fn bad_input_is_a_message_and_exit_code_2_never_a_panic() {
     ] {
         user_error(args);
     }
+    // Options are typed: a bad value is refused before anything starts, naming the option.
+    for (args, option) in [
+        (
+            &["egdb", "generate", "--variant", "klingon"][..],
+            "--variant",
+        ),
+        (&["egdb", "verify", "--pieces", "9"], "--pieces"),
+        (&["egdb", "generate", "--threads", "0"], "--threads"),
+        (
+            &["puzzles", "verify", "--set", "x", "--threads", "65"],
+            "--threads",
+        ),
+        (&["bestmove", "--level", "godlike"], "--level"),
+        (
+            &["review", "--variant", "x", "--pdn", "none.pdn"],
+            "--variant",
+        ),
+    ] {
+        let err = user_error(args);
+        assert!(err.contains(option), "{args:?}: {err}");
+    }
     // A move that is not legal is a verdict, not an error, for explain.
     let out = ok(&["explain", "--move", "hello", "--json"]);
     let json: Value = serde_json::from_str(&out).expect("JSON");

@@ -4,7 +4,7 @@
 use super::engine_cmds::position_from;
 use super::fail;
 use crate::ai::{best_move, Level, SearchLimits, SearchOptions, SearchPool, SearchResult};
-use crate::engine::{Game, Position};
+use crate::engine::{Game, Position, Variant};
 use clap::Args;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct BestMoveArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub fen: Option<String>,
     #[arg(long, default_value = "medium")]
-    pub level: String,
+    pub level: Level,
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
     #[arg(long)]
@@ -45,14 +45,11 @@ fn time_from(ms: Option<u64>) -> Result<Option<Duration>, String> {
 }
 
 pub fn bestmove(args: BestMoveArgs) -> ExitCode {
-    let pos = match position_from(&args.variant, args.fen.as_deref()) {
+    let pos = match position_from(args.variant, args.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let level: Level = match args.level.parse() {
-        Ok(l) => l,
-        Err(e) => return fail(e),
-    };
+    let level = args.level;
     let time = match time_from(args.time_ms) {
         Ok(t) => t,
         Err(e) => return fail(e),

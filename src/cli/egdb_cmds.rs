@@ -29,19 +29,43 @@ pub enum EgdbCommand {
     Probe(ProbeArgs),
 }
 
+/// Which tables a command builds or checks: the variants, and up to how many pieces.
+#[derive(Args, Debug)]
+pub struct TableSet {
+    /// spanish, portuguese, english, or all.
+    #[arg(long, default_value = "all", value_parser = parse_variants)]
+    pub variant: Variants,
+    /// Tables up to this many pieces (default: 5 in English, 4 in Spanish and Portuguese).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egdb::MAX_PIECES as i64))]
+    pub pieces: Option<u32>,
+}
+
+/// One variant, or every one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variants {
+    All,
+    One(Variant),
+}
+
+fn parse_variants(name: &str) -> Result<Variants, String> {
+    if name.trim().eq_ignore_ascii_case("all") {
+        Ok(Variants::All)
+    } else {
+        name.parse()
+            .map(Variants::One)
+            .map_err(|e: crate::engine::UnknownVariant| format!("{e}, or all"))
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// spanish, portuguese, english, or all.
-    #[arg(long, default_value = "all")]
-    pub variant: String,
-    /// Tables up to this many pieces (default: 5 in English, 4 in Spanish and Portuguese).
-    #[arg(long)]
-    pub pieces: Option<u32>,
+    #[command(flatten)]
+    pub tables: TableSet,
     /// The tables' folder (default: $DAMAS_EGDB, or ./data/egdb).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Tables built at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::threads())]
     pub threads: usize,
     /// Build again the tables already there.
     #[arg(long)]
@@ -54,10 +78,8 @@ pub struct GenerateArgs {
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    #[arg(long, default_value = "all")]
-    pub variant: String,
-    #[arg(long)]
-    pub pieces: Option<u32>,
+    #[command(flatten)]
+    pub tables: TableSet,
     /// The tables' folder (default: $DAMAS_EGDB, or ./data/egdb).
     #[arg(long)]
     pub dir: Option<PathBuf>,
@@ -70,14 +92,14 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Tables checked at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::threads())]
     pub threads: usize,
 }
 
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub fen: String,
     #[arg(long)]
@@ -94,30 +116,16 @@ pub fn egdb(args: EgdbArgs) -> ExitCode {
     }
 }
 
-/// The variants named (`all` for every one) with the pieces asked for each.
-fn variants(name: &str, pieces: Option<u32>) -> Result<Vec<(Variant, u32)>, String> {
-    let chosen = if name.trim().eq_ignore_ascii_case("all") {
-        Variant::ALL.to_vec()
-    } else {
-        vec![name.parse::<Variant>().map_err(|e| e.to_string())?]
+/// The variants chosen with the pieces asked for each.
+fn variants(set: &TableSet, pieces: Option<u32>) -> Vec<(Variant, u32)> {
+    let chosen = match set.variant {
+        Variants::All => Variant::ALL.to_vec(),
+        Variants::One(v) => vec![v],
     };
-    if let Some(n) = pieces {
-        if !(2..=egdb::MAX_PIECES).contains(&n) {
-            return Err(format!("--pieces must be from 2 to {}", egdb::MAX_PIECES));
-        }
-    }
-    Ok(chosen
+    chosen
         .into_iter()
         .map(|v| (v, pieces.unwrap_or_else(|| default_pieces(v))))
-        .collect())
-}
-
-fn threads(n: usize) -> Result<usize, String> {
-    if (1..=64).contains(&n) {
-        Ok(n)
-    } else {
-        Err("--threads must be from 1 to 64".into())
-    }
+        .collect()
 }
 
 /// `english kkmvk  1,234,567 positions  W 1,000 D 2,000 L 3,000  longest 37  812 KB  4.2 s`
@@ -170,15 +178,12 @@ fn generate_cmd(a: GenerateArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     // With --only and no --pieces, as many pieces as the largest table named.
-    let pieces = a.pieces.or_else(|| {
+    let pieces = a.tables.pieces.or_else(|| {
         only.as_ref()
             .and_then(|o| o.iter().map(|m| m.pieces()).max())
     });
-    let (plan, threads) =
-        match variants(&a.variant, pieces).and_then(|p| Ok((p, threads(a.threads)?))) {
-            Ok(x) => x,
-            Err(e) => return fail(e),
-        };
+    let plan = variants(&a.tables, pieces);
+    let threads = a.threads;
     if let (Some(o), Some(p)) = (&only, pieces) {
         if let Some(m) = o.iter().find(|m| m.pieces() > p) {
             return fail(format!(
@@ -219,11 +224,8 @@ fn generate_cmd(a: GenerateArgs) -> ExitCode {
 }
 
 fn verify_cmd(a: VerifyArgs) -> ExitCode {
-    let (plan, threads) =
-        match variants(&a.variant, a.pieces).and_then(|p| Ok((p, threads(a.threads)?))) {
-            Ok(x) => x,
-            Err(e) => return fail(e),
-        };
+    let plan = variants(&a.tables, a.tables.pieces);
+    let threads = a.threads;
     if !(1..=20).contains(&a.depth) {
         return fail("--depth must be from 1 to 20");
     }
@@ -291,7 +293,7 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
 }
 
 fn probe_cmd(a: ProbeArgs) -> ExitCode {
-    let pos = match position_from(&a.variant, Some(&a.fen)) {
+    let pos = match position_from(a.variant, Some(&a.fen)) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

@@ -15,7 +15,7 @@ use std::time::Instant;
 #[derive(Args, Debug)]
 pub struct MovesArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// PDN FEN; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
@@ -26,7 +26,7 @@ pub struct MovesArgs {
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub depth: u32,
     #[arg(long)]
@@ -36,7 +36,7 @@ pub struct PerftArgs {
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub fen: Option<String>,
     /// The move to judge; without it, the position's capture situation is explained.
@@ -51,7 +51,7 @@ pub struct ExplainArgs {
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// Moves separated by spaces, e.g. "11-15 22-18".
     #[arg(long, required_unless_present = "pdn", conflicts_with = "pdn")]
     pub moves: Option<String>,
@@ -66,8 +66,7 @@ pub struct ReplayArgs {
 }
 
 /// Parses the variant and the position, or says what is wrong.
-pub fn position_from(variant: &str, fen: Option<&str>) -> Result<Position, String> {
-    let variant: Variant = variant.parse().map_err(|e| format!("{e}"))?;
+pub fn position_from(variant: Variant, fen: Option<&str>) -> Result<Position, String> {
     match fen {
         None => Ok(Position::start(variant)),
         Some(f) => Position::from_fen(variant, f).map_err(|e| format!("bad FEN: {e}")),
@@ -86,7 +85,7 @@ pub fn move_json(mv: &Move, notation: &str) -> serde_json::Value {
 }
 
 pub fn moves(a: MovesArgs) -> ExitCode {
-    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+    let pos = match position_from(a.variant, a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -103,7 +102,7 @@ pub fn moves(a: MovesArgs) -> ExitCode {
 }
 
 pub fn perft(a: PerftArgs) -> ExitCode {
-    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+    let pos = match position_from(a.variant, a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -119,7 +118,7 @@ pub fn perft(a: PerftArgs) -> ExitCode {
 }
 
 pub fn explain(a: ExplainArgs) -> ExitCode {
-    let pos = match position_from(&a.variant, a.fen.as_deref()) {
+    let pos = match position_from(a.variant, a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -142,9 +141,9 @@ pub fn explain(a: ExplainArgs) -> ExitCode {
 
 pub fn replay(a: ReplayArgs) -> ExitCode {
     if let Some(path) = &a.pdn {
-        return replay_record(&a.variant, path, a.game);
+        return replay_record(a.variant, path, a.game);
     }
-    let start = match position_from(&a.variant, a.fen.as_deref()) {
+    let start = match position_from(a.variant, a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -173,7 +172,7 @@ pub fn replay(a: ReplayArgs) -> ExitCode {
 /// `replay --pdn`: a game of a file followed to its end; the final position, how the game
 /// stands by the rules or else the result the record states, and where live play would have
 /// declared a draw the players did not take.
-fn replay_record(variant: &str, path: &std::path::Path, number: usize) -> ExitCode {
+fn replay_record(variant: Variant, path: &std::path::Path, number: usize) -> ExitCode {
     let record = match super::pdn_cmds::record_from_file(variant, path, number) {
         Ok(r) => r,
         Err(e) => return fail(e),

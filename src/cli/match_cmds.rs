@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// Player A: a level of this build (unless --engine-a is given).
     #[arg(
         long,
@@ -515,7 +515,7 @@ pub fn play_match(args: MatchArgs) -> ExitCode {
 }
 
 fn run(args: MatchArgs) -> Result<ExitCode, String> {
-    let variant: Variant = args.variant.parse().map_err(|e| format!("{e}"))?;
+    let variant = args.variant;
     let a = parse_player(args.a.as_deref(), args.engine_a.as_deref())?;
     let b = parse_player(args.b.as_deref(), args.engine_b.as_deref())?;
     let time = match args.time_ms {

@@ -16,6 +16,12 @@ pub mod tune_cmds;
 
 use std::process::ExitCode;
 
+/// Threads (or games at once) a command line job may use: 1 to 64. Checked by clap, so a bad
+/// number is refused with the option's name and exit code 2 before anything starts.
+pub fn threads() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=64)
+}
+
 /// A user error on the command line: message on stderr, exit code 2.
 pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg}");

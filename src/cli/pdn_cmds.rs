@@ -29,7 +29,7 @@ pub struct CheckArgs {
     pub file: PathBuf,
     /// The variant of the games; a game whose GameType tag names another is refused.
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// One JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
@@ -78,10 +78,7 @@ fn refusal_line(r: &PdnRefusal) -> String {
 }
 
 pub fn check(a: CheckArgs) -> ExitCode {
-    let variant: Variant = match a.variant.parse() {
-        Ok(v) => v,
-        Err(e) => return fail(e),
-    };
+    let variant = a.variant;
     let text = match read_text(&a.file) {
         Ok(t) => t,
         Err(e) => return fail(e),
@@ -150,8 +147,7 @@ pub fn check(a: CheckArgs) -> ExitCode {
 }
 
 /// Game `number` (from 1) of a PDN file, followed to its end; or what is wrong.
-pub fn record_from_file(variant: &str, path: &Path, number: usize) -> Result<PdnRecord, String> {
-    let variant: Variant = variant.parse().map_err(|e| format!("{e}"))?;
+pub fn record_from_file(variant: Variant, path: &Path, number: usize) -> Result<PdnRecord, String> {
     if number == 0 {
         return Err("--game counts from 1".into());
     }

@@ -33,7 +33,7 @@ pub enum PuzzlesCommand {
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// How many puzzles to find.
     #[arg(long)]
     pub count: usize,
@@ -57,7 +57,7 @@ pub struct GenerateArgs {
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// The set to check.
     #[arg(long)]
     pub set: PathBuf,
@@ -70,7 +70,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Puzzles checked at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::threads())]
     pub threads: usize,
     /// Another set of the variant (a fresh `generate` run, at the same verify depth) whose
     /// puzzles are appended under new ids, those whose solution line the set has aside.
@@ -86,13 +86,7 @@ pub fn puzzles(args: PuzzlesArgs) -> ExitCode {
 }
 
 fn verify_cmd(args: VerifyArgs) -> ExitCode {
-    let variant: Variant = match args.variant.parse() {
-        Ok(v) => v,
-        Err(e) => return fail(e),
-    };
-    if !(1..=64).contains(&args.threads) {
-        return fail("--threads must be between 1 and 64");
-    }
+    let variant = args.variant;
     let text = match std::fs::read_to_string(&args.set) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", args.set.display())),
@@ -307,10 +301,7 @@ fn id_list(ids: &[u32]) -> String {
 }
 
 fn generate_cmd(args: GenerateArgs) -> ExitCode {
-    let variant: Variant = match args.variant.parse() {
-        Ok(v) => v,
-        Err(e) => return fail(e),
-    };
+    let variant = args.variant;
     if !(1..=100_000).contains(&args.count) {
         return fail("--count must be between 1 and 100000");
     }

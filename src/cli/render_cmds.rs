@@ -2,7 +2,7 @@
 use super::engine_cmds::position_from;
 use super::fail;
 use crate::app::i18n::{color_name, variant_name, Lang};
-use crate::engine::{explain, format_move, Attempt, Color, Move, Position, Verdict};
+use crate::engine::{explain, format_move, Attempt, Color, Move, Position, Variant, Verdict};
 use crate::render::{self, BoardView, Caption};
 use clap::Args;
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct RenderArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub fen: Option<String>,
     #[arg(long)]
@@ -26,7 +26,7 @@ pub struct RenderArgs {
 }
 
 pub fn render(args: RenderArgs) -> ExitCode {
-    let pos = match position_from(&args.variant, args.fen.as_deref()) {
+    let pos = match position_from(args.variant, args.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

@@ -2,7 +2,7 @@
 use super::fail;
 use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
 use crate::app::i18n::{eval_text, exact_text, Lang};
-use crate::engine::{Color, Game};
+use crate::engine::{Color, Game, Variant};
 use crate::render;
 use clap::Args;
 use serde_json::json;
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
@@ -27,7 +27,7 @@ pub struct ReviewArgs {
 #[derive(Args, Debug)]
 pub struct GifArgs {
     #[arg(long, default_value = "spanish")]
-    pub variant: String,
+    pub variant: Variant,
     /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
@@ -39,12 +39,12 @@ pub struct GifArgs {
 }
 
 /// Game `number` of a PDN file, or a message saying what is wrong with it.
-fn game_from_file(variant: &str, path: &Path, number: usize) -> Result<Game, String> {
+fn game_from_file(variant: Variant, path: &Path, number: usize) -> Result<Game, String> {
     super::pdn_cmds::record_from_file(variant, path, number).map(|r| r.game)
 }
 
 pub fn review(a: ReviewArgs) -> ExitCode {
-    let game = match game_from_file(&a.variant, &a.pdn, a.game) {
+    let game = match game_from_file(a.variant, &a.pdn, a.game) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
@@ -174,7 +174,7 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
 }
 
 pub fn gif(a: GifArgs) -> ExitCode {
-    let game = match game_from_file(&a.variant, &a.pdn, a.game) {
+    let game = match game_from_file(a.variant, &a.pdn, a.game) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };

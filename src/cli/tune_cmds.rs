@@ -34,7 +34,7 @@ pub enum TuneCommand {
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
     #[arg(long)]
-    pub variant: String,
+    pub variant: Variant,
     #[arg(long)]
     pub games: u64,
     /// Expert's node budget a move.
@@ -46,8 +46,8 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: u32,
+    #[arg(long, default_value_t = 1, value_parser = super::threads())]
+    pub concurrency: usize,
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -55,7 +55,7 @@ pub struct SelfplayArgs {
 #[derive(Args, Debug)]
 pub struct FitArgs {
     #[arg(long)]
-    pub variant: String,
+    pub variant: Variant,
     /// Game files: PDN, or ZIP archives of PDN read in place. Repeat for several.
     #[arg(long = "games", required = true)]
     pub files: Vec<PathBuf>,
@@ -87,12 +87,9 @@ pub fn tune(args: TuneArgs) -> ExitCode {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<(), String> {
-    let variant: Variant = a.variant.parse().map_err(|e| format!("{e}"))?;
+    let variant = a.variant;
     if a.games == 0 || a.nodes == 0 {
         return Err("--games and --nodes must be at least 1".into());
-    }
-    if !(1..=64).contains(&a.concurrency) {
-        return Err("--concurrency must be 1 to 64".into());
     }
     let settings = SelfPlay {
         variant,
@@ -153,7 +150,7 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
 }
 
 fn fit(a: FitArgs) -> Result<(), String> {
-    let variant: Variant = a.variant.parse().map_err(|e| format!("{e}"))?;
+    let variant = a.variant;
     let weights_text = std::fs::read_to_string(&a.weights)
         .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
     let current = EvalWeights::parse_all(&weights_text)

@@ -313,17 +313,25 @@ struct Totals {
     searched: u64,
     nodes: u64,
     depth: u64,
+    /// Wall-clock time of every move, as the match saw it (an engine command's includes
+    /// the pipe's round trip).
     time: Duration,
+    /// The same, of the searched moves only: how much of its clock a player spends.
+    searched_time: Duration,
+    /// The longest move: whether a player keeps to its clock.
+    longest: Duration,
 }
 
 impl Totals {
     fn add(&mut self, t: &Thought, elapsed: Duration) {
         self.moves += 1;
         self.time += elapsed;
+        self.longest = self.longest.max(elapsed);
         if t.nodes > 0 {
             self.searched += 1;
             self.nodes += t.nodes;
             self.depth += t.depth as u64;
+            self.searched_time += elapsed;
         }
     }
 
@@ -333,17 +341,21 @@ impl Totals {
         self.nodes += o.nodes;
         self.depth += o.depth;
         self.time += o.time;
+        self.searched_time += o.searched_time;
+        self.longest = self.longest.max(o.longest);
     }
 
     fn summary(&self) -> String {
         let searched = self.searched.max(1);
         let secs = self.time.as_secs_f64();
         format!(
-            "{} moves ({} searched, the others forced or random), {:.1} ms/move, mean depth {:.1}, \
-             mean nodes {}, {} nodes/s",
+            "{} moves ({} searched, the others forced or random), {:.1} ms/move, \
+             {:.1} ms/searched move, longest {} ms, mean depth {:.1}, mean nodes {}, {} nodes/s",
             self.moves,
             self.searched,
             secs * 1000.0 / self.moves.max(1) as f64,
+            self.searched_time.as_secs_f64() * 1000.0 / searched as f64,
+            self.longest.as_millis(),
             self.depth as f64 / searched as f64,
             self.nodes / searched,
             if secs > 0.0 {

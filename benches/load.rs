@@ -1,5 +1,5 @@
 //! The load benchmark of issue 10: many games at once against one `damas bot` process, over the
-//! Discord stand-in (`tests/discord_stand_in/`), with one SIGTERM and restart in the middle.
+//! Discord stand-in (`tests/support/stand_in/`), with one SIGTERM and restart in the middle.
 //!
 //! ```text
 //! cargo bench --bench load                      # the issue's figures: 100 + 30 + 60 games
@@ -31,14 +31,10 @@
 //! `cargo bench` (or `--benches`/`--all-targets`), and `harness = false` runs nothing else.
 #![allow(clippy::print_stdout)]
 
-#[path = "../tests/bot_support/mod.rs"]
-mod bot_support;
-#[path = "../tests/discord_stand_in/mod.rs"]
-mod discord_stand_in;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
-use bot_support::{text, text_of, BotProcess, GUILD};
 use damas::engine::{legal_notations, Color, Game, Variant};
-use discord_stand_in::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
@@ -47,6 +43,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use support::bot::{text, text_of, BotProcess, GUILD};
+use support::stand_in::*;
 use tokio::sync::{mpsc, oneshot};
 
 /// Discord's answer window: a callback later than this fails for the user.
@@ -580,7 +578,7 @@ async fn start_bot(standin: &StandIn, db: &Path, metrics: bool) -> BotProcess {
 /// histogram, read from its `/metrics`.
 async fn move_answer_buckets(bot: &BotProcess) -> Vec<(f64, f64)> {
     let addr = bot.metrics_addr().await;
-    let scrape = bot_support::http_get(&addr, "/metrics").await.1;
+    let scrape = support::bot::http_get(&addr, "/metrics").await.1;
     let mut buckets: Vec<(f64, f64)> = scrape
         .lines()
         .filter(|l| l.starts_with("damas_answer_seconds_bucket{") && l.contains("kind=\"move\""))

@@ -4,13 +4,13 @@
 //! Targets (issue 14): the review of a 100-ply game in under 20 s on 2 cores at the default
 //! budget; the GIF of a 120-ply game in under 1 s and under 2 MB.
 
-#[path = "../tests/review_support/mod.rs"]
-mod review_support;
+#[path = "../tests/support/search.rs"]
+mod search_support;
 
 use damas::ai::{review, review_in_pool, ReviewOptions, SearchPool};
 use damas::engine::{Color, Variant};
 use damas::render::{replay_gif, Caption, Renderer};
-use review_support::long_game;
+use search_support::long_game;
 use std::time::{Duration, Instant};
 
 fn caption(ply: usize) -> Caption {

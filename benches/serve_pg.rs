@@ -1,6 +1,6 @@
 //! Two `damas serve` processes sharing one throwaway PostgreSQL (issue 15, item 6): games
 //! against the bot at easy, each person's `/move`s sent to the two processes in turn, over
-//! the Discord stand-in (`tests/discord_stand_in/`), everything on this machine.
+//! the Discord stand-in (`tests/support/stand_in/`), everything on this machine.
 //!
 //! ```text
 //! cargo bench --bench serve_pg                        # release build
@@ -11,22 +11,18 @@
 //! bot's answer before moving again) and the time of a move's answer: sending the signed
 //! `/move` to its board shown (the edit of the deferred answer), p50, p99 and max. The bot's
 //! moves are searched, stored and posted too, so this is the whole loop, not the store alone.
-//! The server comes from `tests/store_common/postgres.rs` (installed PostgreSQL needed).
+//! The server comes from `tests/support/store/postgres.rs` (installed PostgreSQL needed).
 #![allow(clippy::print_stdout)]
 
-#[path = "../tests/bot_support/mod.rs"]
-mod bot_support;
-#[path = "../tests/discord_stand_in/mod.rs"]
-mod discord_stand_in;
-#[path = "../tests/store_common/mod.rs"]
-mod store_common;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
-use bot_support::{text, GUILD};
 use damas::store::Store;
-use discord_stand_in::*;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
+use support::bot::{text, GUILD};
+use support::stand_in::*;
 use tokio::io::AsyncBufReadExt;
 
 fn arg(name: &str, default: usize) -> usize {
@@ -131,7 +127,7 @@ fn main() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let db = store_common::postgres::server().fresh_database();
+        let db = support::store::postgres::server().fresh_database();
         let dir = tempfile::tempdir().unwrap();
         let standin = StandIn::start_with(Config {
             wait: Duration::from_secs(60),

@@ -10,7 +10,7 @@
 //! default settings: `fsync` and `synchronous_commit` on), reached over TCP on 127.0.0.1: a
 //! lower bound for a server across a network, where each move adds round trips.
 
-#[path = "../tests/store_common/mod.rs"]
+#[path = "../tests/support/store/mod.rs"]
 mod store_common;
 
 use criterion::Criterion;

@@ -8,6 +8,8 @@
 //! PostgreSQL (a server of this binary's own, which the kills do not touch: what is
 //! checked there is that nothing is acknowledged before it is committed).
 
+// The store fixtures alone: this binary needs no Discord stand-in.
+#[path = "support/store/mod.rs"]
 mod store_common;
 
 use damas::engine::{Outcome, Variant, WinReason};

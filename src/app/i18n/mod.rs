@@ -57,7 +57,7 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
         Lang::En => (&EN_B, EN, unic_langid::langid!("en")),
     };
     cell.get_or_init(|| {
-        // tests/i18n.rs parses both files; should a broken line slip through, a release build
+        // tests/app/i18n.rs parses both files; should a broken line slip through, a release build
         // drops it and goes on, while debug builds and tests stop at once.
         let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(r, errors)| {
             debug_assert!(

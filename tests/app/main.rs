@@ -1,0 +1,18 @@
+//! The application layer's tests, one binary: its use cases driven as the front ends drive them
+//! (`World` in `support::app`), the words of the bot in both languages, and the `damas`
+//! command line and console run as programs. One module a concern: `cargo test --test app
+//! forget::` runs one.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod ballot;
+mod cli;
+mod cli_review;
+mod console;
+mod forget;
+mod i18n;
+mod puzzles;
+mod review;
+mod sweep;
+mod use_cases;

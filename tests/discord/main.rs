@@ -1,0 +1,14 @@
+//! The Discord front end's tests, one binary: the real serenity client and our router against
+//! the Discord stand-in (`support::stand_in`), in this process or as a `damas bot` / `damas
+//! serve` child process. One module a concern: `cargo test --test discord faults::` runs one.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod ballot;
+mod e2e;
+mod faults;
+mod restart;
+mod scale;
+mod smoke;
+mod threads;

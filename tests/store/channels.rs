@@ -1,0 +1,336 @@
+//! One game and one challenge a channel, records the store refuses, board posts current only
+//! while they show the game as it stands, channels that are gone.
+
+use super::*;
+
+on_both_backends! {
+#[tokio::test]
+async fn a_busy_channel_is_refused_however_old_its_game(db) {
+    let store = db.open();
+    let t0 = 50 * DAY_MS;
+    let mut g = people_game(1, 30, t0);
+    store.create_game(g.clone()).await.unwrap();
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, t0 + 1);
+    store.update_game(30, 0, &g).await.unwrap();
+
+    // A year without a move: the game still holds its channel (the sweeper ends it on time).
+    let next = people_game(2, 30, t0 + 365 * DAY_MS);
+    match store.create_game(next.clone()).await {
+        Err(StoreError::ChannelBusy { game }) => assert_eq!(game.id, 1),
+        other => panic!("expected ChannelBusy, got {other:?}"),
+    }
+    assert_eq!(store.active_game(30).unwrap().unwrap().id, 1);
+    assert!(store.archived_game(1).unwrap().is_none(), "nothing ended");
+    assert!(store.player(2).unwrap().is_none(), "nobody was scored");
+}
+}
+
+on_both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_challenge_per_channel_taken_once(db) {
+    let store = db.open();
+    let first = challenge(1, 2, 1_000);
+    store.put_challenge(5, &first).await.unwrap();
+    // Someone else cannot replace an open challenge...
+    assert!(matches!(
+        store.put_challenge(5, &challenge(3, 4, 2_000)).await,
+        Err(StoreError::ChallengeExists { challenge }) if *challenge == first
+    ));
+    // ...the challenger can, and anyone can once it expired.
+    let again = challenge(1, 4, 3_000);
+    store.put_challenge(5, &again).await.unwrap();
+    let later = challenge(3, 4, again.expires_at_ms);
+    store.put_challenge(5, &later).await.unwrap();
+    assert_eq!(store.challenge(5).unwrap(), Some(later.clone()));
+    assert_eq!(store.open_challenges().unwrap(), vec![(5, later.clone())]);
+
+    // The wrong user's click takes nothing.
+    assert_eq!(
+        store
+            .take_challenge(5, |c| c.challenged.user_id == 99)
+            .await
+            .unwrap(),
+        None
+    );
+    // Twenty Accept clicks at once: one wins.
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            store.take_challenge(5, |c| c.challenged.user_id == 4).await
+        }));
+    }
+    let mut taken = Vec::new();
+    for t in tasks {
+        if let Some(c) = t.await.unwrap().unwrap() {
+            taken.push(c);
+        }
+    }
+    assert_eq!(taken, vec![later]);
+    assert_eq!(store.challenge(5).unwrap(), None);
+}
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn records_the_store_will_not_write(db) {
+    let store = db.open();
+    let odd = new_game(1, None, 1, Variant::Spanish, [human(1), bot("grandmaster")]);
+    assert!(matches!(
+        store.create_game(odd).await,
+        Err(StoreError::Invalid(Invalid::UnknownLevel(l))) if l == "grandmaster"
+    ));
+    let rec = new_game(2, None, 1, Variant::Spanish, [human(1), human(2)]);
+    store.create_game(rec.clone()).await.unwrap();
+    assert!(matches!(
+        store.finish_game(1, 0, &rec).await,
+        Err(StoreError::Invalid(Invalid::NotFinished))
+    ));
+    assert!(matches!(
+        store.update_game(2, 0, &rec).await,
+        Err(StoreError::Invalid(Invalid::WrongChannel {
+            asked: 2,
+            record: 1
+        }))
+    ));
+    let mut other = new_game(3, None, 1, Variant::Spanish, [human(1), human(2)]);
+    other.outcome = Some(Outcome::Draw {
+        reason: DrawReason::Agreement,
+    });
+    assert!(matches!(
+        store.finish_game(1, 0, &other).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    let elsewhere = damas::store::GameRecord {
+        channel_id: 4,
+        ..other.clone()
+    };
+    assert!(matches!(
+        store.finish_game(4, 0, &elsewhere).await,
+        Err(StoreError::Conflict {
+            found_ply: None,
+            ..
+        })
+    ));
+    // A rule outcome the moves do not give is refused.
+    let mut wrong = rec.clone();
+    wrong.outcome = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::NoPieces,
+    });
+    assert!(matches!(
+        store.finish_game(1, 0, &wrong).await,
+        Err(StoreError::OutcomeMismatch { .. })
+    ));
+    assert!(store.active_game(1).unwrap().is_some());
+}
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
+    let store = db.open();
+    let post = |game_id, message_id, ply| BoardPost {
+        game_id,
+        message_id,
+        ply,
+    };
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), None);
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+    // The same message again replaces nothing.
+    assert_eq!(
+        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        PostRecorded::Current { replaced: None }
+    );
+
+    // A move: the board of ply 1 replaces that of ply 0; the late board of ply 0 is history
+    // and the posts tree never races the game's revision.
+    let revision_before = store.active_game(30).unwrap().unwrap().revision;
+    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
+    push_move(&mut g, mv, 2_000);
+    g.revision = store.update_game(30, 0, &g).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 101, 1)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(100)
+        }
+    );
+    assert_eq!(g.revision, revision_before + 1, "posting wrote no revision");
+    assert_eq!(
+        store.record_board_post(30, post(1, 102, 0)).await.unwrap(),
+        PostRecorded::Outdated
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 103, 2)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a ply the game has not reached"
+    );
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 101, 1)));
+
+    // An undo brings the game back to a lower ply: its board is current again.
+    let mut undone = g.clone();
+    undone.moves.pop();
+    undone.undo_used = true;
+    undone.revision = store.update_game(30, 1, &undone).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 104, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(101)
+        }
+    );
+
+    // The final board of a finished game is current; the post outlives the game.
+    let mut done = undone.clone();
+    done.outcome = Some(Outcome::Win {
+        winner: Color::Black,
+        reason: WinReason::Resignation,
+    });
+    store.finish_game(30, 0, &done).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(1, 105, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(104)
+        }
+    );
+
+    // A new game's first board replaces it; the old game's boards are outdated from then on.
+    let next = people_game(2, 30, 3_000);
+    store.create_game(next).await.unwrap();
+    assert_eq!(
+        store.record_board_post(30, post(1, 106, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "another game is active"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(2, 107, 0)).await.unwrap(),
+        PostRecorded::Current {
+            replaced: Some(105)
+        }
+    );
+    store.cancel_game(30, 0).await.unwrap();
+    assert_eq!(store.board_post(30).unwrap(), Some(post(2, 107, 0)));
+    assert_eq!(
+        store.record_board_post(30, post(2, 108, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "a cancelled game has no current board"
+    );
+    assert_eq!(
+        store.record_board_post(30, post(1, 109, 0)).await.unwrap(),
+        PostRecorded::Outdated,
+        "an older game's board never replaces a newer game's"
+    );
+}
+}
+
+on_both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_board_posts_leave_the_newest_board_recorded(db) {
+    let store = db.open();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut g = people_game(1, 30, 1_000);
+    store.create_game(g.clone()).await.unwrap();
+    for ply in 0..30usize {
+        // The board of this ply and the one before race each other.
+        let old = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 1_000 + ply as u64,
+                    ply: ply.saturating_sub(1),
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let new = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let post = BoardPost {
+                    game_id: 1,
+                    message_id: 2_000 + ply as u64,
+                    ply,
+                };
+                store.record_board_post(30, post).await.unwrap()
+            }
+        });
+        let (old, new) = (old.await.unwrap(), new.await.unwrap());
+        assert!(matches!(new, PostRecorded::Current { .. }), "ply {ply}");
+        if ply > 0 {
+            assert_eq!(old, PostRecorded::Outdated, "ply {ply}");
+        }
+        assert_eq!(store.board_post(30).unwrap().unwrap().ply, ply);
+        let Some(mv) = random_move(&g, &mut rng) else {
+            break;
+        };
+        let mut next = g.clone();
+        push_move(&mut next, mv, 2_000);
+        if next.outcome.is_some() {
+            break;
+        }
+        next.revision = store.update_game(30, g.ply(), &next).await.unwrap();
+        g = next;
+    }
+}
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn cancelling_the_games_of_channels_that_are_gone(db) {
+    let store = db.open();
+    for channel in [40, 41, 42] {
+        store
+            .create_game(people_game(channel, channel, 1_000))
+            .await
+            .unwrap();
+    }
+    let mut moved = store.active_game(41).unwrap().unwrap();
+    let mv = moved
+        .to_game()
+        .unwrap()
+        .position()
+        .parse_move("11-15")
+        .unwrap();
+    push_move(&mut moved, mv, 2_000);
+    store.update_game(41, 0, &moved).await.unwrap();
+
+    let cancelled = store.cancel_games_in(|c| c != 42).await.unwrap();
+    let mut ids: Vec<u64> = cancelled.iter().map(|g| g.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![40, 41]);
+    assert!(store.active_game(40).unwrap().is_none());
+    assert!(store.active_game(41).unwrap().is_none());
+    assert!(store.active_game(42).unwrap().is_some());
+    assert!(store.archived_game(41).unwrap().is_none(), "not archived");
+    assert!(store.player(1).unwrap().is_none(), "counted for no one");
+}
+}
+
+on_both_backends! {
+#[tokio::test]
+async fn a_challenge_remembers_its_message(db) {
+    let store = db.open();
+    let mut c = challenge(1, 2, 1_000);
+    c.message_id = None;
+    store.put_challenge(5, &c).await.unwrap();
+    assert!(store.set_challenge_message(5, 1_000, 77).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+    assert_eq!(
+        store.open_challenges().unwrap()[0].1.message_id,
+        Some(77),
+        "the sweeper finds the message to edit"
+    );
+    assert!(
+        !store.set_challenge_message(5, 999, 78).await.unwrap(),
+        "another challenge's message"
+    );
+    assert!(!store.set_challenge_message(6, 1_000, 78).await.unwrap());
+    assert_eq!(store.challenge(5).unwrap().unwrap().message_id, Some(77));
+}
+}

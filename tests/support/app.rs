@@ -1,0 +1,99 @@
+//! What the tests of the application layer share: a world (an app on a temporary store),
+//! people, and reading answers.
+
+use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
+use damas::store::Store;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A person with an English Discord locale.
+pub fn actor(id: u64, name: &str) -> Actor {
+    Actor {
+        user_id: id,
+        name: name.into(),
+        locale: "en-US".into(),
+        can_manage_messages: false,
+    }
+}
+
+/// The same person as named in a command (an opponent).
+pub fn user(a: &Actor) -> UserRef {
+    UserRef {
+        user_id: a.user_id,
+        name: a.name.clone(),
+        is_bot: false,
+    }
+}
+
+/// The one reply of an answer.
+pub fn only(a: &Answer) -> &Reply {
+    assert_eq!(a.replies.len(), 1, "one reply expected: {:#?}", a.replies);
+    &a.replies[0]
+}
+
+/// The component id of a reply's button for `action`.
+pub fn button_id(r: &Reply, action: Action) -> String {
+    r.buttons
+        .iter()
+        .find(|b| ComponentId::parse(&b.id).is_some_and(|id| id.action == action))
+        .unwrap_or_else(|| panic!("no {action:?} button in {r:#?}"))
+        .id
+        .clone()
+}
+
+/// An app on a store in a temporary folder, which lives as long as the world.
+pub struct World {
+    pub app: App,
+    /// The app's clock, in ms since the epoch, when the world was made with [`World::clocked`].
+    clock: Option<(Arc<AtomicU64>, u64)>,
+    _dir: tempfile::TempDir,
+}
+
+impl World {
+    /// `config` on a fresh store, on the real clock.
+    pub fn new(config: Config) -> World {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path().join("db")).expect("store");
+        World {
+            app: App::new(store, config),
+            clock: None,
+            _dir: dir,
+        }
+    }
+
+    /// `config` on a fresh store, on a clock that stands at `start` (ms since the epoch) until
+    /// [`World::at`] moves it.
+    pub fn clocked(config: Config, start: u64) -> World {
+        let mut w = World::new(config);
+        let clock = Arc::new(AtomicU64::new(start));
+        let now = clock.clone();
+        w.app = w.app.with_clock(move || now.load(Ordering::SeqCst));
+        w.clock = Some((clock, start));
+        w
+    }
+
+    /// Sets the clock of a [`World::clocked`] world to `ms_after_start` after its start.
+    pub fn at(&self, ms_after_start: u64) {
+        let (clock, start) = self.clock.as_ref().expect("a clocked world");
+        clock.store(start + ms_after_start, Ordering::SeqCst);
+    }
+}
+
+/// The default configuration with the bot's moves seeded by `seed`.
+pub fn seeded(seed: u64) -> Config {
+    Config {
+        bot_seed: Some(seed),
+        ..Config::default()
+    }
+}
+
+/// A world on the default configuration, the bot seeded with 7.
+pub fn world() -> World {
+    World::new(seeded(7))
+}
+
+/// The channel of a guild most tests play in.
+pub const PLACE: Place = Place {
+    guild_id: Some(10),
+    channel_id: 20,
+};

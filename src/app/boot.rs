@@ -21,6 +21,9 @@ pub struct BootError {
     pub source: StoreError,
 }
 
+/// The expert level's thinking time a move (no setting changes it).
+pub const EXPERT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl From<&Settings> for Config {
     /// The settings an operator sets (`DAMAS_*`), as the app reads them; what no variable sets
     /// (Expert's time, the bot's seed) keeps its default.
@@ -34,7 +37,8 @@ impl From<&Settings> for Config {
             max_challenges: settings.max_challenges,
             max_reviews: settings.max_reviews,
             search_queue: settings.search_queue,
-            ..Config::default()
+            expert_time: EXPERT_TIME,
+            bot_seed: None,
         }
     }
 }

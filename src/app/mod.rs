@@ -137,19 +137,10 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The operator's defaults ([`Settings::default`]), read through the one mapping in
+    /// [`boot`].
     fn default() -> Config {
-        Config {
-            challenge_ttl: Duration::from_secs(15 * 60),
-            move_time: Duration::from_millis(crate::store::DEFAULT_MOVE_TIME_MS),
-            expert_time: Duration::from_secs(2),
-            bot_seed: None,
-            search_threads: settings::default_search_threads(),
-            search_memory_mb: 256,
-            max_bot_games: settings::DEFAULT_MAX_BOT_GAMES,
-            max_challenges: settings::DEFAULT_MAX_CHALLENGES,
-            max_reviews: settings::DEFAULT_MAX_REVIEWS,
-            search_queue: settings::DEFAULT_SEARCH_QUEUE,
-        }
+        Config::from(&settings::Settings::default())
     }
 }
 

@@ -49,7 +49,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            move_time: Duration::from_secs(3 * 24 * 3600),
+            move_time: Duration::from_millis(crate::store::DEFAULT_MOVE_TIME_MS),
             sweep_every: Duration::from_secs(60),
             challenge_ttl: Duration::from_secs(15 * 60),
             search_threads: default_search_threads(),

@@ -1,4 +1,4 @@
-//! The three-move restriction of English tournaments (seed 003): a game starts from three
+//! The three-move restriction of English tournaments (docs/GAME-APP.md): a game starts from three
 //! plies drawn from a deck of openings instead of from a free choice.
 //!
 //! The deck is the project's own: every distinct opening of three plies from the English

@@ -1,6 +1,6 @@
 //! The board message: picture, caption, whose turn, buttons and the move menu.
 
-use super::i18n::{self, n, s, t, tr, Lang, Tense};
+use super::i18n::{self, n, s, t, tr, Lang, Msg, Tense};
 use super::ids::{Action, ComponentId};
 use super::reply::{
     plain, BoardRef, Button, ButtonStyle, Menu, MenuGroups, MenuOption, Picture, Reply,
@@ -8,6 +8,7 @@ use super::reply::{
 };
 use super::{bot_level, seat_arg, vs_bot};
 use crate::engine::{legal_notations, Color, Explanation, Game, Move, Position, Square};
+use crate::fl;
 use crate::render::{self, BoardView, Caption};
 use crate::store::{GameRecord, Seat};
 
@@ -38,7 +39,7 @@ pub fn perspective(rec: &GameRecord, game: &Game) -> Color {
 pub fn players_line(lang: Lang, rec: &GameRecord) -> String {
     tr(
         lang,
-        "players-line",
+        fl!("players-line"),
         &[
             ("white", seat_arg(lang, rec.seat(Color::White))),
             ("black", seat_arg(lang, rec.seat(Color::Black))),
@@ -63,7 +64,7 @@ fn turn_text(lang: Lang, rec: &GameRecord, game: &Game) -> String {
     let side = game.side_to_move();
     tr(
         lang,
-        "status-turn",
+        fl!("status-turn"),
         &[
             ("name", seat_arg(lang, rec.seat(side))),
             ("color", s(i18n::color_name(lang, side))),
@@ -86,10 +87,10 @@ fn no_progress_shown(game: &Game) -> Option<u16> {
 fn draw_counts(lang: Lang, game: &Game) -> Vec<String> {
     let mut counts = Vec::new();
     if let Some(left) = no_progress_shown(game) {
-        counts.push(tr(lang, "status-no-progress", &[("left", n(left))]));
+        counts.push(tr(lang, fl!("status-no-progress"), &[("left", n(left))]));
     }
     if let Some((_, left)) = game.three_kings_moves_left() {
-        counts.push(tr(lang, "status-three-kings", &[("left", n(left))]));
+        counts.push(tr(lang, fl!("status-three-kings"), &[("left", n(left))]));
     }
     counts
 }
@@ -98,7 +99,7 @@ fn draw_offer_text(lang: Lang, rec: &GameRecord) -> Option<String> {
     rec.draw_offer.map(|c| {
         tr(
             lang,
-            "status-draw-offered",
+            fl!("status-draw-offered"),
             &[("name", seat_arg(lang, rec.seat(c)))],
         )
     })
@@ -109,7 +110,7 @@ pub fn last_move_text(lang: Lang, rec: &GameRecord, game: &Game) -> Option<Strin
     let (before, mv) = game.last_move()?;
     Some(tr(
         lang,
-        "caption-last-move",
+        fl!("caption-last-move"),
         &[
             ("move", s(before.move_notation(mv))),
             ("name", seat_arg(lang, rec.seat(before.side_to_move()))),
@@ -138,7 +139,7 @@ pub fn caption(
                     parts.extend(caption_draw_count(lang, game));
                     parts.push(tr(
                         lang,
-                        "caption-turn",
+                        fl!("caption-turn"),
                         &[("color", s(i18n::color_name(lang, game.side_to_move())))],
                     ));
                     parts.extend(draw_offer_text(lang, rec));
@@ -172,9 +173,9 @@ fn caption_draw_count(lang: Lang, game: &Game) -> Option<String> {
         .three_kings_moves_left()
         .map(|(_, left)| u16::from(left));
     match (no_progress, three_kings) {
-        (Some(np), Some(tk)) if np < tk => Some(("caption-no-progress", np)),
-        (_, Some(tk)) => Some(("caption-three-kings", tk)),
-        (Some(np), None) => Some(("caption-no-progress", np)),
+        (Some(np), Some(tk)) if np < tk => Some((fl!("caption-no-progress"), np)),
+        (_, Some(tk)) => Some((fl!("caption-three-kings"), tk)),
+        (Some(np), None) => Some((fl!("caption-no-progress"), np)),
         (None, None) => None,
     }
     .map(|(id, left)| tr(lang, id, &[("left", n(left))]))
@@ -242,7 +243,7 @@ pub fn game_description(
 
 /// A game's replay (an animation) in words: what it is, then its final position.
 pub fn replay_description(lang: Lang, rec: &GameRecord, game: &Game) -> String {
-    let mut lines = vec![t(lang, "alt-replay")];
+    let mut lines = vec![t(lang, fl!("alt-replay"))];
     lines.extend(game_lines(lang, rec, game));
     describe_board(
         lang,
@@ -261,7 +262,7 @@ fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
         let mover = before.side_to_move();
         lines.push(tr(
             lang,
-            "alt-last-move",
+            fl!("alt-last-move"),
             &[
                 ("move", s(before.move_notation(mv))),
                 ("color", s(i18n::color_name(lang, mover))),
@@ -271,7 +272,7 @@ fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
     }
     match game.outcome() {
         Some(o) => lines.push(i18n::result_text(lang, Some(o))),
-        None => lines.push(turn_sentence(lang, rec, game.position(), "alt-turn")),
+        None => lines.push(turn_sentence(lang, rec, game.position(), fl!("alt-turn"))),
     }
     lines
 }
@@ -282,8 +283,8 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
     // A move already played is explained on the board from before it: say so, since the
     // pieces listed are not where they stand now.
     let turn_id = match e.tense {
-        Tense::Present => "alt-turn",
-        Tense::Past => "alt-turn-before",
+        Tense::Present => fl!("alt-turn"),
+        Tense::Past => fl!("alt-turn-before"),
     };
     let lines = [
         i18n::law_text(lang, e.explanation, e.tense),
@@ -296,7 +297,7 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
         .map(|c| {
             tr(
                 lang,
-                "alt-arrow",
+                fl!("alt-arrow"),
                 &[
                     ("move", s(&c.notation)),
                     ("status", s(i18n::capture_status(lang, c))),
@@ -305,7 +306,13 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
         })
         .collect();
     let notes: Vec<String> = (!arrows.is_empty())
-        .then(|| tr(lang, "alt-arrows", &[("captures", s(arrows.join(", ")))]))
+        .then(|| {
+            tr(
+                lang,
+                fl!("alt-arrows"),
+                &[("captures", s(arrows.join(", ")))],
+            )
+        })
         .into_iter()
         .collect();
     describe_board(
@@ -319,7 +326,7 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
 }
 
 /// "White to play (ana)." (`alt-turn`), or the same of the position before a move.
-fn turn_sentence(lang: Lang, rec: &GameRecord, position: &Position, id: &str) -> String {
+fn turn_sentence(lang: Lang, rec: &GameRecord, position: &Position, id: Msg<'_>) -> String {
     let side = position.side_to_move();
     tr(
         lang,
@@ -344,7 +351,7 @@ fn reach_sentence(lang: Lang, position: &Position, from: Square) -> Option<Strin
     (!targets.is_empty()).then(|| {
         tr(
             lang,
-            "alt-reach",
+            fl!("alt-reach"),
             &[("from", s(from)), ("squares", s(number_list(&targets)))],
         )
     })
@@ -372,7 +379,7 @@ pub fn pieces_text(lang: Lang, position: &Position) -> String {
             let kings = numbers(position.kings(c));
             tr(
                 lang,
-                "alt-side",
+                fl!("alt-side"),
                 &[
                     ("color", s(i18n::capitalized(&i18n::color_name(lang, c)))),
                     ("men", n(men.len() as f64)),
@@ -419,7 +426,7 @@ pub fn describe_board(
             if shown < compulsory.len() {
                 moves = tr(
                     lang,
-                    "alt-more",
+                    fl!("alt-more"),
                     &[
                         ("moves", s(moves)),
                         ("count", n((compulsory.len() - shown) as f64)),
@@ -428,7 +435,7 @@ pub fn describe_board(
             }
             parts.push(tr(
                 lang,
-                "alt-captures",
+                fl!("alt-captures"),
                 &[("count", n(compulsory.len() as f64)), ("moves", s(moves))],
             ));
         }
@@ -529,36 +536,36 @@ fn buttons(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<Button> {
     if rec.draw_offer.is_some() && !vs_bot(rec) {
         b.push(Button {
             id: id(Action::DrawAccept, rec, game),
-            label: t(lang, "button-draw-accept"),
+            label: t(lang, fl!("button-draw-accept")),
             style: ButtonStyle::Success,
         });
         b.push(Button {
             id: id(Action::DrawDecline, rec, game),
-            label: t(lang, "button-draw-decline"),
+            label: t(lang, fl!("button-draw-decline")),
             style: ButtonStyle::Secondary,
         });
     } else {
         b.push(Button {
             id: id(Action::DrawOffer, rec, game),
-            label: t(lang, "button-draw"),
+            label: t(lang, fl!("button-draw")),
             style: ButtonStyle::Secondary,
         });
     }
     b.push(Button {
         id: id(Action::Explain, rec, game),
-        label: t(lang, "button-explain"),
+        label: t(lang, fl!("button-explain")),
         style: ButtonStyle::Primary,
     });
     if vs_bot(rec) && person_has_moved(rec, game) {
         b.push(Button {
             id: id(Action::Undo, rec, game),
-            label: t(lang, "button-undo"),
+            label: t(lang, fl!("button-undo")),
             style: ButtonStyle::Secondary,
         });
     }
     b.push(Button {
         id: id(Action::Resign, rec, game),
-        label: t(lang, "button-resign"),
+        label: t(lang, fl!("button-resign")),
         style: ButtonStyle::Danger,
     });
     b
@@ -581,11 +588,11 @@ pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
     pieces.dedup();
     Menu {
         id: ComponentId::new(Action::Move, channel_id, ply).encode(),
-        placeholder: t(lang, "menu-move"),
+        placeholder: t(lang, fl!("menu-move")),
         options: move_options(lang, &moves),
         groups: Some(MenuGroups {
             id: ComponentId::new(Action::Piece, channel_id, ply).encode(),
-            placeholder: t(lang, "menu-piece"),
+            placeholder: t(lang, fl!("menu-piece")),
             groups: pieces
                 .iter()
                 .map(|sq| {
@@ -595,7 +602,7 @@ pub fn move_menu(lang: Lang, channel_id: u64, game: &Game) -> Menu {
                         value: sq.to_string(),
                         description: Some(tr(
                             lang,
-                            "menu-piece-moves",
+                            fl!("menu-piece-moves"),
                             &[("count", n(count as f64))],
                         )),
                     }
@@ -616,7 +623,7 @@ pub fn piece_menu(lang: Lang, channel_id: u64, game: &Game, from: Square) -> Opt
     }
     Some(Menu {
         id: ComponentId::new(Action::Move, channel_id, game.ply() as u64).encode(),
-        placeholder: t(lang, "menu-move"),
+        placeholder: t(lang, fl!("menu-move")),
         options: move_options(lang, &moves),
         groups: None,
     })
@@ -637,7 +644,7 @@ fn capture_description(lang: Lang, m: &Move) -> Option<String> {
     m.is_capture().then(|| {
         tr(
             lang,
-            "menu-captures",
+            fl!("menu-captures"),
             &[
                 ("pieces", n(m.capture_count())),
                 ("kings", n(m.king_capture_count())),

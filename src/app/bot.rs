@@ -12,6 +12,7 @@ use super::reply::Reply;
 use super::{bot_level, game_of, seat_arg, storage_failed, Answer, App, Place};
 use crate::ai::{self, JobClass, Level, PoolError, SearchOptions, SearchResult};
 use crate::engine::Game;
+use crate::fl;
 use crate::store::{GameRecord, StoreError};
 use std::collections::HashSet;
 use std::future::Future;
@@ -209,9 +210,9 @@ impl App {
         let headline = game.last_move().map(|(before, mv)| {
             let mover = rec.seat(before.side_to_move());
             let key = if mover.user_id().is_some() {
-                "played"
+                fl!("played")
             } else {
-                "bot-played"
+                fl!("bot-played")
             };
             tr(
                 lang,
@@ -277,7 +278,7 @@ impl App {
         }
         let Some(mv) = found.map(|r| r.mv).or_else(|| ai::shallow_best_move(&game)) else {
             tracing::error!("the bot has no move in channel {}", place.channel_id);
-            return Reply::failure(t(lang, "err-bot-failed")).into();
+            return Reply::failure(t(lang, fl!("err-bot-failed"))).into();
         };
         let before = *game.position();
         if game.play(mv).is_err() {
@@ -285,7 +286,7 @@ impl App {
                 "the bot chose an illegal move in channel {}",
                 place.channel_id
             );
-            return Reply::failure(t(lang, "err-bot-failed")).into();
+            return Reply::failure(t(lang, fl!("err-bot-failed"))).into();
         }
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
@@ -301,7 +302,7 @@ impl App {
         };
         let mut headline = tr(
             lang,
-            "bot-played",
+            fl!("bot-played"),
             &[
                 ("name", seat_arg(lang, rec.seat(side))),
                 ("move", s(before.move_notation(&mv))),
@@ -394,8 +395,10 @@ impl App {
         };
         let ahead = self.pool.ahead_of(JobClass::of(level));
         reply.text.push('\n');
-        reply
-            .text
-            .push_str(&tr(lang, "bot-thinking", &[("ahead", n(ahead as f64))]));
+        reply.text.push_str(&tr(
+            lang,
+            fl!("bot-thinking"),
+            &[("ahead", n(ahead as f64))],
+        ));
     }
 }

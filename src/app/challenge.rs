@@ -9,6 +9,7 @@ use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Game, Variant};
+use crate::fl;
 use crate::store::{Challenge, GameRecord, Seat, StoreError};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -18,13 +19,13 @@ struct BallotUnavailable;
 
 impl BallotUnavailable {
     fn into_reply(self, lang: Lang) -> Reply {
-        Reply::refusal(t(lang, "err-ballot-deck"))
+        Reply::refusal(t(lang, fl!("err-ballot-deck")))
     }
 }
 
 /// "Three-move ballot: 9-13 22-18 11-15"
 pub fn ballot_line(lang: Lang, opening: &Opening) -> String {
-    tr(lang, "ballot-drawn", &[("moves", s(opening))])
+    tr(lang, fl!("ballot-drawn"), &[("moves", s(opening))])
 }
 
 impl App {
@@ -83,7 +84,7 @@ impl App {
             Some(v) if ballot && v != ballot::VARIANT => {
                 return Reply::refusal(tr(
                     lang,
-                    "err-ballot-variant",
+                    fl!("err-ballot-variant"),
                     &[("variant", s(i18n::variant_name(lang, v)))],
                 ))
                 .into()
@@ -91,10 +92,10 @@ impl App {
             v => v,
         };
         if opponent.user_id == actor.user_id {
-            return Reply::refusal(t(lang, "err-challenge-self")).into();
+            return Reply::refusal(t(lang, fl!("err-challenge-self"))).into();
         }
         if opponent.is_bot {
-            return Reply::refusal(t(lang, "err-challenge-bot")).into();
+            return Reply::refusal(t(lang, fl!("err-challenge-bot"))).into();
         }
         let in_thread = self.opens_thread(place, terms.threading);
         if !in_thread {
@@ -105,7 +106,7 @@ impl App {
         let now = self.now_ms();
         match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.expires_at_ms > now => {
-                return Reply::refusal(t(lang, "err-challenge-open")).into()
+                return Reply::refusal(t(lang, fl!("err-challenge-open"))).into()
             }
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
@@ -165,7 +166,7 @@ impl App {
         let minutes = self.config.challenge_ttl.as_secs().div_ceil(60);
         let mut text = tr(
             lang,
-            "challenge-posted",
+            fl!("challenge-posted"),
             &[
                 ("challenger", u(&actor.name)),
                 ("opponent", u(&opponent.name)),
@@ -175,13 +176,13 @@ impl App {
         );
         if terms.threading == Threading::Unavailable {
             text.push('\n');
-            text.push_str(&t(lang, "thread-unavailable"));
+            text.push_str(&t(lang, fl!("thread-unavailable")));
         }
         if let Some(o) = &drawn {
             text.push('\n');
             text.push_str(&ballot_line(lang, o));
         }
-        let mut reply = Reply::public(text).with_title(t(lang, "challenge-title"));
+        let mut reply = Reply::public(text).with_title(t(lang, fl!("challenge-title")));
         // The embed names them; only the content's mention notifies, and only them.
         reply.mention = Some(opponent.user_id);
         reply.challenge_of = Some(ChallengeRef {
@@ -194,12 +195,12 @@ impl App {
         reply.buttons = vec![
             Button {
                 id: accept.encode(),
-                label: t(lang, "button-accept"),
+                label: t(lang, fl!("button-accept")),
                 style: ButtonStyle::Success,
             },
             Button {
                 id: ComponentId::new(Action::Decline, place.channel_id, now).encode(),
-                label: t(lang, "button-decline"),
+                label: t(lang, fl!("button-decline")),
                 style: ButtonStyle::Danger,
             },
         ];
@@ -242,7 +243,7 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, fl!("err-challenge-gone"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let challenger_color = match c.challenger_color {
@@ -270,7 +271,7 @@ impl App {
                     place.channel_id,
                     c.opening
                 );
-                return Reply::failure(t(lang, "err-storage")).into();
+                return Reply::failure(t(lang, fl!("err-storage"))).into();
             }
         };
         let start = GameStart {
@@ -303,6 +304,23 @@ impl App {
         drawn.cloned().ok_or(BallotUnavailable)
     }
 
+    /// `/accept` or `/decline` typed where there are no buttons (the console): answers the
+    /// challenge open in this channel as its buttons would. The game is played here: a front
+    /// end without buttons has no threads either.
+    pub async fn answer_challenge_here(&self, actor: &Actor, place: Place, accept: bool) -> Answer {
+        let lang = actor.lang();
+        let created_at = match self.store.challenge(place.channel_id) {
+            Ok(Some(c)) => c.created_at_ms,
+            Ok(None) => return Reply::refusal(t(lang, fl!("err-challenge-gone"))).into(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        if accept {
+            self.accept_challenge(actor, place, created_at, false).await
+        } else {
+            self.decline_challenge(actor, place, created_at).await
+        }
+    }
+
     /// The Decline button: the challenged declines, or the challenger withdraws.
     pub(crate) async fn decline_challenge(
         &self,
@@ -313,11 +331,11 @@ impl App {
         let lang = actor.lang();
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
+            Ok(_) => return Reply::refusal(t(lang, fl!("err-challenge-gone"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         if actor.user_id != c.challenged.user_id && actor.user_id != c.challenger.user_id {
-            return Reply::refusal(t(lang, "err-not-your-challenge")).into();
+            return Reply::refusal(t(lang, fl!("err-not-your-challenge"))).into();
         }
         match self
             .store
@@ -325,13 +343,13 @@ impl App {
             .await
         {
             Ok(Some(_)) => {}
-            Ok(None) => return Reply::refusal(t(lang, "err-challenge-gone")).into(),
+            Ok(None) => return Reply::refusal(t(lang, fl!("err-challenge-gone"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let id = if actor.user_id == c.challenger.user_id {
-            "challenge-withdrawn"
+            fl!("challenge-withdrawn")
         } else {
-            "challenge-declined"
+            fl!("challenge-declined")
         };
         Reply::public(tr(lang, id, &[("name", u(&actor.name))])).into()
     }
@@ -345,19 +363,19 @@ impl App {
     ) -> Result<Challenge, Reply> {
         let c = match self.store.challenge(place.channel_id) {
             Ok(Some(c)) if c.created_at_ms == created_at => c,
-            Ok(_) => return Err(Reply::refusal(t(lang, "err-challenge-gone"))),
+            Ok(_) => return Err(Reply::refusal(t(lang, fl!("err-challenge-gone")))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         if actor.user_id != c.challenged.user_id {
-            return Err(Reply::refusal(t(lang, "err-not-your-challenge")));
+            return Err(Reply::refusal(t(lang, fl!("err-not-your-challenge"))));
         }
         if c.expires_at_ms <= self.now_ms() {
-            return Err(Reply::refusal(t(lang, "err-challenge-expired")));
+            return Err(Reply::refusal(t(lang, fl!("err-challenge-expired"))));
         }
         Ok(c)
     }
 
-    /// Colours for the challenger: a rematch swaps the last game's colours (seed 004), a
+    /// Colours for the challenger: a rematch swaps the last game's colours (docs/GAME-APP.md), a
     /// first game draws them by lot.
     fn rematch_or_random(&self, challenger: u64, challenged: u64) -> Color {
         if let Ok(Some(last)) = self.store.last_game_between(challenger, challenged) {
@@ -437,7 +455,7 @@ impl App {
             players,
             bot: Some(level),
             move_time_ms: None,
-            note: (threading == Threading::Unavailable).then(|| t(lang, "thread-unavailable")),
+            note: (threading == Threading::Unavailable).then(|| t(lang, fl!("thread-unavailable"))),
             thread_parent: None,
         };
         if in_thread {
@@ -451,7 +469,7 @@ impl App {
     /// against the bot under way as one person may.
     fn bot_game_refused(&self, lang: Lang, user_id: u64) -> Option<Reply> {
         if !self.pool.has_room() {
-            return Some(Reply::refusal(t(lang, "err-bot-busy")));
+            return Some(Reply::refusal(t(lang, fl!("err-bot-busy"))));
         }
         let playing = match self.store.playing(user_id) {
             Ok(p) => p,
@@ -472,7 +490,7 @@ impl App {
     /// Refuses when the channel already has a game that still blocks it.
     fn channel_busy(&self, lang: Lang, place: Place) -> Option<Reply> {
         match self.store.active_game(place.channel_id) {
-            Ok(Some(_)) => Some(Reply::refusal(t(lang, "err-channel-busy"))),
+            Ok(Some(_)) => Some(Reply::refusal(t(lang, fl!("err-channel-busy")))),
             Ok(_) => None,
             Err(e) => Some(storage_failed(lang, &e)),
         }
@@ -495,7 +513,7 @@ impl App {
         let opening = opening.as_ref();
         let now = self.now_ms();
         if bot.is_some() && !self.pool.has_room() {
-            return Reply::refusal(t(lang, "err-bot-busy")).into();
+            return Reply::refusal(t(lang, fl!("err-bot-busy"))).into();
         }
         let id = match self.store.new_game_id() {
             Ok(id) => id,
@@ -515,7 +533,7 @@ impl App {
         match self.store.create_game_capped(rec.clone(), cap).await {
             Ok(_) => {}
             Err(StoreError::ChannelBusy { .. }) => {
-                return Reply::refusal(t(lang, "err-channel-busy")).into()
+                return Reply::refusal(t(lang, fl!("err-channel-busy"))).into()
             }
             Err(StoreError::TooManyBotGames { limit, .. }) => {
                 return too_many_bot_games(lang, limit).into()
@@ -526,7 +544,7 @@ impl App {
             Some(o) => o.game(),
             None => Game::new(variant),
         };
-        let mut headline = t(lang, "game-started");
+        let mut headline = t(lang, fl!("game-started"));
         if let Some(o) = opening {
             headline.push('\n');
             headline.push_str(&ballot_line(lang, o));
@@ -557,7 +575,7 @@ impl App {
 fn too_many_challenges(lang: Lang, limit: usize) -> Reply {
     Reply::refusal(tr(
         lang,
-        "err-too-many-challenges",
+        fl!("err-too-many-challenges"),
         &[("limit", i18n::n(limit as f64))],
     ))
 }
@@ -565,7 +583,7 @@ fn too_many_challenges(lang: Lang, limit: usize) -> Reply {
 fn too_many_bot_games(lang: Lang, limit: usize) -> Reply {
     Reply::refusal(tr(
         lang,
-        "err-too-many-bot-games",
+        fl!("err-too-many-bot-games"),
         &[("limit", i18n::n(limit as f64))],
     ))
 }

@@ -1,58 +1,119 @@
-//! Every slash command, described once: its name, its options and their choices. Discord's
-//! registration, Discord's dispatch and the console's parser read this table, so a command
-//! added here exists everywhere. The console also knows a few words of its own for what
-//! Discord does with buttons (`/accept`, `/decline`, `/moves`, `/m`, `/quit`: see
-//! `console`). Words a person reads (localized names, descriptions, choice
-//! labels) live in the Fluent files under ids derived from the names here; choice values come
-//! from [`Variant`], [`Level`], [`Color`] and [`OpeningChoice`], never from copies.
+//! Every command, described once as a type. `commands!` below turns each entry into a struct
+//! whose fields are the command's options, with their types and limits (`Days` is a whole number
+//! from 1 to 14, `Option<Level>` an optional choice of the bot's levels…); from the same entry
+//! come the table Discord registers ([`COMMANDS`]: names, choices, bounds), the reading of an
+//! interaction or a console line ([`Command::read`]) and the dispatch ([`App::run_command`]
+//! matches on [`Command`]). The words a person reads (localized names, descriptions, choice
+//! labels) live in the Fluent files under ids derived from the names here, checked while
+//! compiling: a command, option or choice without its texts does not build.
 
 use super::ballot::OpeningChoice;
-use super::i18n::{t, Lang};
+use super::i18n::{self, t, Lang};
 use super::puzzle::PuzzlePick;
 use super::reply::Reply;
 use super::{Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Variant};
 
-/// What a command does (the dispatch matches on this, not on a name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CommandId {
-    Challenge,
-    Play,
-    Move,
-    Board,
-    Resign,
-    Draw,
-    Undo,
-    Explain,
-    Rules,
-    Stats,
-    Leaderboard,
-    Pdn,
-    Help,
-    Cancel,
-    ForgetMe,
-    Puzzle,
-    Review,
-}
+// ---------------------------------------------------------------------------------------------
+// Choices
 
-/// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DrawAnswer {
-    Accept,
-    Decline,
-}
+/// A fixed set of values an option offers. Each value's label is the Fluent message
+/// `choice-<KEY>-<id>` (checked while compiling by [`choice!`]).
+pub trait Choice: Copy + 'static {
+    /// The middle of its labels' Fluent ids.
+    const KEY: &'static str;
+    /// Every value, in display order.
+    const ALL: &'static [Self];
+    /// The value Discord sends and the console accepts.
+    fn id(self) -> &'static str;
+    /// Other names a person may type (`españolas`, `fácil`, `w`); ids and labels always work.
+    fn other_name(_text: &str) -> Option<Self> {
+        None
+    }
 
-impl DrawAnswer {
-    pub const ALL: [DrawAnswer; 2] = [DrawAnswer::Accept, DrawAnswer::Decline];
+    /// The Fluent id of a value's label.
+    fn label_id(self) -> String {
+        format!("choice-{}-{}", Self::KEY, self.id())
+    }
 
-    pub const fn id(self) -> &'static str {
-        match self {
-            DrawAnswer::Accept => "accept",
-            DrawAnswer::Decline => "decline",
-        }
+    /// The value a person meant: its id, its label in either language, or another name it
+    /// goes by. Case does not matter.
+    fn parse(text: &str) -> Option<Self> {
+        let wanted = text.trim().to_lowercase();
+        Self::other_name(&wanted).or_else(|| {
+            Self::ALL.iter().copied().find(|v| {
+                v.id() == wanted
+                    || [Lang::Es, Lang::En]
+                        .iter()
+                        .any(|&l| t(l, &v.label_id()).to_lowercase() == wanted)
+            })
+        })
     }
 }
+
+/// Implements [`Choice`] for a type from its list of values and its `const fn` naming each,
+/// and checks while compiling that every value has its label in the Fluent files.
+macro_rules! choice {
+    ($ty:ty, $key:literal, $all:expr, $id:path $(, other_name: $other:expr)?) => {
+        impl Choice for $ty {
+            const KEY: &'static str = $key;
+            const ALL: &'static [Self] = &$all;
+            fn id(self) -> &'static str {
+                $id(self)
+            }
+            $(fn other_name(text: &str) -> Option<Self> {
+                ($other)(text)
+            })?
+        }
+        const _: () = {
+            let all = $all;
+            let mut i = 0;
+            while i < all.len() {
+                assert!(
+                    i18n::has_joined(&["choice-", $key, "-", $id(all[i])]),
+                    concat!("a value of ", $key, " has no choice-", $key, "-… label in the Fluent files")
+                );
+                i += 1;
+            }
+        };
+    };
+}
+
+/// Declares a choice of the command table's own: an enum with its ids, and its [`Choice`].
+macro_rules! choice_enum {
+    ($(#[$doc:meta])* $name:ident, $key:literal, { $($(#[$vdoc:meta])* $variant:ident = $id:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+        impl $name {
+            pub const ALL: [$name; [$($id),+].len()] = [$($name::$variant),+];
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $($name::$variant => $id),+
+                }
+            }
+        }
+        choice!($name, $key, $name::ALL, $name::id);
+    };
+}
+
+choice!(Variant, "variant", Variant::ALL, Variant::id, other_name: |t: &str| t.parse().ok());
+choice!(Level, "level", Level::ALL, Level::id, other_name: |t: &str| t.parse().ok());
+choice!(Color, "colour", COLOURS, colour_id, other_name: |t: &str| match t {
+    "w" => Some(Color::White),
+    "b" => Some(Color::Black),
+    _ => None,
+});
+choice!(
+    OpeningChoice,
+    "opening",
+    OpeningChoice::ALL,
+    OpeningChoice::id
+);
+choice!(PuzzlePick, "pick", PuzzlePick::ALL, PuzzlePick::id);
 
 const COLOURS: [Color; 2] = [Color::White, Color::Black];
 
@@ -64,129 +125,216 @@ pub const fn colour_id(c: Color) -> &'static str {
     }
 }
 
-/// A fixed set of values an option offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choices {
-    Variant,
-    Level,
-    Colour,
-    DrawAnswer,
-    /// `/puzzle`'s: the puzzle of the day or a random one.
-    PuzzlePick,
-    /// `/leaderboard`'s: games or puzzles.
-    LeaderboardType,
-    Opening,
-    /// Whether a new game gets a thread of its own: [`THREAD_YES`] or [`THREAD_NO`].
-    Thread,
-    /// Whether `/board` answers with the board in words: [`TEXT_YES`] or [`TEXT_NO`].
-    Text,
+choice_enum!(
+    /// The answer given with `/draw answer:…`; without it `/draw` offers, or accepts an offer.
+    DrawAnswer, "answer", { Accept = "accept", Decline = "decline" }
+);
+choice_enum!(
+    /// `/play` and `/challenge`'s `thread`: whether a new game gets a thread of its own.
+    ThreadWanted, "thread", { Yes = "yes", No = "no" }
+);
+choice_enum!(
+    /// `/board`'s `text`: the board in words instead of a picture.
+    BoardInWords, "text", { Yes = "yes", No = "no" }
+);
+choice_enum!(
+    /// `/leaderboard`'s `type`: the players of games or the puzzle solvers.
+    Ranking, "type", { Games = "games", Puzzles = "puzzles" }
+);
+
+/// The values of a choice, for front ends that list or read them without knowing its type.
+#[derive(Clone, Copy)]
+pub struct ChoiceSet {
+    /// The middle of its labels' Fluent ids (`choice-<key>-<value>`).
+    pub key: &'static str,
+    ids: fn() -> Vec<&'static str>,
+    parse: fn(&str) -> Option<&'static str>,
 }
 
-/// The values of the `thread` option.
-pub const THREAD_YES: &str = "yes";
-pub const THREAD_NO: &str = "no";
-
-/// Where a new game is played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Threading {
-    /// In the channel where it was asked for.
-    #[default]
-    InChannel,
-    /// In a new public thread of that channel.
-    InThread,
-    /// A thread was asked for but the bot may not open one here: in the channel, saying why.
-    Unavailable,
-}
-
-/// The values of the `text` option.
-pub const TEXT_YES: &str = "yes";
-pub const TEXT_NO: &str = "no";
-
-/// The values of [`Choices::LeaderboardType`].
-const LEADERBOARD_TYPES: [&str; 2] = ["games", "puzzles"];
-
-impl Choices {
-    /// The option's name, also the prefix of its labels' Fluent ids (`choice-level-easy`).
-    const fn key(self) -> &'static str {
-        match self {
-            Choices::Variant => "variant",
-            Choices::Level => "level",
-            Choices::Colour => "colour",
-            Choices::DrawAnswer => "answer",
-            Choices::Thread => "thread",
-            Choices::Opening => "opening",
-            Choices::PuzzlePick => "pick",
-            Choices::LeaderboardType => "type",
-            Choices::Text => "text",
+impl ChoiceSet {
+    pub const fn of<C: Choice>() -> ChoiceSet {
+        fn ids<C: Choice>() -> Vec<&'static str> {
+            C::ALL.iter().map(|v| v.id()).collect()
+        }
+        fn parse<C: Choice>(text: &str) -> Option<&'static str> {
+            C::parse(text).map(C::id)
+        }
+        ChoiceSet {
+            key: C::KEY,
+            ids: ids::<C>,
+            parse: parse::<C>,
         }
     }
 
     /// The values sent by Discord and typed in the console, in display order.
     pub fn values(self) -> Vec<&'static str> {
-        match self {
-            Choices::Variant => Variant::ALL.iter().map(|v| v.id()).collect(),
-            Choices::Level => Level::ALL.iter().map(|l| l.id()).collect(),
-            Choices::Colour => COLOURS.iter().map(|&c| colour_id(c)).collect(),
-            Choices::DrawAnswer => DrawAnswer::ALL.iter().map(|a| a.id()).collect(),
-            Choices::Thread => vec![THREAD_YES, THREAD_NO],
-            Choices::Opening => OpeningChoice::ALL.iter().map(|o| o.id()).collect(),
-            Choices::PuzzlePick => PuzzlePick::ALL.iter().map(|p| p.id()).collect(),
-            Choices::LeaderboardType => LEADERBOARD_TYPES.to_vec(),
-            Choices::Text => vec![TEXT_YES, TEXT_NO],
-        }
+        (self.ids)()
     }
 
     /// The Fluent id of a value's label.
     pub fn label_id(self, value: &str) -> String {
-        format!("choice-{}-{value}", self.key())
+        format!("choice-{}-{value}", self.key)
     }
 
-    /// The value a person meant: the value itself, its label in either language, or one of
-    /// the names [`Variant`] and [`Level`] accept (`españolas`, `fácil`…). Case does not
-    /// matter.
+    /// The value a person meant (see [`Choice::parse`]).
     pub fn parse(self, text: &str) -> Option<&'static str> {
-        let wanted = text.trim().to_lowercase();
-        let by_name = match self {
-            Choices::Variant => wanted.parse::<Variant>().ok().map(|v| v.id()),
-            Choices::Level => wanted.parse::<Level>().ok().map(|l| l.id()),
-            Choices::Colour => match wanted.as_str() {
-                "w" => Some("white"),
-                "b" => Some("black"),
-                _ => None,
-            },
-            Choices::DrawAnswer
-            | Choices::Thread
-            | Choices::Opening
-            | Choices::PuzzlePick
-            | Choices::LeaderboardType
-            | Choices::Text => None,
-        };
-        by_name.or_else(|| {
-            self.values().into_iter().find(|v| {
-                *v == wanted
-                    || [Lang::Es, Lang::En]
-                        .iter()
-                        .any(|&l| t(l, &self.label_id(v)).to_lowercase() == wanted)
-            })
-        })
+        (self.parse)(text)
     }
 }
 
+impl std::fmt::Debug for ChoiceSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ChoiceSet({})", self.key)
+    }
+}
+
+impl PartialEq for ChoiceSet {
+    fn eq(&self, other: &ChoiceSet) -> bool {
+        self.key == other.key
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options: the types a command's fields may have
+
 /// The kind of value an option takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum OptionKind {
     /// A member of the server (in the console: a name).
     User,
     /// Free text; `autocomplete` asks the front end to suggest legal moves.
     Text { autocomplete: bool },
     /// One of a fixed set.
-    Choice(Choices),
-    /// A whole number within bounds (room for options such as a challenge's days).
+    Choice(ChoiceSet),
+    /// A whole number within bounds.
     Integer { min: i64, max: i64 },
     /// A file the person attaches (on Discord an attachment; in the console a path). The
     /// front end fetches it and hands over its bytes ([`Upload`]).
     File,
 }
+
+/// A type an option's value can have.
+pub trait OptionValue: Sized {
+    const KIND: OptionKind;
+    /// The value from what a front end received; `None` when it is not one.
+    fn from_arg(arg: &ArgValue) -> Option<Self>;
+}
+
+impl<C: Choice> OptionValue for C {
+    const KIND: OptionKind = OptionKind::Choice(ChoiceSet::of::<C>());
+    fn from_arg(arg: &ArgValue) -> Option<C> {
+        match arg {
+            ArgValue::Text(s) => C::parse(s),
+            _ => None,
+        }
+    }
+}
+
+impl OptionValue for UserRef {
+    const KIND: OptionKind = OptionKind::User;
+    fn from_arg(arg: &ArgValue) -> Option<UserRef> {
+        match arg {
+            ArgValue::User(u) => Some(u.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Free text.
+impl OptionValue for String {
+    const KIND: OptionKind = OptionKind::Text {
+        autocomplete: false,
+    };
+    fn from_arg(arg: &ArgValue) -> Option<String> {
+        match arg {
+            ArgValue::Text(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A move as typed (`11-15`, `22x15`), the legal moves offered as it is typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText(pub String);
+
+impl OptionValue for MoveText {
+    const KIND: OptionKind = OptionKind::Text { autocomplete: true };
+    fn from_arg(arg: &ArgValue) -> Option<MoveText> {
+        String::from_arg(arg).map(MoveText)
+    }
+}
+
+impl OptionValue for Upload {
+    const KIND: OptionKind = OptionKind::File;
+    fn from_arg(arg: &ArgValue) -> Option<Upload> {
+        match arg {
+            ArgValue::File(u) => Some(u.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A whole number from `MIN` to `MAX`. Discord and the console refuse others; one sent by an
+/// older registration with other bounds is brought within them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounded<const MIN: i64, const MAX: i64>(i64);
+
+impl<const MIN: i64, const MAX: i64> Bounded<MIN, MAX> {
+    pub const RANGE: std::ops::RangeInclusive<i64> = MIN..=MAX;
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> OptionValue for Bounded<MIN, MAX> {
+    const KIND: OptionKind = OptionKind::Integer { min: MIN, max: MAX };
+    fn from_arg(arg: &ArgValue) -> Option<Self> {
+        match arg {
+            ArgValue::Integer(i) => Some(Bounded((*i).clamp(MIN, MAX))),
+            _ => None,
+        }
+    }
+}
+
+/// The time limit a challenge may set, in days per move.
+pub type Days = Bounded<1, 14>;
+
+/// A game's number in a PDN file, from 1 (a file of 256 KB holds fewer games than the most).
+pub type GameNumber = Bounded<1, 100_000>;
+
+/// A command's field: an option's value (required) or `Option` of one (optional).
+pub trait OptionField: Sized {
+    const KIND: OptionKind;
+    const REQUIRED: bool;
+    /// The field from the option's value, if given; `None` when a required option is missing.
+    fn take(arg: Option<&ArgValue>) -> Option<Self>;
+}
+
+impl<T: OptionValue> OptionField for Option<T> {
+    const KIND: OptionKind = T::KIND;
+    const REQUIRED: bool = false;
+    fn take(arg: Option<&ArgValue>) -> Option<Option<T>> {
+        Some(arg.and_then(T::from_arg))
+    }
+}
+
+/// The types a required option may have.
+macro_rules! required {
+    ($($ty:ty),*) => {$(
+        impl OptionField for $ty {
+            const KIND: OptionKind = <$ty as OptionValue>::KIND;
+            const REQUIRED: bool = true;
+            fn take(arg: Option<&ArgValue>) -> Option<$ty> {
+                arg.and_then(<$ty as OptionValue>::from_arg)
+            }
+        }
+    )*};
+}
+required!(UserRef, MoveText);
+
+// ---------------------------------------------------------------------------------------------
+// The table
 
 #[derive(Debug)]
 pub struct OptionSpec {
@@ -194,8 +342,8 @@ pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
     pub required: bool,
-    /// The Fluent id of its description.
-    pub description: &'static str,
+    /// Its description.
+    pub description: i18n::Msg<'static>,
 }
 
 impl OptionSpec {
@@ -208,12 +356,24 @@ impl OptionSpec {
     }
 }
 
+/// Where a command can be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// Registered on Discord and typed in the console.
+    Everywhere,
+    /// Only typed in the console, for what Discord does with buttons and menus.
+    Console,
+}
+
 #[derive(Debug)]
 pub struct CommandSpec {
     pub id: CommandId,
     /// The name Discord registers (English, lower case); `cmd-<name>` is its localized name
     /// and `cmd-<name>-desc` its description.
     pub name: &'static str,
+    pub surface: Surface,
+    /// Short names the console also accepts (`/m` for `/move`).
+    pub aliases: &'static [&'static str],
     pub options: &'static [OptionSpec],
 }
 
@@ -259,199 +419,195 @@ impl CommandSpec {
     }
 }
 
-/// An optional option with fixed choices (most options are).
-const fn choice(name: &'static str, choices: Choices, description: &'static str) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind: OptionKind::Choice(choices),
-        required: false,
-        description,
-    }
+/// An option's name: the field's, or the one given with `as` (`mv as "move"`).
+macro_rules! option_name {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident $name:literal) => {
+        $name
+    };
 }
 
-const VARIANT: OptionSpec = choice("variant", Choices::Variant, "opt-variant-desc");
-const COLOUR: OptionSpec = choice("colour", Choices::Colour, "opt-colour-desc");
-const THREAD: OptionSpec = choice("thread", Choices::Thread, "opt-thread-desc");
-const LEVEL: OptionSpec = choice("level", Choices::Level, "opt-level-desc");
+/// An option's description id: `opt-<name>-desc`, or the one given after `=>`.
+macro_rules! option_description {
+    ([$($name:tt)+]) => {
+        concat!("opt-", option_name!($($name)+), "-desc")
+    };
+    ([$($name:tt)+] $desc:literal) => {
+        $desc
+    };
+}
 
-/// Every command, in the order the help lists them.
-pub static COMMANDS: &[CommandSpec] = &[
-    CommandSpec {
-        id: CommandId::Challenge,
-        name: "challenge",
-        options: &[
-            OptionSpec {
-                name: "opponent",
-                kind: OptionKind::User,
-                required: true,
-                description: "opt-opponent-desc",
-            },
-            VARIANT,
-            COLOUR,
-            OptionSpec {
-                name: "days",
-                kind: OptionKind::Integer {
-                    min: *DAYS_PER_MOVE.start(),
-                    max: *DAYS_PER_MOVE.end(),
-                },
-                required: false,
-                description: "opt-days-desc",
-            },
-            THREAD,
-            OptionSpec {
-                name: "opening",
-                kind: OptionKind::Choice(Choices::Opening),
-                required: false,
-                description: "opt-opening-desc",
-            },
-        ],
-    },
-    CommandSpec {
-        id: CommandId::Play,
-        name: "play",
-        options: &[LEVEL, VARIANT, COLOUR, THREAD],
-    },
-    CommandSpec {
-        id: CommandId::Move,
-        name: "move",
-        options: &[OptionSpec {
-            name: "move",
-            kind: OptionKind::Text { autocomplete: true },
-            required: true,
-            description: "opt-move-desc",
-        }],
-    },
-    CommandSpec {
-        id: CommandId::Board,
-        name: "board",
-        options: &[choice("text", Choices::Text, "opt-text-desc")],
-    },
-    CommandSpec {
-        id: CommandId::Resign,
-        name: "resign",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::Draw,
-        name: "draw",
-        options: &[OptionSpec {
-            name: "answer",
-            kind: OptionKind::Choice(Choices::DrawAnswer),
-            required: false,
-            description: "opt-answer-desc",
-        }],
-    },
-    CommandSpec {
-        id: CommandId::Undo,
-        name: "undo",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::Explain,
-        name: "explain",
-        options: &[OptionSpec {
-            name: "move",
-            kind: OptionKind::Text {
-                autocomplete: false,
-            },
-            required: false,
-            description: "opt-explain-move-desc",
-        }],
-    },
-    CommandSpec {
-        id: CommandId::Rules,
-        name: "rules",
-        options: &[VARIANT],
-    },
-    CommandSpec {
-        id: CommandId::Stats,
-        name: "stats",
-        options: &[OptionSpec {
-            name: "user",
-            kind: OptionKind::User,
-            required: false,
-            description: "opt-user-desc",
-        }],
-    },
-    CommandSpec {
-        id: CommandId::Leaderboard,
-        name: "leaderboard",
-        options: &[
-            VARIANT,
-            LEVEL,
-            choice("type", Choices::LeaderboardType, "opt-type-desc"),
-        ],
-    },
-    CommandSpec {
-        id: CommandId::Pdn,
-        name: "pdn",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::Help,
-        name: "help",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::Cancel,
-        name: "cancel",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::ForgetMe,
-        name: "forget-me",
-        options: &[],
-    },
-    CommandSpec {
-        id: CommandId::Puzzle,
-        name: "puzzle",
-        options: &[
-            OptionSpec {
-                name: "pick",
-                kind: OptionKind::Choice(Choices::PuzzlePick),
-                required: false,
-                description: "opt-pick-desc",
-            },
-            VARIANT,
-        ],
-    },
-    CommandSpec {
-        id: CommandId::Review,
-        name: "review",
-        options: &[
-            OptionSpec {
-                name: "game",
-                kind: OptionKind::Text {
-                    autocomplete: false,
-                },
-                required: false,
-                description: "opt-game-desc",
-            },
-            OptionSpec {
-                name: "file",
-                kind: OptionKind::File,
-                required: false,
-                description: "opt-file-desc",
-            },
-            OptionSpec {
-                name: "number",
-                kind: OptionKind::Integer {
-                    min: 1,
-                    max: MAX_GAME_NUMBER,
-                },
-                required: false,
-                description: "opt-number-desc",
-            },
-            choice("variant", Choices::Variant, "opt-file-variant-desc"),
-        ],
-    },
-];
+/// The command table. Each entry: the variant, the registered name, where it is used, the
+/// console's short names, and its options as fields (`name: Type`, `field as "name": Type`,
+/// `=> "description-id"` where one option name serves two commands with different
+/// descriptions). A required option's type is the value's; an optional one's is `Option` of it.
+macro_rules! commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        $id:ident $name:literal $surface:ident [$($alias:literal),*] {
+            $($field:ident $(as $oname:literal)? : $ty:ty $(=> $desc:literal)?),* $(,)?
+        }
+    )*) => {
+        /// What a command does (the dispatch matches on [`Command`]; this names it).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum CommandId {
+            $($(#[doc = $doc])* $id),*
+        }
 
-/// The largest game number `/review number:` takes (a file of 256 KB holds fewer games).
-pub const MAX_GAME_NUMBER: i64 = 100_000;
+        $(
+            $(#[doc = $doc])*
+            #[derive(Clone, Debug)]
+            pub struct $id {
+                $(pub $field: $ty),*
+            }
+        )*
 
-/// The time limit a challenge may set, in days per move.
-pub const DAYS_PER_MOVE: std::ops::RangeInclusive<i64> = 1..=14;
+        /// A command with its options read and typed.
+        #[derive(Clone, Debug)]
+        pub enum Command {
+            $($id($id)),*
+        }
+
+        /// Every command, in the order the help lists them.
+        pub static COMMANDS: &[CommandSpec] = &[$(
+            CommandSpec {
+                id: CommandId::$id,
+                name: $name,
+                surface: Surface::$surface,
+                aliases: &[$($alias),*],
+                options: &[$(
+                    OptionSpec {
+                        name: option_name!($field $($oname)?),
+                        kind: <$ty as OptionField>::KIND,
+                        required: <$ty as OptionField>::REQUIRED,
+                        description: i18n::Msg::checked(option_description!([$field $($oname)?] $($desc)?)),
+                    }
+                ),*],
+            }
+        ),*];
+
+        // Every name, description and option has its words in the Fluent files.
+        $(
+            const _: () = assert!(
+                i18n::has(concat!("cmd-", $name)) && i18n::has(concat!("cmd-", $name, "-desc")),
+                concat!("/", $name, " needs cmd-", $name, " and cmd-", $name, "-desc in the Fluent files")
+            );
+            $(
+                const _: () = assert!(
+                    i18n::has(concat!("opt-", option_name!($field $($oname)?))),
+                    concat!("/", $name, "'s option ", option_name!($field $($oname)?), " needs its name in the Fluent files")
+                );
+            )*
+        )*
+
+        impl Command {
+            /// The command an invocation asks for, its options typed; `None` when a required
+            /// option is missing or not of its type.
+            pub fn read(inv: &Invocation) -> Option<Command> {
+                Some(match inv.command.id {
+                    $(CommandId::$id => Command::$id($id {
+                        $($field: <$ty as OptionField>::take(inv.get(option_name!($field $($oname)?)))?),*
+                    })),*
+                })
+            }
+        }
+    };
+}
+
+commands! {
+    /// Challenge someone to a game.
+    Challenge "challenge" Everywhere [] {
+        opponent: UserRef,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+        days: Option<Days>,
+        thread: Option<ThreadWanted>,
+        opening: Option<OpeningChoice>,
+    }
+    /// Play the bot.
+    Play "play" Everywhere [] {
+        level: Option<Level>,
+        variant: Option<Variant>,
+        colour: Option<Color>,
+        thread: Option<ThreadWanted>,
+    }
+    Move "move" Everywhere ["m"] {
+        mv as "move": MoveText,
+    }
+    Board "board" Everywhere [] {
+        text: Option<BoardInWords>,
+    }
+    Resign "resign" Everywhere [] {}
+    Draw "draw" Everywhere [] {
+        answer: Option<DrawAnswer>,
+    }
+    Undo "undo" Everywhere [] {}
+    Explain "explain" Everywhere [] {
+        mv as "move": Option<String> => "opt-explain-move-desc",
+    }
+    Rules "rules" Everywhere [] {
+        variant: Option<Variant>,
+    }
+    Stats "stats" Everywhere [] {
+        user: Option<UserRef>,
+    }
+    Leaderboard "leaderboard" Everywhere [] {
+        variant: Option<Variant>,
+        level: Option<Level>,
+        ranking as "type": Option<Ranking>,
+    }
+    Pdn "pdn" Everywhere [] {}
+    Help "help" Everywhere [] {}
+    Cancel "cancel" Everywhere [] {}
+    ForgetMe "forget-me" Everywhere [] {}
+    Puzzle "puzzle" Everywhere [] {
+        pick: Option<PuzzlePick>,
+        variant: Option<Variant>,
+    }
+    Review "review" Everywhere [] {
+        game: Option<String>,
+        file: Option<Upload>,
+        number: Option<GameNumber>,
+        variant: Option<Variant> => "opt-file-variant-desc",
+    }
+    /// The challenge's Accept button, at the keyboard.
+    Accept "accept" Console [] {}
+    /// The challenge's Decline button, at the keyboard.
+    Decline "decline" Console [] {}
+    /// The legal moves starting with what follows (Discord's autocomplete, at the keyboard).
+    Moves "moves" Console [] {
+        from: Option<String>,
+    }
+    /// Leave the console.
+    Quit "quit" Console ["exit"] {}
+}
+
+/// Where a new game is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threading {
+    /// In the channel where it was asked for.
+    #[default]
+    InChannel,
+    /// In a new public thread of that channel.
+    InThread,
+    /// A thread was asked for but the bot may not open one here: in the channel, saying why.
+    Unavailable,
+}
+
+impl Threading {
+    /// In a thread when asked (by default, where the bot may open threads), in the channel
+    /// otherwise.
+    pub fn new(asked: Option<ThreadWanted>, can_create_threads: bool) -> Threading {
+        match (asked, can_create_threads) {
+            (Some(ThreadWanted::No), _) => Threading::InChannel,
+            (Some(ThreadWanted::Yes) | None, true) => Threading::InThread,
+            (Some(ThreadWanted::Yes), false) => Threading::Unavailable,
+            (None, false) => Threading::InChannel,
+        }
+    }
+}
 
 /// A command by its name: the registered English name or its localization in either
 /// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent).
@@ -459,6 +615,7 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
     let name = name.trim().trim_start_matches('/').to_lowercase();
     COMMANDS.iter().find(|c| {
         c.name == name
+            || c.aliases.contains(&name.as_str())
             || [Lang::Es, Lang::En].iter().any(|&l| {
                 let local = c.localized_name(l);
                 local == name || without_accents(&local) == name
@@ -514,7 +671,8 @@ pub enum UploadError {
 /// The most bytes of an attached file read: a PDN file of a few hundred games.
 pub const MAX_UPLOAD_BYTES: usize = 256 * 1024;
 
-/// A command with its arguments, keyed by option name, ready for [`App::run_command`].
+/// A command with its arguments as a front end received them, keyed by option name; read
+/// into a [`Command`] by [`Command::read`].
 #[derive(Clone, Debug)]
 pub struct Invocation {
     pub command: &'static CommandSpec,
@@ -537,103 +695,6 @@ impl Invocation {
     fn get(&self, option: &str) -> Option<&ArgValue> {
         self.args.iter().find(|(n, _)| *n == option).map(|(_, v)| v)
     }
-
-    pub fn text(&self, option: &str) -> Option<&str> {
-        match self.get(option)? {
-            ArgValue::Text(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn user(&self, option: &str) -> Option<&UserRef> {
-        match self.get(option)? {
-            ArgValue::User(u) => Some(u),
-            _ => None,
-        }
-    }
-
-    pub fn integer(&self, option: &str) -> Option<i64> {
-        match self.get(option)? {
-            ArgValue::Integer(i) => Some(*i),
-            _ => None,
-        }
-    }
-
-    pub fn file(&self, option: &str) -> Option<&Upload> {
-        match self.get(option)? {
-            ArgValue::File(u) => Some(u),
-            _ => None,
-        }
-    }
-
-    /// `/review`: what to review — a game played here, or a game of an attached file.
-    pub fn review_request(&self) -> ReviewRequest<'_> {
-        match self.file("file") {
-            Some(upload) => ReviewRequest::File {
-                upload,
-                number: self.integer("number"),
-                variant: self.variant(),
-                game_too: self.text("game").is_some_and(|g| !g.trim().is_empty()),
-            },
-            None => ReviewRequest::Game(self.text("game")),
-        }
-    }
-
-    fn choice(&self, option: &str, choices: Choices) -> Option<&'static str> {
-        self.text(option).and_then(|s| choices.parse(s))
-    }
-
-    pub fn variant(&self) -> Option<Variant> {
-        self.choice("variant", Choices::Variant)
-            .and_then(|v| v.parse().ok())
-    }
-
-    pub fn level(&self) -> Option<Level> {
-        self.choice("level", Choices::Level)
-            .and_then(|v| v.parse().ok())
-    }
-
-    pub fn colour(&self) -> Option<Color> {
-        let id = self.choice("colour", Choices::Colour)?;
-        COLOURS.into_iter().find(|&c| colour_id(c) == id)
-    }
-
-    /// Where a new game is played: in a thread when asked (by default, where the bot may
-    /// open threads), in the channel otherwise.
-    pub fn threading(&self) -> Threading {
-        let asked = self.choice("thread", Choices::Thread);
-        match (asked, self.can_create_threads) {
-            (Some(THREAD_NO), _) => Threading::InChannel,
-            (Some(_) | None, true) => Threading::InThread,
-            (Some(_), false) => Threading::Unavailable,
-            (None, false) => Threading::InChannel,
-        }
-    }
-
-    pub fn puzzle_pick(&self) -> Option<PuzzlePick> {
-        let id = self.choice("pick", Choices::PuzzlePick)?;
-        PuzzlePick::ALL.into_iter().find(|p| p.id() == id)
-    }
-
-    /// Whether `/leaderboard` asks for the puzzle solvers.
-    pub fn puzzles_board(&self) -> bool {
-        self.choice("type", Choices::LeaderboardType) == Some("puzzles")
-    }
-
-    /// Whether `/board` asks for the board in words.
-    pub fn board_as_text(&self) -> bool {
-        self.choice("text", Choices::Text) == Some(TEXT_YES)
-    }
-
-    pub fn draw_answer(&self) -> Option<DrawAnswer> {
-        let id = self.choice("answer", Choices::DrawAnswer)?;
-        DrawAnswer::ALL.into_iter().find(|a| a.id() == id)
-    }
-
-    pub fn opening(&self) -> Option<OpeningChoice> {
-        let id = self.choice("opening", Choices::Opening)?;
-        OpeningChoice::ALL.into_iter().find(|o| o.id() == id)
-    }
 }
 
 /// What `/review` was asked to review.
@@ -651,66 +712,112 @@ pub enum ReviewRequest<'a> {
     },
 }
 
-impl App {
-    /// Runs a command from any front end.
-    pub async fn run_command(&self, actor: &Actor, place: Place, inv: &Invocation) -> Answer {
-        let lang = actor.lang();
-        match inv.command.id {
-            CommandId::Challenge => match inv.user("opponent") {
-                Some(opponent) => {
-                    let days = inv
-                        .integer("days")
-                        .map(|d| d.clamp(*DAYS_PER_MOVE.start(), *DAYS_PER_MOVE.end()) as u32);
-                    let terms = super::challenge::Terms {
-                        variant: inv.variant(),
-                        colour: inv.colour(),
-                        move_time_ms: days.map(|d| u64::from(d) * 86_400_000),
-                        threading: inv.threading(),
-                        opening: inv.opening(),
-                        same_opening: None,
-                    };
-                    self.challenge_on(actor, place, opponent, terms).await
-                }
-                None => Reply::private(inv.command.usage(lang)).into(),
+impl Review {
+    /// What to review — a game played here, or a game of an attached file.
+    pub fn request(&self) -> ReviewRequest<'_> {
+        match &self.file {
+            Some(upload) => ReviewRequest::File {
+                upload,
+                number: self.number.map(GameNumber::get),
+                variant: self.variant,
+                game_too: self.game.as_ref().is_some_and(|g| !g.trim().is_empty()),
             },
-            CommandId::Play => {
-                let (level, variant, colour) = (inv.level(), inv.variant(), inv.colour());
-                self.play_bot_in(actor, place, level, variant, colour, inv.threading())
+            None => ReviewRequest::Game(self.game.as_deref()),
+        }
+    }
+}
+
+impl App {
+    /// Runs a command from any front end: reads it against the table, then does it. A
+    /// required option missing gets the command's usage, privately.
+    pub async fn run_command(&self, actor: &Actor, place: Place, inv: &Invocation) -> Answer {
+        match Command::read(inv) {
+            Some(command) => {
+                self.run(actor, place, command, inv.can_create_threads)
                     .await
             }
-            CommandId::Move => {
-                let text = inv.text("move").unwrap_or_default();
-                if let Some(answer) = self.puzzle_move_for(actor, place, text).await {
+            None => Reply::private(inv.command.usage(actor.lang())).into(),
+        }
+    }
+
+    /// Does a command. `can_create_threads`: see [`Invocation::can_create_threads`].
+    pub async fn run(
+        &self,
+        actor: &Actor,
+        place: Place,
+        command: Command,
+        can_create_threads: bool,
+    ) -> Answer {
+        match command {
+            Command::Challenge(c) => {
+                let terms = super::challenge::Terms {
+                    variant: c.variant,
+                    colour: c.colour,
+                    move_time_ms: c.days.map(|d| d.get() as u64 * 86_400_000),
+                    threading: Threading::new(c.thread, can_create_threads),
+                    opening: c.opening,
+                    same_opening: None,
+                };
+                self.challenge_on(actor, place, &c.opponent, terms).await
+            }
+            Command::Play(p) => {
+                let threading = Threading::new(p.thread, can_create_threads);
+                self.play_bot_in(actor, place, p.level, p.variant, p.colour, threading)
+                    .await
+            }
+            Command::Move(Move { mv: MoveText(text) }) => {
+                if let Some(answer) = self.puzzle_move_for(actor, place, &text).await {
                     return answer;
                 }
-                self.play_move(actor, place, text).await
+                self.play_move(actor, place, &text).await
             }
-            CommandId::Board if inv.board_as_text() => self.board_text(actor, place).await,
-            CommandId::Board => self.board(actor, place).await,
-            CommandId::Resign => self.resign(actor, place).await,
-            CommandId::Draw => match inv.draw_answer() {
-                None => self.draw(actor, place).await,
-                Some(answer) => self.answer_draw(actor, place, answer).await,
-            },
-            CommandId::Undo => self.undo(actor, place).await,
-            CommandId::Explain => self.explain(actor, place, inv.text("move")).await,
-            CommandId::Rules => self.rules(actor, inv.variant()),
-            CommandId::Stats => self.stats(actor, inv.user("user")),
-            CommandId::Leaderboard if inv.puzzles_board() => self.puzzle_leaderboard(actor, place),
-            CommandId::Leaderboard => self.leaderboard(actor, place, inv.variant(), inv.level()),
-            CommandId::Pdn => self.pdn(actor, place).await,
-            CommandId::Help => self.help(actor),
-            CommandId::Cancel => self.cancel(actor, place).await,
-            CommandId::ForgetMe => self.forget_me(actor, place),
-            CommandId::Puzzle => {
-                let pick = inv.puzzle_pick().unwrap_or(PuzzlePick::Today);
-                self.puzzle(actor, place, pick, inv.variant()).await
+            Command::Board(Board {
+                text: Some(BoardInWords::Yes),
+            }) => self.board_text(actor, place).await,
+            Command::Board(_) => self.board(actor, place).await,
+            Command::Resign(_) => self.resign(actor, place).await,
+            Command::Draw(Draw { answer: None }) => self.draw(actor, place).await,
+            Command::Draw(Draw {
+                answer: Some(answer),
+            }) => self.answer_draw(actor, place, answer).await,
+            Command::Undo(_) => self.undo(actor, place).await,
+            Command::Explain(e) => self.explain(actor, place, e.mv.as_deref()).await,
+            Command::Rules(r) => self.rules(actor, r.variant),
+            Command::Stats(s) => self.stats(actor, s.user.as_ref()),
+            Command::Leaderboard(Leaderboard {
+                ranking: Some(Ranking::Puzzles),
+                ..
+            }) => self.puzzle_leaderboard(actor, place),
+            Command::Leaderboard(l) => self.leaderboard(actor, place, l.variant, l.level),
+            Command::Pdn(_) => self.pdn(actor, place).await,
+            Command::Help(_) => self.help(actor),
+            Command::Cancel(_) => self.cancel(actor, place).await,
+            Command::ForgetMe(_) => self.forget_me(actor, place),
+            Command::Puzzle(p) => {
+                let pick = p.pick.unwrap_or(PuzzlePick::Today);
+                self.puzzle(actor, place, pick, p.variant).await
             }
             // Front ends that show progress call `App::review_requested` themselves.
-            CommandId::Review => {
-                self.review_requested(actor, place, inv.review_request(), &|_, _| {})
+            Command::Review(r) => {
+                self.review_requested(actor, place, r.request(), &|_, _| {})
                     .await
             }
+            Command::Accept(_) => self.answer_challenge_here(actor, place, true).await,
+            Command::Decline(_) => self.answer_challenge_here(actor, place, false).await,
+            Command::Moves(m) => {
+                let moves = self
+                    .autocomplete_move(place, m.from.as_deref().unwrap_or(""))
+                    .await;
+                let lang = actor.lang();
+                let text = if moves.is_empty() {
+                    t(lang, i18n::fl!("moves-none"))
+                } else {
+                    moves.join(", ")
+                };
+                Reply::private(text).into()
+            }
+            // The front end leaves before asking (the console): nothing to do here.
+            Command::Quit(_) => Answer::default(),
         }
     }
 }

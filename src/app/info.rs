@@ -2,12 +2,13 @@
 //! `/help`, and `/cancel` for moderators.
 
 use super::board::{board_reply, game_description};
-use super::commands::COMMANDS;
+use super::commands::{Surface, COMMANDS};
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{export_pdn, legal_notations, PdnTags, Variant, THREE_KINGS_MOVES};
+use crate::fl;
 use crate::store::scoring;
 
 impl App {
@@ -36,7 +37,11 @@ impl App {
                 .map(|(_, m)| m)
                 .collect();
             text.push('\n');
-            text.push_str(&tr(lang, "legal-moves", &[("moves", s(moves.join(", ")))]));
+            text.push_str(&tr(
+                lang,
+                fl!("legal-moves"),
+                &[("moves", s(moves.join(", ")))],
+            ));
         }
         // No title: the words begin with the variant already, and a screen reader would read
         // it twice.
@@ -56,7 +61,7 @@ impl App {
     pub fn help(&self, actor: &Actor) -> Answer {
         let lang = actor.lang();
         Reply::private(help_text(lang))
-            .with_title(t(lang, "help-title"))
+            .with_title(t(lang, fl!("help-title")))
             .into()
     }
 
@@ -72,16 +77,16 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(record) = record else {
-            return Reply::private(tr(lang, "stats-none", &[("name", u(&name))])).into();
+            return Reply::private(tr(lang, fl!("stats-none"), &[("name", u(&name))])).into();
         };
-        let mut lines = vec![tr(lang, "stats-title", &[("name", u(&name))])];
+        let mut lines = vec![tr(lang, fl!("stats-title"), &[("name", u(&name))])];
         for v in Variant::ALL {
             let vr = record.variant(v);
             let people = vr.people;
             if people.games() > 0 {
                 lines.push(tr(
                     lang,
-                    "stats-people",
+                    fl!("stats-people"),
                     &[
                         ("variant", s(i18n::variant_title(lang, v))),
                         ("wins", n(people.wins)),
@@ -98,7 +103,7 @@ impl App {
                 if b.tally.games() > 0 {
                     lines.push(tr(
                         lang,
-                        "stats-bot",
+                        fl!("stats-bot"),
                         &[
                             ("variant", s(i18n::variant_title(lang, v))),
                             ("level", s(t(lang, &format!("level-{}", level.id())))),
@@ -132,7 +137,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(guild) = place.guild_id else {
-            return Reply::refusal(t(lang, "err-guild-only")).into();
+            return Reply::refusal(t(lang, fl!("err-guild-only"))).into();
         };
         let v = variant.unwrap_or_default();
         let entries = match self.store.leaderboard(guild, v, level.map(|l| l.id()), 10) {
@@ -142,7 +147,7 @@ impl App {
         let title = match level {
             Some(l) => tr(
                 lang,
-                "leaderboard-bot-title",
+                fl!("leaderboard-bot-title"),
                 &[
                     ("variant", s(i18n::variant_name(lang, v))),
                     ("level", s(t(lang, &format!("level-{}", l.id())))),
@@ -150,12 +155,12 @@ impl App {
             ),
             None => tr(
                 lang,
-                "leaderboard-title",
+                fl!("leaderboard-title"),
                 &[("variant", s(i18n::variant_name(lang, v)))],
             ),
         };
         if entries.is_empty() {
-            return Reply::public(t(lang, "leaderboard-empty"))
+            return Reply::public(t(lang, fl!("leaderboard-empty")))
                 .with_title(title)
                 .into();
         }
@@ -168,7 +173,7 @@ impl App {
             };
             lines.push(tr(
                 lang,
-                "leaderboard-line",
+                fl!("leaderboard-line"),
                 &[
                     ("rank", n((i + 1) as f64)),
                     ("name", s(titles::titled_name(lang, &e.name, player_title))),
@@ -192,7 +197,7 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(rec) = rec else {
-            return Reply::refusal(t(lang, "err-no-game")).into();
+            return Reply::refusal(t(lang, fl!("err-no-game"))).into();
         };
         let game = match game_of(lang, &rec) {
             Ok(g) => g,
@@ -211,7 +216,7 @@ impl App {
             ..PdnTags::default()
         };
         let text = export_pdn(&game, &tags);
-        let mut reply = Reply::public(t(lang, "pdn-attached"));
+        let mut reply = Reply::public(t(lang, fl!("pdn-attached")));
         reply.files.push(Attachment {
             filename: format!("damas-{}.pdn", rec.id),
             bytes: text.into_bytes(),
@@ -219,7 +224,7 @@ impl App {
         });
         let subject = super::review::Subject::of_game(&rec, &game);
         if let Some(gif) = self.replay_gif(lang, &subject, &game).await {
-            reply.text = t(lang, "pdn-replay-attached");
+            reply.text = t(lang, fl!("pdn-replay-attached"));
             reply.files.push(Attachment {
                 filename: format!("damas-{}.gif", rec.id),
                 bytes: gif,
@@ -233,11 +238,11 @@ impl App {
     pub async fn cancel(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
         if !actor.can_manage_messages {
-            return Reply::refusal(t(lang, "err-cancel-permission")).into();
+            return Reply::refusal(t(lang, fl!("err-cancel-permission"))).into();
         }
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) => r,
-            Ok(None) => return Reply::refusal(t(lang, "err-no-game")).into(),
+            Ok(None) => return Reply::refusal(t(lang, fl!("err-no-game"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let ply = rec.moves.len();
@@ -245,7 +250,7 @@ impl App {
             Ok(true) => Answer {
                 replies: vec![Reply::public(tr(
                     lang,
-                    "cancelled",
+                    fl!("cancelled"),
                     &[("name", u(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
@@ -258,7 +263,7 @@ impl App {
                 },
                 ..Answer::default()
             },
-            Ok(false) => Reply::refusal(t(lang, "err-no-game")).into(),
+            Ok(false) => Reply::refusal(t(lang, fl!("err-no-game"))).into(),
             Err(e) => storage_failed(lang, &e).into(),
         }
     }
@@ -280,15 +285,21 @@ pub fn rules_text(lang: Lang, v: Variant) -> String {
 
 /// Every command with its options and what it does, in the words of the command table.
 pub fn help_text(lang: Lang) -> String {
-    let mut lines: Vec<String> = COMMANDS
+    let mut lines = help_lines(lang, Surface::Everywhere);
+    lines.push(t(lang, fl!("help-footer")));
+    lines.join("\n")
+}
+
+/// A line per command used on `surface`: its usage and what it does.
+pub fn help_lines(lang: Lang, surface: Surface) -> Vec<String> {
+    COMMANDS
         .iter()
+        .filter(|c| c.surface == surface)
         .map(|c| {
             let what = t(lang, &c.description_id());
             format!("{} — {}", c.usage(lang), i18n::decapitalized(&what))
         })
-        .collect();
-    lines.push(t(lang, "help-footer"));
-    lines.join("\n")
+        .collect()
 }
 
 /// `YYYY.MM.DD` (UTC) from a Unix time in milliseconds, as PDN's Date tag wants it.

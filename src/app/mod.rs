@@ -39,6 +39,7 @@ pub use threads::{ThreadEnd, ThreadRequest};
 
 use crate::ai::{JobClass, Level, SearchPool};
 use crate::engine::{Color, Game, Variant};
+use crate::fl;
 use crate::metrics;
 use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
 use i18n::Lang;
@@ -348,9 +349,9 @@ pub(crate) fn seat_name(lang: Lang, seat: &Seat) -> String {
         Seat::Human { name, .. } => name.clone(),
         Seat::Bot { level } => {
             let level_name = i18n::t(lang, &format!("level-{level}"));
-            i18n::tr(lang, "bot-name", &[("level", i18n::s(level_name))])
+            i18n::tr(lang, fl!("bot-name"), &[("level", i18n::s(level_name))])
         }
-        Seat::Deleted => i18n::t(lang, "deleted-player"),
+        Seat::Deleted => i18n::t(lang, fl!("deleted-player")),
     }
 }
 
@@ -371,14 +372,14 @@ pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
             rec.id,
             rec.channel_id
         );
-        Reply::failure(i18n::t(lang, "err-storage"))
+        Reply::failure(i18n::t(lang, fl!("err-storage")))
     })
 }
 
 /// A storage failure: nothing changed; the user may try again.
 pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     tracing::error!("storage: {e}");
-    Reply::failure(i18n::t(lang, "err-storage"))
+    Reply::failure(i18n::t(lang, fl!("err-storage")))
 }
 
 /// Says once, at start, which endgame tables Expert, `/review` and the puzzles have, and

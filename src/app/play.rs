@@ -12,6 +12,7 @@ use crate::engine::{
     explain, legal_notations, Attempt, Color, Game, GameError, Law, Move, MoveError, Square,
     Verdict,
 };
+use crate::fl;
 use crate::store::{FinishSummary, GameRecord, StoreError, StoredMove};
 
 /// A game loaded for an action, with the actor's colour.
@@ -25,7 +26,7 @@ impl App {
     pub(super) async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
         let rec = match self.store.active_game(place.channel_id) {
             Ok(Some(r)) => r,
-            Ok(None) => return Err(Reply::refusal(t(lang, "err-no-game"))),
+            Ok(None) => return Err(Reply::refusal(t(lang, fl!("err-no-game")))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         let game = game_of(lang, &rec)?;
@@ -38,7 +39,7 @@ impl App {
         let loaded = self.load(lang, place).await?;
         match seat_of(&loaded.rec, actor.user_id) {
             Some(c) => Ok((loaded, c)),
-            None => Err(Reply::refusal(t(lang, "err-not-your-game"))),
+            None => Err(Reply::refusal(t(lang, fl!("err-not-your-game")))),
         }
     }
 
@@ -88,7 +89,7 @@ impl App {
 
     fn save_error(&self, lang: Lang, e: &StoreError) -> Reply {
         match e {
-            StoreError::Conflict { .. } => Reply::refusal(t(lang, "err-position-changed")),
+            StoreError::Conflict { .. } => Reply::refusal(t(lang, fl!("err-position-changed"))),
             other => storage_failed(lang, other),
         }
     }
@@ -101,10 +102,10 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.is_over() {
-            return Reply::refusal(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, fl!("err-game-over"))).into();
         }
         if game.side_to_move() != color {
-            return Reply::refusal(t(lang, "err-not-your-turn")).into();
+            return Reply::refusal(t(lang, fl!("err-not-your-turn"))).into();
         }
         let before = *game.position();
         let ply = game.ply();
@@ -119,11 +120,15 @@ impl App {
                 // A refused capture already lists the captures allowed.
                 if !i18n::lists_moves(&e) {
                     text.push('\n');
-                    text.push_str(&tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))]));
+                    text.push_str(&tr(
+                        lang,
+                        fl!("legal-moves"),
+                        &[("moves", s(legal.join(", ")))],
+                    ));
                 }
                 return Reply::refusal(text).into();
             }
-            Err(_) => return Reply::refusal(t(lang, "err-game-over")).into(),
+            Err(_) => return Reply::refusal(t(lang, fl!("err-game-over"))).into(),
         };
         let mut rec = rec;
         // A move answers a pending draw offer with "no".
@@ -134,7 +139,7 @@ impl App {
         };
         let mut headline = tr(
             lang,
-            "played",
+            fl!("played"),
             &[
                 ("name", u(&actor.name)),
                 ("move", s(before.move_notation(&mv))),
@@ -188,13 +193,13 @@ impl App {
         };
         let ply = game.ply();
         if game.resign(color).is_err() {
-            return Reply::refusal(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, fl!("err-game-over"))).into();
         }
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
             Err(e) => return self.save_error(lang, &e).into(),
         };
-        let headline = tr(lang, "resigned", &[("name", u(&actor.name))]);
+        let headline = tr(lang, fl!("resigned"), &[("name", u(&actor.name))]);
         Answer::one(board_reply(lang, &rec, &game, Some(headline)))
     }
 
@@ -206,7 +211,7 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.is_over() {
-            return Reply::refusal(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, fl!("err-game-over"))).into();
         }
         let ply = game.ply();
         if vs_bot(&rec) {
@@ -219,15 +224,17 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(t(lang, "bot-accepts-draw")),
+                        Some(t(lang, fl!("bot-accepts-draw"))),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 };
             }
-            return Reply::public(t(lang, "bot-declines-draw")).into();
+            return Reply::public(t(lang, fl!("bot-declines-draw"))).into();
         }
         match rec.draw_offer {
-            Some(c) if c == color => Reply::refusal(t(lang, "err-draw-already-offered")).into(),
+            Some(c) if c == color => {
+                Reply::refusal(t(lang, fl!("err-draw-already-offered"))).into()
+            }
             Some(_) => {
                 let _ = game.agree_draw();
                 rec.draw_offer = None;
@@ -236,7 +243,7 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-accepted", &[("name", u(&actor.name))])),
+                        Some(tr(lang, fl!("draw-accepted"), &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
@@ -248,7 +255,7 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-offered", &[("name", u(&actor.name))])),
+                        Some(tr(lang, fl!("draw-offered"), &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
@@ -273,7 +280,7 @@ impl App {
         match (answer, rec.draw_offer) {
             (DrawAnswer::Accept, Some(c)) if c != color => self.draw(actor, place).await,
             (DrawAnswer::Decline, _) => self.decline_draw(actor, place).await,
-            _ => Reply::refusal(t(lang, "err-no-draw-offer")).into(),
+            _ => Reply::refusal(t(lang, fl!("err-no-draw-offer"))).into(),
         }
     }
 
@@ -293,12 +300,12 @@ impl App {
                         lang,
                         &rec,
                         &game,
-                        Some(tr(lang, "draw-declined", &[("name", u(&actor.name))])),
+                        Some(tr(lang, fl!("draw-declined"), &[("name", u(&actor.name))])),
                     )),
                     Err(e) => self.save_error(lang, &e).into(),
                 }
             }
-            _ => Reply::refusal(t(lang, "err-no-draw-offer")).into(),
+            _ => Reply::refusal(t(lang, fl!("err-no-draw-offer"))).into(),
         }
     }
 
@@ -311,13 +318,13 @@ impl App {
             Err(r) => return r.into(),
         };
         if !vs_bot(&rec) {
-            return Reply::refusal(t(lang, "err-undo-people")).into();
+            return Reply::refusal(t(lang, fl!("err-undo-people"))).into();
         }
         if game.is_over() {
-            return Reply::refusal(t(lang, "err-game-over")).into();
+            return Reply::refusal(t(lang, fl!("err-game-over"))).into();
         }
         if game.side_to_move() != color {
-            return Reply::refusal(t(lang, "err-bot-thinking")).into();
+            return Reply::refusal(t(lang, fl!("err-bot-thinking"))).into();
         }
         let ply = game.ply();
         // The bot's answer, then the person's move; with the bot moving first, its opening
@@ -331,11 +338,11 @@ impl App {
             }
         }
         if taken == 0 || game.side_to_move() != color {
-            return Reply::refusal(t(lang, "err-nothing-to-undo")).into();
+            return Reply::refusal(t(lang, fl!("err-nothing-to-undo"))).into();
         }
         rec.undo_used = true;
         match self.save(rec, &game, ply).await {
-            Ok(rec) => Answer::one(board_reply(lang, &rec, &game, Some(t(lang, "undone")))),
+            Ok(rec) => Answer::one(board_reply(lang, &rec, &game, Some(t(lang, fl!("undone"))))),
             Err(e) => self.save_error(lang, &e).into(),
         }
     }
@@ -356,10 +363,14 @@ impl App {
                     Some((p, m)) => (
                         *p,
                         Attempt::Move(*m),
-                        Some(tr(lang, "explain-last", &[("move", s(p.move_notation(m)))])),
+                        Some(tr(
+                            lang,
+                            fl!("explain-last"),
+                            &[("move", s(p.move_notation(m)))],
+                        )),
                         Tense::Past,
                     ),
-                    None => return Reply::refusal(t(lang, "err-no-move-yet")).into(),
+                    None => return Reply::refusal(t(lang, fl!("err-no-move-yet"))).into(),
                 },
             };
         let exp = explain(&position, Some(attempt));
@@ -382,7 +393,7 @@ impl App {
         } else {
             Reply::public(text)
         }
-        .with_title(t(lang, "explain-title"));
+        .with_title(t(lang, fl!("explain-title")));
         let explained = board::Explained {
             position: &position,
             explanation: &exp,
@@ -402,16 +413,16 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(id) = ComponentId::parse(custom_id) else {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         };
         if id.action == Action::PuzzleMove {
             return match values.first() {
                 Some(v) => self.puzzle_move(actor, id.ply as u32, v).await,
-                None => Reply::refusal(t(lang, "err-stale")).into(),
+                None => Reply::refusal(t(lang, fl!("err-stale"))).into(),
             };
         }
         if id.channel_id != place.channel_id {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         }
         match id.action {
             Action::Accept => {
@@ -427,7 +438,7 @@ impl App {
                 let index = id.arg.as_deref().and_then(|a| a.parse().ok());
                 return match index {
                     Some(index) => self.review_page(actor, place, id.ply, index).await,
-                    None => Reply::refusal(t(lang, "err-stale")).into(),
+                    None => Reply::refusal(t(lang, fl!("err-stale"))).into(),
                 };
             }
             Action::ReviewGif => return self.review_gif(actor, id.ply).await,
@@ -436,11 +447,11 @@ impl App {
         // Board controls act only on the board they belong to.
         let current = match self.store.active_game(place.channel_id) {
             Ok(Some(rec)) => rec.moves.len() as u64,
-            Ok(None) => return Reply::refusal(t(lang, "err-stale-over")).into(),
+            Ok(None) => return Reply::refusal(t(lang, fl!("err-stale-over"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         if id.ply != current {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         }
         match id.action {
             Action::Resign => self.resign(actor, place).await,
@@ -456,7 +467,7 @@ impl App {
             Action::Undo => self.undo(actor, place).await,
             Action::Move => match values.first() {
                 Some(v) => self.play_move(actor, place, v).await,
-                None => Reply::refusal(t(lang, "err-stale")).into(),
+                None => Reply::refusal(t(lang, fl!("err-stale"))).into(),
             },
             Action::Piece => self.piece_choice(actor, place, values).await,
             Action::Accept
@@ -478,16 +489,16 @@ impl App {
             Err(r) => return r.into(),
         };
         if game.side_to_move() != color {
-            return Reply::refusal(t(lang, "err-not-your-turn")).into();
+            return Reply::refusal(t(lang, fl!("err-not-your-turn"))).into();
         }
         let from = values
             .first()
             .and_then(|v| v.parse::<u8>().ok())
             .and_then(Square::new);
         let Some(menu) = from.and_then(|sq| piece_menu(lang, place.channel_id, &game, sq)) else {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         };
-        let mut reply = Reply::private(t(lang, "choose-destination"));
+        let mut reply = Reply::private(t(lang, fl!("choose-destination")));
         reply.image = board::picture(lang, &rec, &game, None, from);
         reply.menu = Some(menu);
         Answer::one(reply)
@@ -507,9 +518,9 @@ pub fn forced_note(lang: Lang, before: &crate::engine::Position, mv: &Move) -> O
         ("kings", i18n::n(exp.max_kings)),
     ];
     match (exp.forced(), exp.law) {
-        (true, Law::Quantity) => Some(tr(lang, "forced-capture-quantity", &counts)),
-        (true, Law::Quality) => Some(tr(lang, "forced-capture-quality", &counts)),
-        (true, _) => Some(t(lang, "forced-capture")),
+        (true, Law::Quantity) => Some(tr(lang, fl!("forced-capture-quantity"), &counts)),
+        (true, Law::Quality) => Some(tr(lang, fl!("forced-capture-quality"), &counts)),
+        (true, _) => Some(t(lang, fl!("forced-capture"))),
         (false, Law::Quantity | Law::Quality) => Some(i18n::law_text(lang, &exp, Tense::Past)),
         (false, _) => None,
     }

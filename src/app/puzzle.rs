@@ -12,6 +12,7 @@ use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::puzzles::{parse_set, Puzzle};
 use crate::engine::{legal_notations, Move, Position, Variant};
+use crate::fl;
 use crate::render::{self, BoardView, Caption};
 use crate::store::{PuzzlePlayer, PuzzleSession};
 use std::path::PathBuf;
@@ -130,7 +131,7 @@ impl App {
         let guild = place.guild_id.unwrap_or(0);
         let now = self.now_ms();
         let Some(daily) = daily_puzzle(variant, guild, now) else {
-            return Reply::private(t(lang, "puzzle-none")).into();
+            return Reply::private(t(lang, fl!("puzzle-none"))).into();
         };
         let puzzle = match pick {
             PuzzlePick::Today => daily,
@@ -160,14 +161,14 @@ impl App {
             .await;
         let player = match stored {
             Ok(Ok((p, ()))) => p,
-            Ok(Err(())) => return Reply::failure(t(lang, "err-storage")).into(),
+            Ok(Err(())) => return Reply::failure(t(lang, fl!("err-storage"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let headline = tr(
             lang,
             match pick {
-                PuzzlePick::Today => "puzzle-daily",
-                PuzzlePick::Random => "puzzle-random",
+                PuzzlePick::Today => fl!("puzzle-daily"),
+                PuzzlePick::Random => fl!("puzzle-random"),
             },
             &[
                 ("id", n(puzzle.id)),
@@ -178,7 +179,7 @@ impl App {
         );
         let text = format!(
             "{headline}\n{}\n{}",
-            t(lang, "puzzle-how"),
+            t(lang, fl!("puzzle-how")),
             standing(lang, &player)
         );
         Answer::one(puzzle_reply(lang, variant, puzzle, 0, None, text))
@@ -219,15 +220,15 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(session) = player.and_then(|p| p.session) else {
-            return Reply::refusal(t(lang, "puzzle-no-session")).into();
+            return Reply::refusal(t(lang, fl!("puzzle-no-session"))).into();
         };
         if session.ply != shown_ply {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         }
         let Some(puzzle) = find_puzzle(session.variant, session.puzzle_id) else {
             // Retired from its set by a recheck (ids are never reused): nothing to judge
             // against; a new /puzzle replaces the session.
-            let text = tr(lang, "puzzle-retired", &[("id", n(session.puzzle_id))]);
+            let text = tr(lang, fl!("puzzle-retired"), &[("id", n(session.puzzle_id))]);
             return Reply::refusal(text).into();
         };
         let ply = session.ply as usize;
@@ -242,7 +243,7 @@ impl App {
                 let text = format!(
                     "{}\n{}",
                     i18n::move_error_text(lang, &e),
-                    tr(lang, "legal-moves", &[("moves", s(legal.join(", ")))])
+                    tr(lang, fl!("legal-moves"), &[("moves", s(legal.join(", ")))])
                 );
                 return Reply::refusal(text).into();
             }
@@ -288,7 +289,7 @@ impl App {
             .await;
         let (player, attempt) = match stored {
             Ok(Ok(x)) => x,
-            Ok(Err(())) => return Reply::refusal(t(lang, "err-stale")).into(),
+            Ok(Err(())) => return Reply::refusal(t(lang, fl!("err-stale"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let variant = session.variant;
@@ -296,7 +297,7 @@ impl App {
             Attempt::Wrong => {
                 let text = format!(
                     "{}\n{}",
-                    tr(lang, "puzzle-wrong", &[("move", s(&played))]),
+                    tr(lang, fl!("puzzle-wrong"), &[("move", s(&played))]),
                     standing(lang, &player)
                 );
                 Answer::one(puzzle_reply(lang, variant, puzzle, ply, None, text))
@@ -306,19 +307,19 @@ impl App {
                 let text = match defence {
                     Some(d) => tr(
                         lang,
-                        "puzzle-right",
+                        fl!("puzzle-right"),
                         &[("move", s(&played)), ("reply", s(after.move_notation(&d)))],
                     ),
-                    None => tr(lang, "puzzle-right-go-on", &[("move", s(&played))]),
+                    None => tr(lang, fl!("puzzle-right-go-on"), &[("move", s(&played))]),
                 };
                 let next = ply + 1 + usize::from(defence.is_some());
                 Answer::one(puzzle_reply(lang, variant, puzzle, next, defence, text))
             }
             Attempt::Solved { counted } => {
                 let id = if counted {
-                    "puzzle-solved"
+                    fl!("puzzle-solved")
                 } else {
-                    "puzzle-solved-late"
+                    fl!("puzzle-solved-late")
                 };
                 let text = format!(
                     "{}\n{}",
@@ -336,15 +337,15 @@ impl App {
     pub fn puzzle_leaderboard(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
         let Some(guild) = place.guild_id else {
-            return Reply::refusal(t(lang, "err-guild-only")).into();
+            return Reply::refusal(t(lang, fl!("err-guild-only"))).into();
         };
         let lines = match self.store.puzzle_leaderboard(guild, 10) {
             Ok(l) => l,
             Err(e) => return storage_failed(lang, &e).into(),
         };
-        let title = t(lang, "puzzle-leaderboard-title");
+        let title = t(lang, fl!("puzzle-leaderboard-title"));
         if lines.is_empty() {
-            return Reply::public(t(lang, "puzzle-leaderboard-empty"))
+            return Reply::public(t(lang, fl!("puzzle-leaderboard-empty")))
                 .with_title(title)
                 .into();
         }
@@ -354,7 +355,7 @@ impl App {
             .map(|(i, (_, p))| {
                 tr(
                     lang,
-                    "puzzle-leaderboard-line",
+                    fl!("puzzle-leaderboard-line"),
                     &[
                         ("rank", n((i + 1) as f64)),
                         ("name", u(&p.name)),
@@ -389,7 +390,7 @@ fn judge(puzzle: &Puzzle, session: &PuzzleSession, mv: &Move) -> Attempt {
 fn standing(lang: Lang, p: &PuzzlePlayer) -> String {
     tr(
         lang,
-        "puzzle-standing",
+        fl!("puzzle-standing"),
         &[
             ("rating", n(p.rating.rating.round())),
             ("streak", n(p.streak)),
@@ -412,7 +413,7 @@ fn puzzle_reply(
     let solver = puzzle.solver();
     let title = tr(
         lang,
-        "puzzle-title",
+        fl!("puzzle-title"),
         &[
             ("id", n(puzzle.id)),
             ("variant", s(i18n::variant_name(lang, variant))),
@@ -421,7 +422,7 @@ fn puzzle_reply(
     let mut reply = Reply::private(text).with_title(title.clone());
     let caption = tr(
         lang,
-        "puzzle-caption",
+        fl!("puzzle-caption"),
         &[
             ("side", s(i18n::color_name(lang, solver))),
             ("goal", s(goal(puzzle))),
@@ -432,11 +433,11 @@ fn puzzle_reply(
         let before = position_at(puzzle, ply.saturating_sub(1));
         lines.push(tr(
             lang,
-            "alt-last-move",
+            fl!("alt-last-move"),
             &[
                 ("move", s(before.move_notation(&mv))),
                 ("color", s(i18n::color_name(lang, !solver))),
-                ("name", s(t(lang, "puzzle-defence"))),
+                ("name", s(t(lang, fl!("puzzle-defence")))),
             ],
         ));
     }
@@ -476,7 +477,7 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
     Menu {
         // Puzzle menus belong to their solver, not to a channel: the channel part is unused.
         id: ComponentId::new(Action::PuzzleMove, 0, ply).encode(),
-        placeholder: t(lang, "menu-move"),
+        placeholder: t(lang, fl!("menu-move")),
         options: legal_notations(position)
             .into_iter()
             .map(|(_, text)| MenuOption {

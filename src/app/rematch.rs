@@ -1,6 +1,6 @@
 //! Rematch: the final board of a game carries a Rematch button for either player. Between
 //! people it challenges the other player (who must accept, as any challenge); colours
-//! alternate between the same two players (seed 004), which accepting a challenge already
+//! alternate between the same two players (docs/GAME-APP.md), which accepting a challenge already
 //! does. Against the bot it starts the same level at once, colours swapped.
 
 use super::challenge::{GameStart, Terms};
@@ -9,6 +9,7 @@ use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, Reply};
 use super::{bot_level, seat_of, storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::engine::Color;
+use crate::fl;
 use crate::store::{GameRecord, Seat};
 
 /// The Rematch button of a finished game, when there is someone to play again: two people,
@@ -30,7 +31,7 @@ pub(crate) fn rematch_button(lang: Lang, rec: &GameRecord) -> Option<Button> {
     Some(Button {
         // The game's id in the ply's place: a press names the game it answers.
         id: ComponentId::new(Action::Rematch, rec.channel_id, rec.id).encode(),
-        label: t(lang, "button-rematch"),
+        label: t(lang, fl!("button-rematch")),
         style: ButtonStyle::Primary,
     })
 }
@@ -41,16 +42,16 @@ impl App {
         let lang = actor.lang();
         let rec = match self.store.archived_game(game_id) {
             Ok(Some(rec)) if rec.channel_id == place.channel_id => rec,
-            Ok(_) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
+            Ok(_) => return Reply::refusal(t(lang, fl!("err-rematch-stale"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let Some(my_colour) = seat_of(&rec, actor.user_id) else {
-            return Reply::refusal(t(lang, "err-rematch-not-yours")).into();
+            return Reply::refusal(t(lang, fl!("err-rematch-not-yours"))).into();
         };
         // Another game started here since: this board is history.
         match self.store.active_game(place.channel_id) {
             Ok(None) => {}
-            Ok(Some(_)) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
+            Ok(Some(_)) => return Reply::refusal(t(lang, fl!("err-rematch-stale"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let other = rec.seat(my_colour.opposite()).clone();
@@ -64,7 +65,7 @@ impl App {
                 };
                 self.rematch_person(actor, place, &rec, opponent).await
             }
-            Seat::Deleted => Reply::refusal(t(lang, "err-rematch-stale")).into(),
+            Seat::Deleted => Reply::refusal(t(lang, fl!("err-rematch-stale"))).into(),
         }
     }
 
@@ -78,7 +79,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(level) = bot_level(rec, my_colour.opposite()) else {
-            return Reply::refusal(t(lang, "err-rematch-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-rematch-stale"))).into();
         };
         let me = Seat::Human {
             user_id: actor.user_id,
@@ -120,7 +121,7 @@ impl App {
             .last_game_between(actor.user_id, opponent.user_id)
         {
             Ok(Some(last)) if last.id == rec.id => {}
-            Ok(_) => return Reply::refusal(t(lang, "err-rematch-stale")).into(),
+            Ok(_) => return Reply::refusal(t(lang, fl!("err-rematch-stale"))).into(),
             Err(e) => return storage_failed(lang, &e).into(),
         }
         let now = self.now_ms();

@@ -19,7 +19,7 @@
 
 use super::board::{caption_of, describe_board, off_the_async_workers, perspective};
 use super::commands::{ReviewRequest, Upload, UploadError, MAX_UPLOAD_BYTES};
-use super::i18n::{self, n, s, t, tr, u, Lang};
+use super::i18n::{self, n, s, t, tr, u, Lang, Msg};
 use super::ids::{Action, ComponentId};
 use super::reply::{plain, Attachment, Button, ButtonStyle, Picture, Reply};
 use super::{game_of, seat_arg, seat_of, storage_failed, Actor, Answer, App, Place};
@@ -31,6 +31,7 @@ use crate::engine::{
     decode_pdn, read_pdn_by_game_type, Color, Game, GameError, MoveError, PdnError, PdnRecord,
     PdnRefusal, Variant,
 };
+use crate::fl;
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
 use crate::store::{GameRecord, Seat};
 use fluent_bundle::FluentValue;
@@ -90,7 +91,7 @@ impl Player {
         match self {
             Player::Seat(seat) => seat_arg(lang, seat),
             Player::Tagged(Some(name)) => u(name),
-            Player::Tagged(None) => s(t(lang, "record-unknown-player")),
+            Player::Tagged(None) => s(t(lang, fl!("record-unknown-player"))),
         }
     }
 }
@@ -112,7 +113,7 @@ impl Subject {
     pub fn players_line(&self, lang: Lang) -> String {
         tr(
             lang,
-            "players-line",
+            fl!("players-line"),
             &[
                 ("white", self.white.arg(lang)),
                 ("black", self.black.arg(lang)),
@@ -164,10 +165,10 @@ enum ReviewFailed {
 impl ReviewFailed {
     fn reply(self, lang: Lang) -> Reply {
         match self {
-            ReviewFailed::NoMoves => Reply::refusal(t(lang, "err-review-no-moves")),
-            ReviewFailed::Stopping => Reply::refusal(t(lang, "err-restarting")),
-            ReviewFailed::Busy => Reply::refusal(t(lang, "err-bot-busy")),
-            ReviewFailed::Failed => Reply::failure(t(lang, "err-review-failed")),
+            ReviewFailed::NoMoves => Reply::refusal(t(lang, fl!("err-review-no-moves"))),
+            ReviewFailed::Stopping => Reply::refusal(t(lang, fl!("err-restarting"))),
+            ReviewFailed::Busy => Reply::refusal(t(lang, fl!("err-bot-busy"))),
+            ReviewFailed::Failed => Reply::failure(t(lang, fl!("err-review-failed"))),
         }
     }
 }
@@ -328,7 +329,7 @@ pub fn progress_text(lang: Lang, done: usize, total: usize) -> String {
     let bar = format!("{}{}", "▓".repeat(filled), "░".repeat(BAR_CELLS - filled));
     tr(
         lang,
-        "review-progress",
+        fl!("review-progress"),
         &[
             ("bar", s(bar)),
             ("done", n(done as f64)),
@@ -370,7 +371,7 @@ impl App {
         match request {
             ReviewRequest::Game(which) => self.review(actor, place, which, progress).await,
             ReviewRequest::File { game_too: true, .. } => {
-                Reply::refusal(t(actor.lang(), "err-review-file-and-game")).into()
+                Reply::refusal(t(actor.lang(), fl!("err-review-file-and-game"))).into()
             }
             ReviewRequest::File {
                 upload,
@@ -451,20 +452,20 @@ impl App {
         variant: Option<Variant>,
     ) -> Result<PdnRecord, Reply> {
         let lang = actor.lang();
-        let refuse = |id: &str| Reply::refusal(t(lang, id));
+        let refuse = |id: Msg<'_>| Reply::refusal(t(lang, id));
         let bytes = match &upload.content {
             Ok(bytes) if bytes.len() > MAX_UPLOAD_BYTES => {
                 return Err(too_big(lang));
             }
             Ok(bytes) => bytes,
             Err(UploadError::TooBig) => return Err(too_big(lang)),
-            Err(UploadError::NotAllowed) => return Err(refuse("err-review-file-not-allowed")),
-            Err(UploadError::TimedOut) => return Err(refuse("err-review-file-slow")),
-            Err(UploadError::Failed) => return Err(refuse("err-review-file-unreachable")),
+            Err(UploadError::NotAllowed) => return Err(refuse(fl!("err-review-file-not-allowed"))),
+            Err(UploadError::TimedOut) => return Err(refuse(fl!("err-review-file-slow"))),
+            Err(UploadError::Failed) => return Err(refuse(fl!("err-review-file-unreachable"))),
         };
         // A picture, an archive: bytes no text file holds.
         if bytes.contains(&0) {
-            return Err(refuse("err-review-file-not-pdn"));
+            return Err(refuse(fl!("err-review-file-not-pdn")));
         }
         let text = decode_pdn(bytes);
         let games = match variant {
@@ -485,35 +486,35 @@ impl App {
             }
         }
         let Some(first) = first else {
-            return Err(refuse("err-review-file-not-pdn"));
+            return Err(refuse(fl!("err-review-file-not-pdn")));
         };
         if !looks_like_pdn(&first) {
-            return Err(refuse("err-review-file-not-pdn"));
+            return Err(refuse(fl!("err-review-file-not-pdn")));
         }
         let record = match chosen {
             None => {
                 return Err(Reply::refusal(tr(
                     lang,
-                    "err-review-file-number",
+                    fl!("err-review-file-number"),
                     &[("count", n(count as f64)), ("number", n(wanted as f64))],
                 )))
             }
             Some(Err(refusal)) => {
                 return Err(Reply::refusal(tr(
                     lang,
-                    "err-review-file-game-refused",
+                    fl!("err-review-file-game-refused"),
                     &[("reason", s(i18n::pdn_refusal_text(lang, &refusal)))],
                 )))
             }
             Some(Ok(record)) => record,
         };
         if record.game.ply() == 0 {
-            return Err(refuse("err-review-no-moves"));
+            return Err(refuse(fl!("err-review-no-moves")));
         }
         if record.game.ply() > MAX_FILE_REVIEW_PLIES {
             return Err(Reply::refusal(tr(
                 lang,
-                "err-review-file-too-long",
+                fl!("err-review-file-too-long"),
                 &[
                     ("plies", n(record.game.ply() as f64)),
                     ("limit", n(MAX_FILE_REVIEW_PLIES as f64)),
@@ -562,7 +563,7 @@ impl App {
             if reveals(game, &theirs, opening) {
                 return Err(Reply::refusal(tr(
                     lang,
-                    "err-review-under-way",
+                    fl!("err-review-under-way"),
                     &[("id", s(rec.id.to_string()))],
                 )));
             }
@@ -582,7 +583,7 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let Some(_asking) = self.reviews.start_asking(actor.user_id) else {
-            return Reply::refusal(t(lang, "err-review-already-asking")).into();
+            return Reply::refusal(t(lang, fl!("err-review-already-asking"))).into();
         };
         let reviewed = match self.reviews.join(subject.id, self.config.max_reviews) {
             Join::Kept(kept) => Ok(kept),
@@ -661,9 +662,10 @@ impl App {
                 },
                 Err(e) => return Err(storage_failed(lang, &e)),
             };
-            return rec.ok_or_else(|| Reply::refusal(t(lang, "err-no-game")));
+            return rec.ok_or_else(|| Reply::refusal(t(lang, fl!("err-no-game"))));
         };
-        let unknown = || Reply::refusal(tr(lang, "err-review-unknown-game", &[("id", u(text))]));
+        let unknown =
+            || Reply::refusal(tr(lang, fl!("err-review-unknown-game"), &[("id", u(text))]));
         let id: u64 = text
             .trim_start_matches('#')
             .parse()
@@ -706,11 +708,11 @@ impl App {
     pub async fn review_page(&self, actor: &Actor, place: Place, key: u64, index: usize) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::refusal(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, fl!("err-review-expired"))).into();
         };
         let shown = pages(&kept.review);
         let Some(ply) = shown.get(index) else {
-            return Reply::refusal(t(lang, "err-stale")).into();
+            return Reply::refusal(t(lang, fl!("err-stale"))).into();
         };
         page_reply(lang, &kept, ply, index, shown.len(), place.channel_id).into()
     }
@@ -719,17 +721,17 @@ impl App {
     pub async fn review_gif(&self, actor: &Actor, key: u64) -> Answer {
         let lang = actor.lang();
         let Some(kept) = self.reviews.get(key) else {
-            return Reply::refusal(t(lang, "err-review-expired")).into();
+            return Reply::refusal(t(lang, fl!("err-review-expired"))).into();
         };
         match self.replay_gif(lang, &kept.subject, &kept.game).await {
             Some(gif) => {
-                let mut reply = Reply::private(t(lang, "review-gif-attached"));
+                let mut reply = Reply::private(t(lang, fl!("review-gif-attached")));
                 // Said as the replay of a Discord game is: what it is, then the final position.
                 let description = describe_board(
                     lang,
                     &i18n::variant_title(lang, kept.subject.variant),
                     &[
-                        t(lang, "alt-replay"),
+                        t(lang, fl!("alt-replay")),
                         plain(&kept.subject.players_line(lang)).into_owned(),
                     ],
                     kept.game.position(),
@@ -743,7 +745,7 @@ impl App {
                 });
                 reply.into()
             }
-            None => Reply::refusal(t(lang, "err-review-gif-failed")).into(),
+            None => Reply::refusal(t(lang, fl!("err-review-gif-failed"))).into(),
         }
     }
 }
@@ -776,7 +778,7 @@ fn reveals(record: &Game, under_way: &Game, opening: usize) -> bool {
 fn too_big(lang: Lang) -> Reply {
     Reply::refusal(tr(
         lang,
-        "err-review-file-too-big",
+        fl!("err-review-file-too-big"),
         &[("limit", n((MAX_UPLOAD_BYTES / 1024) as f64))],
     ))
 }
@@ -829,7 +831,7 @@ fn record_lines(lang: Lang, filename: &str, record: &PdnRecord) -> Vec<String> {
         .collect();
     let mut lines = vec![tr(
         lang,
-        "review-file-game",
+        fl!("review-file-game"),
         &[("number", n(record.number as f64)), ("file", u(file))],
     )];
     let game = &record.game;
@@ -865,10 +867,10 @@ impl App {
         let captions: Vec<Caption> = (0..=game.ply())
             .map(|ply| {
                 let status = match ply.checked_sub(1) {
-                    None => t(lang, "replay-start"),
+                    None => t(lang, fl!("replay-start")),
                     Some(i) => tr(
                         lang,
-                        "replay-status",
+                        fl!("replay-status"),
                         &[
                             ("number", s(move_number(game, i))),
                             ("move", s(&notations[i])),
@@ -928,7 +930,7 @@ fn summary_reply(
         let p = review.player(c);
         let mut line = tr(
             lang,
-            "review-player",
+            fl!("review-player"),
             &[
                 ("name", subject.player(c).arg(lang)),
                 ("colour", s(i18n::color_name(lang, c))),
@@ -944,7 +946,7 @@ fn summary_reply(
             line.push_str(" · ");
             line.push_str(&tr(
                 lang,
-                "review-swing",
+                fl!("review-swing"),
                 &[
                     ("number", s(move_number(game, ply))),
                     ("move", s(&pr.played_text)),
@@ -955,13 +957,13 @@ fn summary_reply(
     }
     let count = pages(review).len();
     lines.push(if count == 0 {
-        t(lang, "review-no-errors")
+        t(lang, fl!("review-no-errors"))
     } else {
-        tr(lang, "review-errors", &[("count", n(count as f64))])
+        tr(lang, fl!("review-errors"), &[("count", n(count as f64))])
     });
     let title = tr(
         lang,
-        "review-title",
+        fl!("review-title"),
         &[("players", s(subject.players_line(lang)))],
     );
     let mut reply = Reply::public(lines.join("\n")).with_title(title);
@@ -983,7 +985,7 @@ fn summary_reply(
     let side = |c: Color| {
         tr(
             lang,
-            "review-chart-side",
+            fl!("review-chart-side"),
             &[("side", s(i18n::color_name(lang, c)))],
         )
     };
@@ -993,7 +995,11 @@ fn summary_reply(
         lower: side(Color::Black),
     };
     let end = review.evals.last().copied().unwrap_or(0);
-    let description = tr(lang, "alt-chart", &[("end", s(i18n::eval_text(lang, end)))]);
+    let description = tr(
+        lang,
+        fl!("alt-chart"),
+        &[("end", s(i18n::eval_text(lang, end)))],
+    );
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
         Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review chart failed: {e}"),
@@ -1003,12 +1009,12 @@ fn summary_reply(
             shown_in,
             subject.id,
             0,
-            t(lang, "button-review-first"),
+            t(lang, fl!("button-review-first")),
         ));
     }
     reply.buttons.push(Button {
         id: ComponentId::new(Action::ReviewGif, shown_in, subject.id).encode(),
-        label: t(lang, "button-review-gif"),
+        label: t(lang, fl!("button-review-gif")),
         style: ButtonStyle::Secondary,
     });
     reply
@@ -1039,14 +1045,14 @@ fn page_reply(
     let after = game.positions()[p.ply + 1];
     let mut class = class_name(lang, p.class);
     if p.missed_shot {
-        class.push_str(&format!(" · {}", t(lang, "review-missed-shot")));
+        class.push_str(&format!(" · {}", t(lang, fl!("review-missed-shot"))));
     }
     if p.allowed_shot {
-        class.push_str(&format!(" · {}", t(lang, "review-allowed-shot")));
+        class.push_str(&format!(" · {}", t(lang, fl!("review-allowed-shot"))));
     }
     let heading = tr(
         lang,
-        "review-page-move",
+        fl!("review-page-move"),
         &[
             ("number", s(move_number(game, p.ply))),
             ("colour", s(i18n::color_name(lang, p.mover))),
@@ -1062,7 +1068,7 @@ fn page_reply(
     };
     let eval = tr(
         lang,
-        "review-eval",
+        fl!("review-eval"),
         &[
             ("before", s(shown(p.exact_before, p.eval_before))),
             ("after", s(shown(p.exact_after, p.eval_after))),
@@ -1082,7 +1088,7 @@ fn page_reply(
     };
     let better = tr(
         lang,
-        "review-page-better",
+        fl!("review-page-better"),
         &[
             ("move", s(&p.best_text)),
             ("line", s(shorten(line_notation(&before, &p.best_line)))),
@@ -1090,7 +1096,7 @@ fn page_reply(
     );
     let refutation = tr(
         lang,
-        "review-page-refutation",
+        fl!("review-page-refutation"),
         &[
             ("move", s(&p.played_text)),
             ("line", s(shorten(line_notation(&after, &p.refutation)))),
@@ -1099,7 +1105,7 @@ fn page_reply(
     let text = [heading.clone(), eval, better, refutation].join("\n");
     let mut reply = Reply::private(text).with_title(format!(
         "{} ({}/{count})",
-        t(lang, "review-page-title"),
+        t(lang, fl!("review-page-title")),
         index + 1
     ));
     let view = BoardView {
@@ -1118,7 +1124,7 @@ fn page_reply(
     });
     let arrows_text = tr(
         lang,
-        "alt-review-arrows",
+        fl!("alt-review-arrows"),
         &[("played", s(&p.played_text)), ("better", s(&p.best_text))],
     );
     let description = describe_board(
@@ -1134,13 +1140,13 @@ fn page_reply(
         Err(e) => tracing::error!("review page picture failed: {e}"),
     }
     if index > 0 {
-        let label = t(lang, "button-review-prev");
+        let label = t(lang, fl!("button-review-prev"));
         reply
             .buttons
             .push(page_button(shown_in, subject.id, index - 1, label));
     }
     if index + 1 < count {
-        let label = t(lang, "button-review-next");
+        let label = t(lang, fl!("button-review-next"));
         reply
             .buttons
             .push(page_button(shown_in, subject.id, index + 1, label));

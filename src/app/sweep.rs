@@ -9,6 +9,7 @@ use super::i18n::{n, s, t, tr, u, Lang};
 use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
+use crate::fl;
 use crate::metrics::SweepAction;
 use crate::store::{GameRecord, Seat, StoreError};
 
@@ -56,7 +57,7 @@ impl App {
                             let lang = Lang::from_code(&c.lang).unwrap_or(Lang::En);
                             let text = tr(
                                 lang,
-                                "challenge-expired-notice",
+                                fl!("challenge-expired-notice"),
                                 &[
                                     ("challenger", u(&c.challenger.name)),
                                     ("opponent", u(&c.challenged.name)),
@@ -66,7 +67,8 @@ impl App {
                             out.push(Swept::ChallengeExpired {
                                 channel_id,
                                 message_id: c.message_id,
-                                reply: Reply::public(text).with_title(t(lang, "challenge-title")),
+                                reply: Reply::public(text)
+                                    .with_title(t(lang, fl!("challenge-title"))),
                             });
                         }
                         Ok(None) => {}
@@ -108,7 +110,7 @@ impl App {
                     // The game ended at its deadline, not at the sweep.
                     rec.last_move_at_ms = last_move_at;
                     crate::metrics::sweep_action(SweepAction::LossOnTime);
-                    let headline = tr(lang, "lost-on-time", &[("name", u(name))]);
+                    let headline = tr(lang, fl!("lost-on-time"), &[("name", u(name))]);
                     Some(Swept::Post {
                         place,
                         reply: board_reply(lang, &rec, &game, Some(headline)),
@@ -127,7 +129,7 @@ impl App {
                 Ok(true) => {
                     let mut reply = Reply::public(tr(
                         lang,
-                        "reminder",
+                        fl!("reminder"),
                         &[("unit", s(unit)), ("count", n(count as f64))],
                     ));
                     reply.mention = Some(user_id);

@@ -10,6 +10,7 @@ use super::i18n::{self, s, t, tr, Lang};
 use super::reply::{is_bidi_control, plain, BoardRef, Reply, ThreadLineRef};
 use super::{seat_arg, Answer, App, Place};
 use crate::engine::Variant;
+use crate::fl;
 use crate::store::{GameRecord, GameThread, Seat};
 
 /// Discord's longest thread name.
@@ -43,7 +44,7 @@ pub struct ThreadEnd {
 fn game_title(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
     tr(
         lang,
-        "thread-name",
+        fl!("thread-name"),
         &[
             ("white", seat_arg(lang, &players[0])),
             ("black", seat_arg(lang, &players[1])),
@@ -66,7 +67,7 @@ fn thread_name(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
 /// The parent channel's line for a game cancelled in its thread (`/cancel`): no result.
 fn cancelled_line_text(lang: Lang, rec: &GameRecord) -> String {
     let name = game_title(lang, &rec.players, rec.variant);
-    tr(lang, "thread-line-cancelled", &[("name", s(name))])
+    tr(lang, fl!("thread-line-cancelled"), &[("name", s(name))])
 }
 
 /// What closes game thread `thread_id`: its line (`text`) in the parent channel, edited in
@@ -93,10 +94,10 @@ fn thread_end(thread_id: u64, thread: &GameThread, text: String) -> ThreadEnd {
 fn line_text(lang: Lang, rec: &GameRecord) -> String {
     let name = game_title(lang, &rec.players, rec.variant);
     match rec.outcome {
-        None => tr(lang, "thread-line", &[("name", s(name))]),
+        None => tr(lang, fl!("thread-line"), &[("name", s(name))]),
         Some(o) => tr(
             lang,
-            "thread-line-over",
+            fl!("thread-line-over"),
             &[
                 ("name", s(name)),
                 ("result", s(i18n::result_text(lang, Some(o)))),
@@ -142,7 +143,7 @@ impl App {
     /// its first board says why.
     pub async fn start_without_thread(&self, req: ThreadRequest) -> Answer {
         let mut start = req.start;
-        start.note = Some(t(start.lang, "thread-failed"));
+        start.note = Some(t(start.lang, fl!("thread-failed")));
         self.start_game(req.parent, start).await
     }
 

@@ -6,6 +6,7 @@ use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::UserText;
 use super::seat_arg;
 use crate::engine::{Color, Variant};
+use crate::fl;
 use crate::store::scoring::{Title, TITLE_LEVEL};
 use crate::store::{FinishSummary, GameRecord};
 
@@ -23,7 +24,7 @@ fn title_level_name(lang: Lang) -> String {
 pub fn stats_line(lang: Lang, variant: Variant, title: Title, best: u32) -> String {
     tr(
         lang,
-        "stats-player-title",
+        fl!("stats-player-title"),
         &[
             ("variant", s(i18n::variant_title(lang, variant))),
             ("title", s(title_name(lang, title))),
@@ -38,7 +39,7 @@ pub fn titled_name(lang: Lang, name: &str, title: Option<Title>) -> String {
     match title {
         Some(title) => tr(
             lang,
-            "name-with-player-title",
+            fl!("name-with-player-title"),
             &[("name", u(name)), ("title", s(title_name(lang, title)))],
         ),
         None => UserText(name).to_string(),
@@ -56,7 +57,7 @@ pub fn earned_lines(lang: Lang, rec: &GameRecord, finished: &FinishSummary) -> O
             let title = seat_summary.title_earned?;
             Some(tr(
                 lang,
-                "player-title-earned",
+                fl!("player-title-earned"),
                 &[
                     ("name", seat_arg(lang, rec.seat(color))),
                     ("title", s(title_name(lang, title))),

@@ -14,12 +14,15 @@
 //! given with `--lang`; every board picture is saved as a PNG in a folder.
 
 use crate::app::commands::{
-    self, ArgValue, CommandSpec, Invocation, OptionKind, Upload, UploadError, MAX_UPLOAD_BYTES,
+    self, ArgValue, CommandId, CommandSpec, Invocation, OptionKind, Surface, Upload, UploadError,
+    MAX_UPLOAD_BYTES,
 };
 use crate::app::i18n::{n, s, t, tr, Lang};
+use crate::app::info::help_lines;
 use crate::app::reply::plain;
 use crate::app::settings::Settings;
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
+use crate::fl;
 use clap::Args;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -123,7 +126,7 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
     let interactive = stdin.is_terminal();
     let greeting = tr(
         lang,
-        "console-greeting",
+        fl!("console-greeting"),
         &[("folder", s(format!("{}/", args.boards.display())))],
     );
     console.say(&greeting);
@@ -138,10 +141,7 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if matches!(
-            line,
-            "/quit" | "/exit" | "/salir" | "quit" | "exit" | "salir"
-        ) {
+        if console.is_quit(line) {
             break;
         }
         runtime.block_on(console.handle(line));
@@ -163,16 +163,6 @@ struct Console {
     /// Print each picture's description under it.
     text_boards: bool,
     out: std::io::Stdout,
-}
-
-/// What a console line asks for.
-enum Request {
-    /// A slash command of the table.
-    Command(Invocation),
-    /// The challenge's Accept (true) or Decline (false) button.
-    ChallengeButton(bool),
-    /// The legal moves starting with what follows.
-    Moves(String),
 }
 
 impl Console {
@@ -212,37 +202,36 @@ impl Console {
             {
                 (n.trim().to_string(), rest.trim())
             }
-            _ => (t(self.lang, "console-default-name"), line),
+            _ => (t(self.lang, fl!("console-default-name")), line),
         };
         let actor = self.actor(&name);
         let place = Place {
             guild_id: Some(GUILD),
             channel_id: CHANNEL,
         };
-        let request = match self.parse(command) {
-            Ok(r) => r,
+        let inv = match self.parse(command) {
+            Ok(inv) => inv,
             Err(message) => return self.say(&message),
         };
-        let answer = match request {
-            Request::Command(inv) => self.app.run_command(&actor, place, &inv).await,
-            Request::ChallengeButton(accept) => {
-                let Ok(Some(c)) = self.app.store().challenge(CHANNEL) else {
-                    return self.say(&t(self.lang, "err-challenge-gone"));
-                };
-                let action = if accept { "accept" } else { "decline" };
-                let id = format!("damas:{action}:{CHANNEL}:{}", c.created_at_ms);
-                self.app.component(&actor, place, &id, &[]).await
-            }
-            Request::Moves(typed) => {
-                let list = self.app.autocomplete_move(place, &typed).await;
-                return self.say(&list.join(", "));
-            }
-        };
+        let help = inv.command.id == CommandId::Help;
+        let answer = self.app.run_command(&actor, place, &inv).await;
         self.show(&name, answer).await;
+        if help {
+            // The commands only the console has, for what Discord does with buttons.
+            let lines = help_lines(self.lang, Surface::Console);
+            self.say(&lines.join("\n"));
+        }
+    }
+
+    /// Whether a line is `/quit` (or `quit`, `/salir`, `/exit`…): the console ends.
+    fn is_quit(&self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let name = words.next().unwrap_or("");
+        words.next().is_none() && commands::find(name).is_some_and(|c| c.id == CommandId::Quit)
     }
 
     /// Reads a command line, or says in the console's language what is wrong with it.
-    fn parse(&mut self, command: &str) -> Result<Request, String> {
+    fn parse(&mut self, command: &str) -> Result<Invocation, String> {
         let lang = self.lang;
         let mut words = command.split_whitespace();
         let name = words
@@ -251,26 +240,20 @@ impl Console {
             .trim_start_matches('/')
             .to_lowercase();
         let words: Vec<&str> = words.collect();
-        match name.as_str() {
-            "accept" | "aceptar" => return Ok(Request::ChallengeButton(true)),
-            "decline" | "rechazar" => return Ok(Request::ChallengeButton(false)),
-            "moves" | "jugadas" => return Ok(Request::Moves(words.join(" "))),
-            _ => {}
-        }
-        // `/m 11-15`: the shorthand for a move at the keyboard.
-        let name = if name == "m" {
-            "move".to_string()
-        } else {
-            name
-        };
         let Some(spec) = commands::find(&name) else {
             return Err(tr(
                 lang,
-                "console-unknown-command",
+                fl!("console-unknown-command"),
                 &[("command", s(command))],
             ));
         };
-        let usage = || tr(lang, "console-usage", &[("usage", s(spec.usage(lang)))]);
+        let usage = || {
+            tr(
+                lang,
+                fl!("console-usage"),
+                &[("usage", s(spec.usage(lang)))],
+            )
+        };
         let mut inv = Invocation::new(spec);
         // The free-text option last given a word by position: further words belong to it
         // (`/move 22 x 15`).
@@ -287,7 +270,7 @@ impl Console {
                 if is_option_like(key) {
                     return Err(tr(
                         lang,
-                        "console-unknown-option",
+                        fl!("console-unknown-option"),
                         &[
                             ("command", s(spec.localized_name(lang))),
                             ("option", s(key)),
@@ -328,7 +311,7 @@ impl Console {
                 (None, None) => {
                     return Err(tr(
                         lang,
-                        "console-extra-words",
+                        fl!("console-extra-words"),
                         &[("value", s(word)), ("usage", s(spec.usage(lang)))],
                     ))
                 }
@@ -341,14 +324,18 @@ impl Console {
         {
             return Err(usage());
         }
-        Ok(Request::Command(inv))
+        Ok(inv)
     }
 
     /// An option's value from what was typed, checked against its kind.
     fn value(&mut self, spec: &CommandSpec, option: &str, text: &str) -> Result<ArgValue, String> {
         let lang = self.lang;
         let Some(o) = spec.option(option) else {
-            return Err(tr(lang, "console-usage", &[("usage", s(spec.usage(lang)))]));
+            return Err(tr(
+                lang,
+                fl!("console-usage"),
+                &[("usage", s(spec.usage(lang)))],
+            ));
         };
         match o.kind {
             OptionKind::User => Ok(ArgValue::User(self.user(text))),
@@ -363,7 +350,7 @@ impl Console {
                         .collect();
                     Err(tr(
                         lang,
-                        "console-bad-choice",
+                        fl!("console-bad-choice"),
                         &[
                             ("value", s(text)),
                             ("option", s(o.localized_name(lang))),
@@ -377,7 +364,7 @@ impl Console {
                 Ok(i) if (min..=max).contains(&i) => Ok(ArgValue::Integer(i)),
                 _ => Err(tr(
                     lang,
-                    "console-bad-number",
+                    fl!("console-bad-number"),
                     &[
                         ("value", s(text)),
                         ("option", s(o.localized_name(lang))),
@@ -411,7 +398,7 @@ impl Console {
         let lang = self.lang;
         let mut text = String::new();
         if r.is_private() {
-            text.push_str(&tr(lang, "console-only-you", &[("name", s(name))]));
+            text.push_str(&tr(lang, fl!("console-only-you"), &[("name", s(name))]));
             text.push(' ');
         }
         // A terminal has no markup: what people wrote is printed as they wrote it.
@@ -423,8 +410,12 @@ impl Console {
             self.saved += 1;
             let path = self.boards.join(format!("board-{:04}.png", self.saved));
             let line = match save(&path, &picture.png) {
-                Ok(()) => tr(lang, "console-board-saved", &[("path", s(path.display()))]),
-                Err(e) => tr(lang, "console-board-not-saved", &[("error", s(e))]),
+                Ok(()) => tr(
+                    lang,
+                    fl!("console-board-saved"),
+                    &[("path", s(path.display()))],
+                ),
+                Err(e) => tr(lang, fl!("console-board-not-saved"), &[("error", s(e))]),
             };
             text.push('\n');
             text.push_str(&line);
@@ -444,8 +435,12 @@ impl Console {
         for f in &r.files {
             let path = self.boards.join(&f.filename);
             let line = match save(&path, &f.bytes) {
-                Ok(()) => tr(lang, "console-file-saved", &[("path", s(path.display()))]),
-                Err(e) => tr(lang, "console-file-not-saved", &[("error", s(e))]),
+                Ok(()) => tr(
+                    lang,
+                    fl!("console-file-saved"),
+                    &[("path", s(path.display()))],
+                ),
+                Err(e) => tr(lang, fl!("console-file-not-saved"), &[("error", s(e))]),
             };
             text.push('\n');
             text.push_str(&line);

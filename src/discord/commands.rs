@@ -2,7 +2,7 @@
 //! names, Spanish localizations (es-ES and es-419), descriptions and choice labels in both
 //! languages from the Fluent files.
 
-use crate::app::commands::{CommandSpec, OptionKind, OptionSpec, COMMANDS};
+use crate::app::commands::{CommandSpec, OptionKind, OptionSpec, Surface, COMMANDS};
 use crate::app::i18n::{t, Lang};
 use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
 
@@ -58,7 +58,11 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
     o
 }
 
-/// Every command the bot registers.
+/// Every command the bot registers (the console's own, for what buttons do here, are not).
 pub fn all() -> Vec<CreateCommand> {
-    COMMANDS.iter().map(command).collect()
+    COMMANDS
+        .iter()
+        .filter(|c| c.surface == Surface::Everywhere)
+        .map(command)
+        .collect()
 }

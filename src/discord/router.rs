@@ -19,11 +19,12 @@ use super::shards::shard_of;
 use super::webhook::HttpAnswer;
 use super::work::InFlight;
 use super::BotConfig;
-use crate::app::commands::{self, ArgValue, Invocation, Upload, UploadError};
+use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadError};
 use crate::app::i18n::{self, Lang};
 use crate::app::{
     Actor, Answer, App, BoardPosted, Owed, Place, Reply, ReplyOutcome, Swept, ThreadEnd, UserRef,
 };
+use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
@@ -483,7 +484,7 @@ impl Handler {
             Ok(answer) => answer.for_actor(actor.user_id),
             Err(_) => {
                 tracing::error!("a use case panicked in channel {}", place.channel_id);
-                Reply::failure(i18n::t(lang, "err-bot-failed")).into()
+                Reply::failure(i18n::t(lang, fl!("err-bot-failed"))).into()
             }
         };
         let counted = CountOnDrop {
@@ -785,8 +786,12 @@ impl Handler {
         if let Some(inv) = &mut inv {
             self.fetch_files(cmd, inv).await;
         }
-        match inv {
-            Some(inv) if inv.command.id == commands::CommandId::Review => {
+        let Some(inv) = inv else {
+            tracing::warn!("unknown command {:?}", cmd.data.name);
+            return self.app.help(actor);
+        };
+        match Command::read(&inv) {
+            Some(Command::Review(review)) => {
                 // A review takes seconds: its deferred answer shows the progress meanwhile.
                 let (tx, rx) = tokio::sync::watch::channel((0, 0));
                 let progress = move |done: usize, total: usize| {
@@ -801,17 +806,18 @@ impl Handler {
                 ));
                 let answer = self
                     .app
-                    .review_requested(actor, place, inv.review_request(), &progress)
+                    .review_requested(actor, place, review.request(), &progress)
                     .await;
                 editor.abort();
                 let _ = editor.await;
                 answer
             }
-            Some(invocation) => self.app.run_command(actor, place, &invocation).await,
-            None => {
-                tracing::warn!("unknown command {:?}", cmd.data.name);
-                self.app.help(actor)
+            Some(command) => {
+                self.app
+                    .run(actor, place, command, inv.can_create_threads)
+                    .await
             }
+            None => self.app.run_command(actor, place, &inv).await,
         }
     }
 
@@ -1074,7 +1080,7 @@ impl Drop for CountOnDrop<'_> {
 /// The answer to an interaction that may have been taken by another process: nothing was
 /// done; try again.
 fn unsure_answer(actor: &Actor) -> Answer {
-    Reply::failure(i18n::t(actor.lang(), "err-storage")).into()
+    Reply::failure(i18n::t(actor.lang(), fl!("err-storage"))).into()
 }
 
 #[serenity::async_trait]

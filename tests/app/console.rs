@@ -219,3 +219,38 @@ fn the_console_reads_the_bots_settings_and_names_a_bad_one() {
         "nothing opened before the check"
     );
 }
+
+#[test]
+fn the_consoles_own_commands_come_from_the_command_table_in_both_languages() {
+    // `/moves` (Discord's autocomplete at the keyboard), `/m` (the short `/move`), the help's
+    // console-only lines, and `/quit`: nothing after it runs.
+    let script = "\
+alice: /challenge bob spanish white
+bob: /accept
+alice: /moves 11
+alice: /m 11-15
+/help
+/quit
+bob: /resign
+";
+    let (out, _dir) = run_console(script, &[]);
+    assert!(out.contains("11-14, 11-15"), "{out}");
+    assert!(out.contains("alice played 11-15"), "{out}");
+    assert!(out.contains("/moves [from] — the legal moves"), "{out}");
+    assert!(!out.contains("bob resigned"), "{out}");
+
+    let script = "\
+ana: /desafiar beto españolas blancas
+beto: /rechazar
+ana: /jugadas
+/salir
+ana: /ayuda
+";
+    let (out, _dir) = run_console(script, &["--lang", "es"]);
+    assert!(out.contains("beto rechazó el desafío."), "{out}");
+    assert!(
+        out.contains("Aquí no hay ninguna jugada legal que empiece así."),
+        "{out}"
+    );
+    assert!(!out.contains("/jugadas [desde]"), "{out}");
+}

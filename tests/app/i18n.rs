@@ -1,5 +1,6 @@
 //! The words of the bot: both Fluent files parse and define the same messages with the same
-//! variables; every message the code asks for exists; the slash commands' names, descriptions
+//! variables; every message the code builds from names exists (those written in the code
+//! are checked while compiling, see `fl!`); the slash commands' names, descriptions
 //! and choices are valid for Discord in both languages; counts agree in number; and `/rules`
 //! states the same facts as docs/RULES.md.
 
@@ -76,56 +77,6 @@ fn inline_vars(i: &ast::InlineExpression<&str>, vars: &mut BTreeSet<String>) {
     }
 }
 
-/// The string literals of the Rust files under `dir` that look like message ids
-/// (`err-no-game`), with the file they are in.
-fn literal_ids(dir: &Path, prefixes: &BTreeSet<String>, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            literal_ids(&path, prefixes, out);
-            continue;
-        }
-        if path.extension().map_or(true, |e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
-        // Any literal given to `t(lang, "…")` or `tr(lang, "…", …)`, whatever it looks like.
-        for call in ["t(", "tr("] {
-            for (at, _) in text.match_indices(call) {
-                let before = text[..at].chars().next_back();
-                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                    continue;
-                }
-                let args = &text[at + call.len()..];
-                let Some(comma) = args.find(',').filter(|&c| c < 40) else {
-                    continue;
-                };
-                let rest = args[comma + 1..].trim_start();
-                if let Some(literal) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
-                    out.push((literal.to_string(), path.display().to_string()));
-                }
-            }
-        }
-        for (i, piece) in text.split('"').enumerate() {
-            // Odd pieces are inside quotes (good enough for our sources: no escaped quotes
-            // around ids).
-            if i % 2 == 0 {
-                continue;
-            }
-            let looks_like_id = piece.contains('-')
-                && piece
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-                && !piece.starts_with('-')
-                && !piece.ends_with('-');
-            let prefix = piece.split('-').next().unwrap_or("");
-            if looks_like_id && prefixes.contains(prefix) {
-                out.push((piece.to_string(), path.display().to_string()));
-            }
-        }
-    }
-}
-
 /// A Discord command or option name: `^[-_\p{L}\p{N}…]{1,32}$`, and lower case.
 fn valid_discord_name(name: &str) -> bool {
     let len = name.chars().count();
@@ -156,21 +107,8 @@ fn both_languages_define_the_same_messages_and_the_code_asks_only_for_those() {
         assert_eq!(vars, &es[id], "{id}: the two files use different variables");
     }
 
-    // Every literal id in the code that speaks to people.
-    let prefixes: BTreeSet<String> = en
-        .keys()
-        .map(|id| id.split('-').next().unwrap().to_string())
-        .collect();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut used = vec![];
-    for dir in ["app", "console", "discord"] {
-        literal_ids(&root.join(dir), &prefixes, &mut used);
-    }
-    assert!(used.len() > 100, "the scan found the ids: {}", used.len());
-    let missing: Vec<_> = used.iter().filter(|(id, _)| !en.contains_key(id)).collect();
-    assert!(missing.is_empty(), "ids used but not defined: {missing:?}");
-
-    // The ids the code builds from names.
+    // Ids written in the code are checked while compiling (`fl!`, generated from the files
+    // by build.rs); the ids the code builds from names at run time are these.
     let mut built = vec![];
     for v in Variant::ALL {
         built.push(format!("variant-{}", v.id()));
@@ -184,7 +122,7 @@ fn both_languages_define_the_same_messages_and_the_code_asks_only_for_those() {
         built.push(c.description_id());
         for o in c.options {
             built.push(o.name_id());
-            built.push(o.description.to_string());
+            built.push(o.description.id().to_string());
             if let OptionKind::Choice(choices) = o.kind {
                 for v in choices.values() {
                     built.push(choices.label_id(v));
@@ -273,6 +211,7 @@ fn counts_of_one_are_singular() {
         ("menu-captures", "kings", "(1 dama)", "(1 king)"),
     ];
     for (id, var, es, en) in cases {
+        let id = &id.to_string();
         let all = [
             ("rank", one.clone()),
             ("name", i18n::s("ana")),
@@ -300,7 +239,7 @@ fn counts_of_one_are_singular() {
 #[cfg(debug_assertions)]
 #[should_panic(expected = "no message")]
 fn a_missing_message_is_an_error_not_a_raw_id() {
-    let _ = t(Lang::En, "no-such-message");
+    let _ = t(Lang::En, &"no-such-message".to_string());
 }
 
 /// The facts row of docs/RULES.md's table, by its first cell: one cell per variant.
@@ -638,7 +577,7 @@ fn spanish_negative_words_come_with_their_no() {
     // The law of quality with a capture that takes no king.
     let none = tr(
         Lang::Es,
-        "err-quality",
+        damas::fl!("err-quality"),
         &[
             ("best", n(1.0)),
             ("yours", n(0.0)),
@@ -672,7 +611,7 @@ fn spanish_colours_take_their_article() {
     // And so the status lines read.
     let turn = tr(
         Lang::Es,
-        "caption-turn",
+        damas::fl!("caption-turn"),
         &[("color", i18n::s(i18n::color_name(Lang::Es, Color::Black)))],
     );
     assert_eq!(turn, "juegan las negras");

@@ -8,7 +8,7 @@ use crate::support::app::*;
 use crate::support::bot::*;
 use crate::support::stand_in::*;
 use damas::ai::Level;
-use damas::app::commands::{self, ArgValue, Invocation, Threading};
+use damas::app::commands::{self, ArgValue, Command, Invocation, Threading};
 use damas::app::{Action, App, Place as AppPlace};
 use damas::engine::{Color, Variant};
 use damas::store::Seat;
@@ -469,7 +469,10 @@ fn the_thread_option_defaults_to_where_threads_may_be_opened() {
             inv.args.push(("thread", ArgValue::Text(v.into())));
         }
         inv.can_create_threads = allowed;
-        inv.threading()
+        let Some(Command::Play(play)) = Command::read(&inv) else {
+            panic!("/play reads as /play");
+        };
+        Threading::new(play.thread, inv.can_create_threads)
     };
     assert_eq!(with(None, true), Threading::InThread);
     assert_eq!(with(None, false), Threading::InChannel);
@@ -486,7 +489,7 @@ fn the_thread_option_defaults_to_where_threads_may_be_opened() {
 async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() {
     let w = world();
     let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
-    // Colours drawn by lot the first time (seed 004): whoever had White, the rematches
+    // Colours drawn by lot the first time (docs/GAME-APP.md): whoever had White, the rematches
     // alternate.
     let a = w
         .app

@@ -222,7 +222,11 @@ async fn a_database_that_stops_answering_gets_try_again_and_acknowledges_nothing
     let took = asked.elapsed();
     let reply = &answer.replies[0];
     assert_eq!(answer.replies.len(), 1, "{:#?}", answer.replies);
-    assert_eq!(reply.text, t(Lang::En, "err-storage"), "{reply:#?}");
+    assert_eq!(
+        reply.text,
+        t(Lang::En, damas::fl!("err-storage")),
+        "{reply:#?}"
+    );
     assert_eq!(reply.visibility, Visibility::Private);
     // The statement timeout and its grace, and a little for the pool's connection.
     assert!(took < Duration::from_secs(6), "answered after {took:?}");

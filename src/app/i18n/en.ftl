@@ -562,3 +562,15 @@ err-too-many-challenges = You already have { $limit ->
 err-review-already-asking = You already have an analysis under way: wait for it to finish.
 err-review-under-way = Game #{ $id } is still being played: judging its moves now would tell a player what to play. It can be analysed as soon as it ends, with /review game:{ $id }.
 err-forget-unsure = The erasure may or may not have been saved: run /forget-me again to be sure.
+
+cmd-accept = accept
+cmd-accept-desc = Accept the challenge open here
+cmd-decline = decline
+cmd-decline-desc = Decline the challenge open here (or withdraw yours)
+cmd-moves = moves
+cmd-moves-desc = The legal moves, or those starting with what you type
+opt-from = from
+opt-from-desc = The start of a move, for example 11 or 22x
+cmd-quit = quit
+cmd-quit-desc = Leave the console
+moves-none = No legal move here starts like that.

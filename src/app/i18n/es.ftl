@@ -561,3 +561,15 @@ err-too-many-challenges = Ya tienes { $limit ->
 err-review-already-asking = Ya tienes un análisis en marcha: espera a que termine.
 err-review-under-way = La partida #{ $id } aún se está jugando: juzgar sus jugadas ahora le diría a un jugador qué jugar. Podrás analizarla en cuanto termine, con /analizar partida:{ $id }.
 err-forget-unsure = Puede que el borrado se haya guardado o no: vuelve a usar /olvidarme para asegurarte.
+
+cmd-accept = aceptar
+cmd-accept-desc = Acepta el desafío abierto aquí
+cmd-decline = rechazar
+cmd-decline-desc = Rechaza el desafío abierto aquí (o retira el tuyo)
+cmd-moves = jugadas
+cmd-moves-desc = Las jugadas legales, o las que empiezan como lo que escribes
+opt-from = desde
+opt-from-desc = El comienzo de una jugada, por ejemplo 11 o 22x
+cmd-quit = salir
+cmd-quit-desc = Sale de la consola
+moves-none = Aquí no hay ninguna jugada legal que empiece así.

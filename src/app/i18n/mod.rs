@@ -11,6 +11,84 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::sync::OnceLock;
 
+include!(concat!(env!("OUT_DIR"), "/fluent_ids.rs"));
+
+/// Whether the Fluent files define a message `id` (both files do, or the build stops).
+/// A `const fn`, so that ids can be checked while compiling: see [`fl!`].
+pub const fn has(id: &str) -> bool {
+    has_joined(&[id])
+}
+
+/// Whether the Fluent files define the message whose id is `parts` joined (`["choice-",
+/// "level", "-", "easy"]`), for ids built from names and checked while compiling.
+pub const fn has_joined(parts: &[&str]) -> bool {
+    let mut i = 0;
+    while i < MESSAGE_IDS.len() {
+        if joined_equals(parts, MESSAGE_IDS[i].as_bytes()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn joined_equals(parts: &[&str], id: &[u8]) -> bool {
+    let mut at = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        let part = parts[p].as_bytes();
+        let mut k = 0;
+        while k < part.len() {
+            if at >= id.len() || id[at] != part[k] {
+                return false;
+            }
+            at += 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    at == id.len()
+}
+
+/// A message of the Fluent files, as [`t`] and [`tr`] take it: made by [`fl!`] from an id
+/// written in the code, checked while compiling, or from a `String` built of a name at run
+/// time (`format!("level-{}", level.id())`), ids the tests enumerate (tests/app/i18n.rs). A
+/// string literal is not a message: a typo cannot reach a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Msg<'a>(&'a str);
+
+impl<'a> Msg<'a> {
+    /// An id written in the code; use [`fl!`], which checks it while compiling.
+    #[doc(hidden)]
+    pub const fn checked(id: &'static str) -> Msg<'static> {
+        assert!(has(id), "no such message in src/app/i18n/*.ftl");
+        Msg(id)
+    }
+
+    pub fn id(self) -> &'a str {
+        self.0
+    }
+}
+
+/// An id built at run time from a name.
+impl<'a> From<&'a String> for Msg<'a> {
+    fn from(id: &'a String) -> Msg<'a> {
+        Msg(id)
+    }
+}
+
+/// A message of the Fluent files by its id, checked while compiling: `t(lang,
+/// fl!("help-footer"))`. A typo, or a message missing from the files, stops the build at the
+/// line that asks for it.
+#[macro_export]
+macro_rules! fl {
+    ($id:expr) => {{
+        const MSG: $crate::app::i18n::Msg<'static> = $crate::app::i18n::Msg::checked($id);
+        MSG
+    }};
+}
+pub use crate::fl;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Lang {
     Es,
@@ -77,7 +155,8 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
 
 /// A message with arguments. A missing id or argument is a bug: debug builds and tests panic
 /// on it; a release build logs it and shows the id, so the bot keeps answering.
-pub fn tr(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+pub fn tr<'a>(lang: Lang, msg: impl Into<Msg<'a>>, args: &[(&str, FluentValue<'_>)]) -> String {
+    let id = msg.into().id();
     let b = bundle(lang);
     let Some(msg) = b.get_message(id).and_then(|m| m.value()) else {
         debug_assert!(false, "no message {id:?} in {}.ftl", lang.code());
@@ -98,8 +177,8 @@ pub fn tr(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
 }
 
 /// A message without arguments.
-pub fn t(lang: Lang, id: &str) -> String {
-    tr(lang, id, &[])
+pub fn t<'a>(lang: Lang, msg: impl Into<Msg<'a>>) -> String {
+    tr(lang, msg, &[])
 }
 
 /// The text with its first letter in upper case, for a name that starts a title or a
@@ -153,8 +232,8 @@ pub fn color_name(lang: Lang, c: Color) -> String {
     t(
         lang,
         match c {
-            Color::White => "color-white",
-            Color::Black => "color-black",
+            Color::White => fl!("color-white"),
+            Color::Black => fl!("color-black"),
         },
     )
 }
@@ -172,21 +251,23 @@ fn move_list(moves: &[Move]) -> String {
 /// Why a move was refused, in words.
 pub fn move_error_text(lang: Lang, e: &MoveError) -> String {
     match e {
-        MoveError::Notation(NotationError::Empty) => t(lang, "err-empty"),
+        MoveError::Notation(NotationError::Empty) => t(lang, fl!("err-empty")),
         MoveError::Notation(NotationError::NotAMove { text }) => {
-            tr(lang, "err-not-a-move", &[("text", u(text))])
+            tr(lang, fl!("err-not-a-move"), &[("text", u(text))])
         }
         MoveError::Notation(NotationError::SquareOutOfRange { number }) => {
-            tr(lang, "err-square-range", &[("n", s(number))])
+            tr(lang, fl!("err-square-range"), &[("n", s(number))])
         }
         MoveError::Notation(NotationError::OneSquare { square }) => {
-            tr(lang, "err-one-square", &[("sq", s(square))])
+            tr(lang, fl!("err-one-square"), &[("sq", s(square))])
         }
-        MoveError::NoPiece { square } => tr(lang, "err-no-piece", &[("sq", s(square))]),
-        MoveError::OpponentPiece { square } => tr(lang, "err-opponent-piece", &[("sq", s(square))]),
+        MoveError::NoPiece { square } => tr(lang, fl!("err-no-piece"), &[("sq", s(square))]),
+        MoveError::OpponentPiece { square } => {
+            tr(lang, fl!("err-opponent-piece"), &[("sq", s(square))])
+        }
         MoveError::Ambiguous { candidates } => tr(
             lang,
-            "err-ambiguous",
+            fl!("err-ambiguous"),
             &[(
                 "moves",
                 s(candidates
@@ -217,21 +298,23 @@ pub fn lists_moves(e: &MoveError) -> bool {
 
 pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
     match i {
-        IllegalMove::ManMovesForwardOnly { .. } => t(lang, "err-man-forward"),
-        IllegalMove::ManCapturesForwardOnly { .. } => t(lang, "err-man-captures-forward"),
-        IllegalMove::TargetOccupied { to } => tr(lang, "err-occupied", &[("sq", s(to))]),
-        IllegalMove::NotReachable { from, to } => {
-            tr(lang, "err-unreachable", &[("from", s(from)), ("to", s(to))])
-        }
-        IllegalMove::ShortKingOneSquare { .. } => t(lang, "err-short-king"),
+        IllegalMove::ManMovesForwardOnly { .. } => t(lang, fl!("err-man-forward")),
+        IllegalMove::ManCapturesForwardOnly { .. } => t(lang, fl!("err-man-captures-forward")),
+        IllegalMove::TargetOccupied { to } => tr(lang, fl!("err-occupied"), &[("sq", s(to))]),
+        IllegalMove::NotReachable { from, to } => tr(
+            lang,
+            fl!("err-unreachable"),
+            &[("from", s(from)), ("to", s(to))],
+        ),
+        IllegalMove::ShortKingOneSquare { .. } => t(lang, fl!("err-short-king")),
         IllegalMove::CaptureMandatory { captures } => tr(
             lang,
-            "err-capture-mandatory",
+            fl!("err-capture-mandatory"),
             &[("moves", s(move_list(captures)))],
         ),
         IllegalMove::LawOfQuantity { best, yours, keeps } => tr(
             lang,
-            "err-quantity",
+            fl!("err-quantity"),
             &[
                 ("best", n(*best)),
                 ("yours", n(*yours)),
@@ -244,7 +327,7 @@ pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
             keeps,
         } => tr(
             lang,
-            "err-quality",
+            fl!("err-quality"),
             &[
                 ("best", n(*best_kings)),
                 ("yours", n(*yours_kings)),
@@ -253,12 +336,12 @@ pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
         ),
         IllegalMove::CaptureIncomplete { continuations } => tr(
             lang,
-            "err-capture-incomplete",
+            fl!("err-capture-incomplete"),
             &[("moves", s(move_list(continuations)))],
         ),
         IllegalMove::NoSuchCapture { from, to } => tr(
             lang,
-            "err-no-such-capture",
+            fl!("err-no-such-capture"),
             &[("from", s(from)), ("to", s(to))],
         ),
     }
@@ -267,24 +350,24 @@ pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
 /// How the game ended, or that it goes on.
 pub fn result_text(lang: Lang, outcome: Option<Outcome>) -> String {
     match outcome {
-        None => t(lang, "result-ongoing"),
+        None => t(lang, fl!("result-ongoing")),
         Some(Outcome::Win { winner, reason }) => {
             let id = match reason {
-                WinReason::NoPieces => "result-win-no-pieces",
-                WinReason::NoMoves => "result-win-no-moves",
-                WinReason::Resignation => "result-win-resignation",
-                WinReason::Abandoned => "result-win-abandoned",
-                WinReason::Time => "result-win-time",
+                WinReason::NoPieces => fl!("result-win-no-pieces"),
+                WinReason::NoMoves => fl!("result-win-no-moves"),
+                WinReason::Resignation => fl!("result-win-resignation"),
+                WinReason::Abandoned => fl!("result-win-abandoned"),
+                WinReason::Time => fl!("result-win-time"),
             };
             tr(lang, id, &[("winner", s(color_name(lang, winner)))])
         }
         Some(Outcome::Draw { reason }) => t(
             lang,
             match reason {
-                DrawReason::Agreement => "result-draw-agreement",
-                DrawReason::Repetition => "result-draw-repetition",
-                DrawReason::NoProgress => "result-draw-no-progress",
-                DrawReason::ThreeKings => "result-draw-three-kings",
+                DrawReason::Agreement => fl!("result-draw-agreement"),
+                DrawReason::Repetition => fl!("result-draw-repetition"),
+                DrawReason::NoProgress => fl!("result-draw-no-progress"),
+                DrawReason::ThreeKings => fl!("result-draw-three-kings"),
             },
         ),
     }
@@ -305,7 +388,7 @@ pub fn draw_rule_id(reason: DrawReason) -> &'static str {
 pub fn pdn_refusal_text(lang: Lang, r: &PdnRefusal) -> String {
     tr(
         lang,
-        "pdn-refused",
+        fl!("pdn-refused"),
         &[
             ("number", n(r.number as f64)),
             ("reason", s(pdn_error_text(lang, &r.error))),
@@ -322,28 +405,30 @@ pub fn pdn_error_text(lang: Lang, e: &PdnError) -> String {
             variant,
         } => tr(
             lang,
-            "pdn-err-game-type",
+            fl!("pdn-err-game-type"),
             &[
                 ("found", s(found)),
                 ("expected", n(*expected)),
                 ("variant", s(variant_name(lang, *variant))),
             ],
         ),
-        PdnError::UnknownGameType { found } => {
-            tr(lang, "pdn-err-unknown-game-type", &[("found", s(found))])
-        }
-        PdnError::Fen(why) => tr(lang, "pdn-err-fen", &[("why", s(why))]),
-        PdnError::SetUpWithoutFen => t(lang, "pdn-err-set-up"),
+        PdnError::UnknownGameType { found } => tr(
+            lang,
+            fl!("pdn-err-unknown-game-type"),
+            &[("found", s(found))],
+        ),
+        PdnError::Fen(why) => tr(lang, fl!("pdn-err-fen"), &[("why", s(why))]),
+        PdnError::SetUpWithoutFen => t(lang, fl!("pdn-err-set-up")),
         PdnError::Move {
             label, text, error, ..
         } => {
             let reason = match error {
                 GameError::Move(m) => move_error_text(lang, m),
-                GameError::Over | GameError::NothingToUndo => t(lang, "pdn-err-over"),
+                GameError::Over | GameError::NothingToUndo => t(lang, fl!("pdn-err-over")),
             };
             tr(
                 lang,
-                "pdn-err-move",
+                fl!("pdn-err-move"),
                 &[
                     ("number", s(label)),
                     ("move", s(text)),
@@ -351,8 +436,8 @@ pub fn pdn_error_text(lang: Lang, e: &PdnError) -> String {
                 ],
             )
         }
-        PdnError::Unclosed("comment") => t(lang, "pdn-err-unclosed-comment"),
-        PdnError::Unclosed(_) => t(lang, "pdn-err-unclosed-variation"),
+        PdnError::Unclosed("comment") => t(lang, fl!("pdn-err-unclosed-comment")),
+        PdnError::Unclosed(_) => t(lang, fl!("pdn-err-unclosed-variation")),
     }
 }
 
@@ -361,11 +446,11 @@ pub fn record_result_text(lang: Lang, result: Option<PdnResult>) -> String {
     match result {
         Some(PdnResult::Win(winner)) => tr(
             lang,
-            "record-result-win",
+            fl!("record-result-win"),
             &[("winner", s(color_name(lang, winner)))],
         ),
-        Some(PdnResult::Draw) => t(lang, "record-result-draw"),
-        Some(PdnResult::Unfinished) | None => t(lang, "record-result-unfinished"),
+        Some(PdnResult::Draw) => t(lang, fl!("record-result-draw")),
+        Some(PdnResult::Unfinished) | None => t(lang, fl!("record-result-unfinished")),
     }
 }
 
@@ -373,7 +458,7 @@ pub fn record_result_text(lang: Lang, result: Option<PdnResult>) -> String {
 pub fn unclaimed_draw_text(lang: Lang, reason: DrawReason, number: &str, mv: &str) -> String {
     tr(
         lang,
-        "record-unclaimed-draw",
+        fl!("record-unclaimed-draw"),
         &[
             ("number", s(number)),
             ("move", s(mv)),
@@ -394,7 +479,7 @@ pub fn exact_text(lang: Lang, v: EndgameVerdict) -> String {
     };
     tr(
         lang,
-        "review-verdict",
+        fl!("review-verdict"),
         &[
             ("verdict", s(v.id())),
             ("side", s(color_name(lang, winner))),
@@ -424,23 +509,25 @@ impl Tense {
 /// "even (+0.10)" (the number keeps White's sign, as on the review's chart).
 pub fn eval_text(lang: Lang, score: i32) -> String {
     match read_eval(score) {
-        EvalReading::Win { winner, moves: 0 } => {
-            tr(lang, "eval-won", &[("side", s(color_name(lang, winner)))])
-        }
+        EvalReading::Win { winner, moves: 0 } => tr(
+            lang,
+            fl!("eval-won"),
+            &[("side", s(color_name(lang, winner)))],
+        ),
         EvalReading::Win { winner, moves } => tr(
             lang,
-            "eval-win",
+            fl!("eval-win"),
             &[("side", s(color_name(lang, winner))), ("moves", n(moves))],
         ),
         EvalReading::ProvenWin { winner } => tr(
             lang,
-            "eval-proven-win",
+            fl!("eval-proven-win"),
             &[("side", s(color_name(lang, winner)))],
         ),
-        EvalReading::Even { .. } => tr(lang, "eval-even", &[("score", s(format_men(score)))]),
+        EvalReading::Even { .. } => tr(lang, fl!("eval-even"), &[("score", s(format_men(score)))]),
         EvalReading::Better { side, .. } => tr(
             lang,
-            "eval-better",
+            fl!("eval-better"),
             &[
                 ("side", s(color_name(lang, side))),
                 ("score", s(format_men(score))),
@@ -453,16 +540,16 @@ pub fn eval_text(lang: Lang, score: i32) -> String {
 pub fn law_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
     let tense_arg = ("tense", s(tense.id()));
     match exp.law {
-        Law::NoCapture => tr(lang, "law-no-capture", &[tense_arg]),
-        Law::Mandatory => tr(lang, "law-mandatory", &[tense_arg]),
+        Law::NoCapture => tr(lang, fl!("law-no-capture"), &[tense_arg]),
+        Law::Mandatory => tr(lang, fl!("law-mandatory"), &[tense_arg]),
         Law::Quantity => tr(
             lang,
-            "law-quantity",
+            fl!("law-quantity"),
             &[("best", n(exp.max_pieces)), tense_arg],
         ),
         Law::Quality => tr(
             lang,
-            "law-quality",
+            fl!("law-quality"),
             &[
                 ("best", n(exp.max_pieces)),
                 ("kings", n(exp.max_kings)),
@@ -470,17 +557,17 @@ pub fn law_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
             ],
         ),
         // With a single capture there was no choice to be free about.
-        Law::FreeChoice if exp.captures.len() <= 1 => tr(lang, "law-mandatory", &[tense_arg]),
-        Law::FreeChoice => tr(lang, "law-free-choice", &[tense_arg]),
+        Law::FreeChoice if exp.captures.len() <= 1 => tr(lang, fl!("law-mandatory"), &[tense_arg]),
+        Law::FreeChoice => tr(lang, fl!("law-free-choice"), &[tense_arg]),
     }
 }
 
 /// What the law made of one capture: allowed, or excluded by which law.
 pub fn capture_status(lang: Lang, c: &CaptureOption) -> String {
     match (c.allowed, c.excluded_by) {
-        (true, _) => t(lang, "explain-allowed"),
-        (false, Some(Law::Quality)) => t(lang, "explain-excluded-quality"),
-        _ => t(lang, "explain-excluded-quantity"),
+        (true, _) => t(lang, fl!("explain-allowed")),
+        (false, Some(Law::Quality)) => t(lang, fl!("explain-excluded-quality")),
+        _ => t(lang, fl!("explain-excluded-quantity")),
     }
 }
 
@@ -490,7 +577,7 @@ pub fn explanation_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
     if !exp.captures.is_empty() {
         out.push(tr(
             lang,
-            "explain-captures-header",
+            fl!("explain-captures-header"),
             &[
                 ("count", n(exp.captures.len() as f64)),
                 ("tense", s(tense.id())),
@@ -499,7 +586,7 @@ pub fn explanation_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
         for c in &exp.captures {
             out.push(tr(
                 lang,
-                "explain-capture-line",
+                fl!("explain-capture-line"),
                 &[
                     ("move", s(&c.notation)),
                     ("pieces", n(c.pieces)),
@@ -512,12 +599,12 @@ pub fn explanation_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
     out.push(law_text(lang, exp, tense));
     match &exp.verdict {
         Some(Verdict::Legal { notation, .. }) => {
-            out.push(tr(lang, "verdict-legal", &[("move", s(notation))]))
+            out.push(tr(lang, fl!("verdict-legal"), &[("move", s(notation))]))
         }
         // The reason is a sentence of its own: "Not legal. A man moves only forward."
         Some(Verdict::Illegal { error }) => out.push(tr(
             lang,
-            "verdict-illegal",
+            fl!("verdict-illegal"),
             &[("reason", s(move_error_text(lang, error)))],
         )),
         None => {}

@@ -184,12 +184,7 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
         board.text
     );
 
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.variant, Variant::English);
     assert_eq!(rec.opening.as_deref(), Some(expected.to_string().as_str()));
     assert_eq!(rec.moves, expected.stored_moves());
@@ -228,26 +223,13 @@ async fn a_ballot_game_starts_from_the_drawn_openings_three_plies() {
     let text = game.position().move_notation(&mv);
     let a = w.app.play_move(white, PLACE, &text).await;
     assert!(!a.replies.is_empty() && !a.replies[0].is_private(), "{a:?}");
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.ply(), 4);
 
     // The PDN names the opening and records its moves from move 1.
     let a = w.app.pdn(&alice, PLACE).await;
     let pdn = String::from_utf8(only(&a).files[0].bytes.clone()).unwrap();
-    assert!(
-        pdn.contains(&format!("[Opening \"Three-move ballot: {expected}\"]")),
-        "{pdn}"
-    );
-    let n = expected.notations();
-    assert!(
-        pdn.contains(&format!("1. {} {} 2. {} {text}", n[0], n[1], n[2])),
-        "{pdn}"
-    );
+    assert_pdn_opens_with(&pdn, &expected, &format!(" {text}"));
     assert!(!pdn.contains("[FEN"), "{pdn}");
 }
 
@@ -262,12 +244,7 @@ async fn the_same_seed_draws_the_same_opening_and_a_free_start_has_none() {
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, PLACE, &accept, &[]).await;
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.variant, Variant::English);
     let expected = deck()
         .draw(&mut SmallRng::seed_from_u64(SEED))
@@ -290,12 +267,7 @@ async fn the_same_seed_draws_the_same_opening_and_a_free_start_has_none() {
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, other, &accept, &[]).await;
-    let rec = w
-        .app
-        .store()
-        .active_game(other.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(other.channel_id).unwrap();
     assert_eq!((rec.opening.as_deref(), rec.ply()), (None, 0));
     let a = w.app.pdn(&alice, other).await;
     let pdn = String::from_utf8(only(&a).files[0].bytes.clone()).unwrap();

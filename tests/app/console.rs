@@ -3,6 +3,13 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// Every one of `texts` is in the console's output.
+fn assert_says(out: &str, texts: &[&str]) {
+    for text in texts {
+        assert!(out.contains(text), "{text:?} is missing from:\n{out}");
+    }
+}
+
 fn run_console(script: &str, extra: &[&str]) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let boards = dir.path().join("boards");
@@ -59,11 +66,16 @@ bob: /resign
     assert!(out.contains("alice played 10-14"), "{out}");
     assert!(out.contains("bob played 23-19"), "{out}");
     // Capture is mandatory: 9-13 is refused with the reason, privately.
-    assert!(out.contains("(only alice sees this)"), "{out}");
-    assert!(out.contains("Capturing is mandatory"), "{out}");
-    assert!(out.contains("alice played 14x23"), "{out}");
-    assert!(out.contains("You are not playing in this game"), "{out}");
-    assert!(out.contains("White wins by resignation"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "(only alice sees this)",
+            "Capturing is mandatory",
+            "alice played 14x23",
+            "You are not playing in this game",
+            "White wins by resignation",
+        ],
+    );
     let boards = pngs(&dir);
     assert!(boards.len() >= 5, "a picture after every turn: {boards:?}");
     for b in &boards {
@@ -162,9 +174,14 @@ alice: /draw answer:accept
     assert!(out.contains("== Portuguese draughts =="), "{out}");
     assert!(out.contains("bob declined the draw."), "{out}");
     // With no offer pending, there is nothing to accept.
-    assert!(out.contains("There is no draw offer to answer."), "{out}");
-    assert!(out.contains("alice accepted the draw."), "{out}");
-    assert!(out.contains("Draw by agreement."), "{out}");
+    assert_says(
+        &out,
+        &[
+            "There is no draw offer to answer.",
+            "alice accepted the draw.",
+            "Draw by agreement.",
+        ],
+    );
 }
 
 #[test]
@@ -180,11 +197,16 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
 /help
 ";
     let (out, _dir) = run_console(script, &[]);
-    assert!(out.contains("Unknown command"), "{out}");
-    assert!(out.contains("There is no game in this channel"), "{out}");
-    assert!(out.contains("There is no square 99"), "{out}");
-    assert!(out.contains("is not a move"), "{out}");
-    assert!(out.contains("/challenge"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "Unknown command",
+            "There is no game in this channel",
+            "There is no square 99",
+            "is not a move",
+            "/challenge",
+        ],
+    );
     // An option the command does not have, or a word too many, is named with the usage.
     assert!(
         out.contains("/play has no option “strength”. Usage: /play [level] [variant] [colour]"),

@@ -12,6 +12,7 @@ mod cli_review;
 mod console;
 mod forget;
 mod i18n;
+mod layers;
 mod puzzles;
 mod review;
 mod sweep;

@@ -2,6 +2,7 @@
 //! verifying depth, wrong moves refused privately, one puzzle of the day per server.
 
 use crate::support::app::*;
+use crate::support::store::puzzle_solved;
 use damas::ai::puzzles::{parse_set, solve, verified_depth, Puzzle};
 use damas::app::commands::{find, ArgValue, Invocation};
 use damas::app::puzzle::{daily_puzzle, puzzle_set};
@@ -193,12 +194,7 @@ async fn a_clean_solve_raises_the_rating_and_the_streak_and_leaves_the_channel_g
     let record = w.app.store().puzzle_player(2).unwrap().unwrap();
     assert!(record.rating.rating > 1500.0);
     assert_eq!((record.solved, record.streak), (1, 1));
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_none());
+    assert!(w.active_game(PLACE.channel_id).is_none());
     let board = command(&w, &bob, "leaderboard", &[("type", "puzzles")]).await;
     assert!(only(&board).text.contains("bob"), "{}", only(&board).text);
     // Without a puzzle going, /move is about the channel's game again.
@@ -342,14 +338,7 @@ fn solving_raises_the_puzzle_rating_and_the_streak_failing_resets_the_streak() {
 async fn forgetting_a_solver_erases_their_puzzle_record_and_leaderboard_place() {
     let w = world_at(NOON);
     let store = w.app.store();
-    store
-        .update_puzzle_player(5, "eve", 10, |mut p| {
-            p.record_attempt(1500.0, true);
-            Ok::<_, ()>((p, ()))
-        })
-        .await
-        .unwrap()
-        .unwrap();
+    puzzle_solved(store, 5, "eve", 10, 1500.0).await;
     assert_eq!(store.puzzle_leaderboard(10, 10).unwrap().len(), 1);
     store.forget_user(5).await.unwrap();
     assert!(store.puzzle_player(5).unwrap().is_none());

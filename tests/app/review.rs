@@ -514,14 +514,7 @@ async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_move
         guild_id: Some(10),
         channel_id: 30,
     };
-    app.play_bot(
-        &alice,
-        easy_game,
-        Some(Level::Easy),
-        Some(Variant::English),
-        Some(Color::Black),
-    )
-    .await;
+    play_easy_bot_as_black(&app, &alice, easy_game).await;
     let fillers: Vec<_> = (0..2)
         .map(|_| app.search_pool().submit(JobClass::Long, |_| ()))
         .collect();

@@ -4,8 +4,8 @@
 
 use crate::support::app::*;
 use damas::ai::Level;
+use damas::app::Swept;
 use damas::app::{Action, Actor, ChallengeRef, Config, Place, Reply};
-use damas::app::{Swept, UserRef};
 use damas::engine::{Color, Outcome, Variant, WinReason};
 use std::time::Duration;
 
@@ -37,11 +37,7 @@ fn place(channel: u64) -> Place {
 /// alice (White, to move first) against bob, in `channel`.
 async fn people_game(w: &World, channel: u64) -> (Actor, Actor) {
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
-    let bob_ref = UserRef {
-        user_id: 2,
-        name: "bob".into(),
-        is_bot: false,
-    };
+    let bob_ref = user(&bob);
     let a = w
         .app
         .challenge(
@@ -181,18 +177,14 @@ async fn the_bot_never_loses_on_time() {
     assert!(started.bot_turn.is_some());
     w.at(60_000);
     assert!(w.app.sweep().await.is_empty());
-    assert!(w.app.store().active_game(40).unwrap().is_some());
+    assert!(w.active_game(40).is_some());
 }
 
 #[tokio::test]
 async fn an_expired_challenge_is_closed_and_leaves_the_store() {
     let w = world();
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
-    let bob_ref = UserRef {
-        user_id: 2,
-        name: "bob".into(),
-        is_bot: false,
-    };
+    let bob_ref = user(&bob);
     let a = w
         .app
         .challenge(&alice, place(50), &bob_ref, None, None)
@@ -220,7 +212,7 @@ async fn an_expired_challenge_is_closed_and_leaves_the_store() {
     let accept = button_id(posted, Action::Accept);
     let late = w.app.component(&bob, place(50), &accept, &[]).await;
     assert!(only(&late).is_private());
-    assert!(w.app.store().active_game(50).unwrap().is_none());
+    assert!(w.active_game(50).is_none());
 }
 
 #[tokio::test]
@@ -229,15 +221,12 @@ async fn deleted_channels_and_servers_take_their_games_without_a_result() {
     people_game(&w, 60).await;
     people_game(&w, 61).await;
     w.app.channel_gone(60).await;
-    assert!(w.app.store().active_game(60).unwrap().is_none());
-    assert!(w.app.store().active_game(61).unwrap().is_some());
+    assert!(w.active_game(60).is_none());
+    assert!(w.active_game(61).is_some());
     w.app.guild_gone(99).await;
-    assert!(
-        w.app.store().active_game(61).unwrap().is_some(),
-        "another server's"
-    );
+    assert!(w.active_game(61).is_some(), "another server's");
     w.app.guild_gone(10).await;
-    assert!(w.app.store().active_game(61).unwrap().is_none());
+    assert!(w.active_game(61).is_none());
     // Nobody won or lost.
     assert!(w.app.store().games_of_player(1, 5).unwrap().is_empty());
     assert!(w.app.store().player(1).unwrap().is_none());

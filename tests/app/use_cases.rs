@@ -45,12 +45,7 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
     // Carol's click is refused privately and changes nothing.
     let refused = w.app.component(&carol, PLACE, &accept, &[]).await;
     assert!(only(&refused).is_private());
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_none());
+    assert!(w.active_game(PLACE.channel_id).is_none());
     // Bob accepts: the board is public, with a picture, a move menu and controls.
     let board = only(&w.app.component(&bob, PLACE, &accept, &[]).await).clone();
     assert!(!board.is_private());
@@ -98,12 +93,7 @@ async fn moves_are_checked_for_player_turn_and_legality() {
     assert!(r.is_private());
     assert!(r.text.contains("forward"), "{}", r.text);
     assert!(r.text.contains("11-15"), "{}", r.text);
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 0, "a refused move changes nothing");
     // A good move: public board, bob to move.
     let ok = w.app.play_move(&alice, PLACE, "11x15").await;
@@ -111,12 +101,7 @@ async fn moves_are_checked_for_player_turn_and_legality() {
     assert!(!r.is_private());
     assert!(r.text.contains("11-15"), "canonical echo: {}", r.text);
     assert!(r.text.contains("bob"), "{}", r.text);
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
 
@@ -130,12 +115,7 @@ async fn outdated_buttons_say_so_and_do_nothing() {
     let r = w.app.component(&alice, PLACE, &resign_old, &[]).await;
     assert!(only(&r).is_private());
     assert!(only(&r).text.contains("outdated"), "{}", only(&r).text);
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert!(rec.outcome.is_none());
     // Garbage ids too.
     let r = w.app.component(&alice, PLACE, "damas:zzz", &[]).await;
@@ -153,12 +133,7 @@ async fn the_move_menu_plays_the_chosen_move() {
         .component(&alice, PLACE, &menu.id, &["12-16".to_string()])
         .await;
     assert!(!only(&a).is_private());
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
 
@@ -224,12 +199,7 @@ async fn draws_are_offered_and_answered_by_the_opponent_only() {
         "{}",
         only(&accept).text
     );
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_none());
+    assert!(w.active_game(PLACE.channel_id).is_none());
 }
 
 #[tokio::test]
@@ -246,12 +216,7 @@ async fn resignation_ends_the_game_and_frees_the_channel() {
         .map(|b| damas::app::ComponentId::parse(&b.id).map(|id| id.action))
         .collect();
     assert_eq!(ids, vec![Some(Action::Rematch)]);
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_none());
+    assert!(w.active_game(PLACE.channel_id).is_none());
     // The channel takes a new game.
     let again = w
         .app
@@ -278,37 +243,18 @@ async fn one_game_per_channel() {
 async fn the_bot_answers_and_undo_takes_back_a_pair() {
     let w = world();
     let alice = actor(1, "alice");
-    let start = w
-        .app
-        .play_bot(
-            &alice,
-            PLACE,
-            Some(Level::Easy),
-            Some(Variant::English),
-            Some(Color::Black),
-        )
-        .await;
+    let start = play_easy_bot_as_black(&w.app, &alice, PLACE).await;
     // English: Black moves first, so alice moves and the bot answers.
     assert!(start.bot_turn.is_none());
     let a = w.app.play_move(&alice, PLACE, "11-15").await;
     let place = a.bot_turn.expect("the bot must move next");
     let b = w.app.bot_turn(place, alice.lang()).await;
     assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 2);
     let u = w.app.undo(&alice, PLACE).await;
     assert!(!only(&u).is_private(), "{}", only(&u).text);
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 0);
     assert!(rec.undo_used);
 }
@@ -346,20 +292,10 @@ async fn cancel_needs_manage_messages() {
     started(&w, &alice, &bob).await;
     let mut moderator = actor(5, "mod");
     assert!(only(&w.app.cancel(&moderator, PLACE).await).is_private());
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_some());
+    assert!(w.active_game(PLACE.channel_id).is_some());
     moderator.can_manage_messages = true;
     assert!(!only(&w.app.cancel(&moderator, PLACE).await).is_private());
-    assert!(w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .is_none());
+    assert!(w.active_game(PLACE.channel_id).is_none());
 }
 
 #[tokio::test]
@@ -428,12 +364,7 @@ async fn concurrent_moves_apply_once() {
         arrived.load(SeqCst) >= RACERS,
         "every racer got as far as storing its move"
     );
-    let rec = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let rec = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(rec.moves.len(), 1);
 }
 
@@ -474,15 +405,7 @@ async fn the_bot_moves_only_when_it_holds_the_claim_of_its_turn() {
     let w = world();
     let alice = actor(1, "alice");
     owe_the_bot_a_move(&w.app, &alice, PLACE).await;
-    let moves = || {
-        w.app
-            .store()
-            .active_game(PLACE.channel_id)
-            .unwrap()
-            .unwrap()
-            .moves
-            .len()
-    };
+    let moves = || w.active_game(PLACE.channel_id).unwrap().moves.len();
     let elsewhere = w
         .app
         .clone()
@@ -768,14 +691,7 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
 /// `alice` plays Black against easy at English draughts in `place` and moves 11-15 (Black
 /// moves first): the bot owes its move.
 async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
-    app.play_bot(
-        alice,
-        place,
-        Some(Level::Easy),
-        Some(Variant::English),
-        Some(Color::Black),
-    )
-    .await;
+    play_easy_bot_as_black(app, alice, place).await;
     let a = app.play_move(alice, place, "11-15").await;
     assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
 }
@@ -809,16 +725,7 @@ async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
     let play = |who: &Actor, place: Place| {
         let app = w.app.clone();
         let who = who.clone();
-        async move {
-            app.play_bot(
-                &who,
-                place,
-                Some(Level::Easy),
-                Some(Variant::English),
-                Some(Color::Black),
-            )
-            .await
-        }
+        async move { play_easy_bot_as_black(&app, &who, place).await }
     };
     for c in [31, 32] {
         assert!(!only(&play(&alice, channel(c)).await).is_private());
@@ -829,7 +736,7 @@ async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
         only(&refused).text,
         "You already have 2 games against the bot under way: finish or resign one first."
     );
-    assert!(w.app.store().active_game(33).unwrap().is_none());
+    assert!(w.active_game(33).is_none());
     let alicia = Actor {
         locale: "es-419".into(),
         ..alice.clone()
@@ -848,7 +755,7 @@ async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&alice, channel(34), &accept, &[]).await;
-    assert!(w.app.store().active_game(34).unwrap().is_some());
+    assert!(w.active_game(34).is_some());
     // One resigned: room for another.
     w.app.resign(&alice, channel(31)).await;
     assert!(!only(&play(&alice, channel(35)).await).is_private());

@@ -2,6 +2,7 @@
 //! choices, the challenge names the drawn opening, the first board shows the position after
 //! its three plies, and `/pdn` records it.
 
+use crate::support::app::assert_pdn_opens_with;
 use crate::support::bot::*;
 use crate::support::stand_in::*;
 use damas::app::ballot;
@@ -33,13 +34,7 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
         .iter()
         .find(|o| o["name"] == "opening")
         .expect("the opening option");
-    let values: Vec<&str> = opening["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["value"].as_str())
-        .collect();
-    assert_eq!(values, ["free", "ballot"]);
+    assert_eq!(values_of(&opening["choices"]), ["free", "ballot"]);
     assert_eq!(opening["name_localizations"]["es-ES"], "apertura");
 
     let deck = ballot::deck().expect("the deck reads");
@@ -64,10 +59,8 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
     assert!(text(&cb).contains(&expected.to_string()), "{}", text(&cb));
     let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
-
     let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .click_button(&bob, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&click).await;
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
@@ -82,28 +75,8 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
     assert_picture_shows(&board_png(&cb), &after, Color::White);
     assert!(text(&cb).contains("bob"), "{}", text(&cb));
 
-    let pdn = standin.send_slash(&alice, place, Slash::named("pdn")).await;
-    // The replay GIF may take long enough (on a busy machine) for the answer to be deferred.
-    let cb = standin.callback(&pdn).await;
-    let cb = match cb.callback_type() {
-        Some(5) => standin.original_edit(&pdn).await,
-        _ => cb,
-    };
-    let file = cb
-        .files
-        .iter()
-        .find(|f| f.filename.ends_with(".pdn"))
-        .expect("a .pdn file");
-    let pdn = String::from_utf8(file.bytes.clone()).unwrap();
-    assert!(
-        pdn.contains(&format!("[Opening \"Three-move ballot: {expected}\"]")),
-        "{pdn}"
-    );
-    let n = expected.notations();
-    assert!(
-        pdn.contains(&format!("1. {} {} 2. {}", n[0], n[1], n[2])),
-        "{pdn}"
-    );
+    let pdn = standin.pdn_text(&alice, place).await;
+    assert_pdn_opens_with(&pdn, &expected, "");
     standin.assert_no_refusals();
     bot.stop().await;
 }

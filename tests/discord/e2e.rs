@@ -190,10 +190,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
     let board3 = standin.original_message(&pick);
 
     // A click on an outdated board says so and changes nothing.
-    let resign_old = custom_id_starting(&board2, "damas:resign:");
-    let stale = standin
-        .send_interaction(standin.button_click(&bob, &board2, &resign_old))
-        .await;
+    let stale = standin.click_button(&bob, &board2, "damas:resign:").await;
     let cb = standin.callback(&stale).await;
     assert!(cb.is_ephemeral());
     assert!(text(&cb).contains("desactualizado"), "{}", text(&cb));
@@ -257,10 +254,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
     let board = standin.original_message(&after);
 
     // alice resigns with the button.
-    let resign = custom_id_starting(&board, "damas:resign:");
-    let r = standin
-        .send_interaction(standin.button_click(&alice, &board, &resign))
-        .await;
+    let r = standin.click_button(&alice, &board, "damas:resign:").await;
     let cb = standin.callback(&r).await;
     assert!(
         text(&cb).contains("Black wins by resignation"),
@@ -316,22 +310,7 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         }
     }
     assert!(finished, "the game ends by the rules");
-    let pdn = standin.send_slash(&alice, place, Slash::named("pdn")).await;
-    // The replay GIF may take long enough (on a busy machine) for the answer to be deferred.
-    let cb = standin.callback(&pdn).await;
-    let cb = match cb.callback_type() {
-        Some(5) => standin.original_edit(&pdn).await,
-        _ => cb,
-    };
-    let file = cb
-        .files
-        .iter()
-        .find(|f| f.filename.ends_with(".pdn"))
-        .unwrap_or_else(|| {
-            let names: Vec<&str> = cb.files.iter().map(|f| f.filename.as_str()).collect();
-            panic!("no .pdn file among {names:?}: {:?}", cb.json)
-        });
-    let text = String::from_utf8(file.bytes.clone()).unwrap();
+    let text = standin.pdn_text(&alice, place).await;
     assert!(text.contains("[GameType \"21\"]"), "{text}");
     standin.assert_no_refusals();
     bot.stop().await;
@@ -535,9 +514,8 @@ async fn markup_in_names_and_typed_text_reaches_discord_escaped() {
     let cb = standin.callback(&sent).await;
     assert!(text(&cb).contains(NAME_ESCAPED), "{}", text(&cb));
     let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
     let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .click_button(&bob, &challenge, "damas:accept:")
         .await;
     standin.callback(&click).await;
     let mv = standin.send_slash(&evil, place, Slash::mv("10-14")).await;

@@ -19,6 +19,23 @@ async fn strict_standin() -> StandIn {
     .await
 }
 
+/// A strict stand-in and the bot started against it on a new store in `dir`, its commands
+/// registered.
+async fn strict_bot(dir: &tempfile::TempDir) -> (StandIn, RunningClient) {
+    let standin = strict_standin().await;
+    let bot = start_bot(&standin, &dir.path().join("db")).await;
+    standin.commands_put().await;
+    (standin, bot)
+}
+
+/// alice starts a game against the bot in a new channel: alice, the channel, her command.
+async fn alices_game(standin: &StandIn) -> (TestUser, Place, SentInteraction) {
+    let alice = TestUser::random("alice");
+    let place = Place::guild(GUILD, snowflake());
+    let start = start_game(standin, &alice, place).await;
+    (alice, place, start)
+}
+
 /// The board messages of a channel, in the order they were posted.
 fn boards_in(standin: &StandIn, channel: u64) -> Vec<Value> {
     standin
@@ -104,12 +121,8 @@ fn assert_one_board_per_ply(standin: &StandIn, channel: u64, plies: usize) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_500_on_the_answer_is_retried_and_the_move_applied_once() {
     let dir = tempfile::tempdir().unwrap();
-    let standin = strict_standin().await;
-    let bot = start_bot(&standin, &dir.path().join("db")).await;
-    standin.commands_put().await;
-    let alice = TestUser::random("alice");
-    let place = Place::guild(GUILD, snowflake());
-    let start = start_game(&standin, &alice, place).await;
+    let (standin, bot) = strict_bot(&dir).await;
+    let (alice, place, start) = alices_game(&standin).await;
 
     let fault = standin.inject(FaultRoute::Callback, FaultAction::ServerError(500), 1);
     let mv = play(&standin, &alice, place, "10-14").await;
@@ -137,9 +150,7 @@ async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
     config.defer_after = Duration::ZERO;
     let bot = start_bot_with(&standin, config, |app| app).await;
     standin.commands_put().await;
-    let alice = TestUser::random("alice");
-    let place = Place::guild(GUILD, snowflake());
-    let start = start_game(&standin, &alice, place).await;
+    let (alice, place, start) = alices_game(&standin).await;
     let limited = FaultAction::RateLimited { retry_after: 0.8 };
 
     // On the interaction's answer (here the deferral) and on the bot's post in the channel.
@@ -199,12 +210,8 @@ async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let standin = strict_standin().await;
-    let bot = start_bot(&standin, &dir.path().join("db")).await;
-    standin.commands_put().await;
-    let alice = TestUser::random("alice");
-    let place = Place::guild(GUILD, snowflake());
-    let start = start_game(&standin, &alice, place).await;
+    let (standin, bot) = strict_bot(&dir).await;
+    let (alice, place, start) = alices_game(&standin).await;
     let first = play(&standin, &alice, place, "10-14").await;
     standin.callback(&first).await;
     // The connection drops while the bot thinks; serenity comes back with RESUME.
@@ -235,12 +242,8 @@ async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_interaction_delivered_twice_is_acted_on_once() {
     let dir = tempfile::tempdir().unwrap();
-    let standin = strict_standin().await;
-    let bot = start_bot(&standin, &dir.path().join("db")).await;
-    standin.commands_put().await;
-    let alice = TestUser::random("alice");
-    let place = Place::guild(GUILD, snowflake());
-    let first = start_game(&standin, &alice, place).await;
+    let (standin, bot) = strict_bot(&dir).await;
+    let (alice, place, first) = alices_game(&standin).await;
     let resign = standin
         .send_slash(&alice, place, Slash::named("resign"))
         .await;
@@ -276,12 +279,8 @@ async fn an_interaction_delivered_twice_is_acted_on_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_discord_still_gets_every_answer_in_time() {
     let dir = tempfile::tempdir().unwrap();
-    let standin = strict_standin().await;
-    let bot = start_bot(&standin, &dir.path().join("db")).await;
-    standin.commands_put().await;
-    let alice = TestUser::random("alice");
-    let place = Place::guild(GUILD, snowflake());
-    let start = start_game(&standin, &alice, place).await;
+    let (standin, bot) = strict_bot(&dir).await;
+    let (alice, place, start) = alices_game(&standin).await;
 
     // The next REST answer (the move's own answer) takes 2 s to come back.
     let slow = standin.inject(
@@ -339,9 +338,7 @@ async fn a_search_that_keeps_failing_still_gives_a_move() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_and_typed_text_ping_nobody_only_the_one_meant() {
     let dir = tempfile::tempdir().unwrap();
-    let standin = strict_standin().await;
-    let bot = start_bot(&standin, &dir.path().join("db")).await;
-    standin.commands_put().await;
+    let (standin, bot) = strict_bot(&dir).await;
     let carol = TestUser::random("carol");
     // alice's display name tries to ping carol and everyone.
     let alice = TestUser::new(snowflake(), &format!("<@{}> @everyone", carol.id));
@@ -370,9 +367,8 @@ async fn names_and_typed_text_ping_nobody_only_the_one_meant() {
         "{allowed}"
     );
     let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
     let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .click_button(&bob, &challenge, "damas:accept:")
         .await;
     standin.callback(&click).await;
 
@@ -473,18 +469,13 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
 
     // A game where alice never moves: a reminder for her only, then her loss on time.
     let place = Place::guild(GUILD, snowflake());
-    let sent = standin
-        .send_slash(
+    let click = standin
+        .challenge_accepted(
             &alice,
+            &bob,
             place,
             Slash::challenge(&bob).with("colour", "white"),
         )
-        .await;
-    standin.callback(&sent).await;
-    let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
-    let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
         .await;
     standin.callback(&click).await;
     let reminder = standin.channel_post(place.channel).await;

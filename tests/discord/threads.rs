@@ -108,18 +108,13 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
     let (alice, bob) = (TestUser::random("alice"), TestUser::random("bob"));
 
     // No `thread` option: where the bot may open threads, the game gets one.
-    let sent = standin
-        .send_slash(
+    let click = standin
+        .challenge_accepted(
             &alice,
+            &bob,
             channel,
             Slash::challenge(&bob).with("colour", "white"),
         )
-        .await;
-    standin.callback(&sent).await;
-    let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
-    let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
         .await;
 
     // A public thread named after the players; the channel gets one line linking to it.
@@ -157,10 +152,7 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
     standin.callback(&sent).await;
     let board = standin.original_message(&sent);
     assert_eq!(place_of(&board).channel, thread.id);
-    let resign = custom_id_starting(&board, "damas:resign:");
-    let sent = standin
-        .send_interaction(standin.button_click(&bob, &board, &resign))
-        .await;
+    let sent = standin.click_button(&bob, &board, "damas:resign:").await;
     let cb = standin.callback(&sent).await;
     assert!(
         text(&cb).contains("White wins by resignation"),
@@ -504,12 +496,7 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
         .await;
     let accept = button_id(only(&a), Action::Accept);
     w.app.component(&bob, PLACE, &accept, &[]).await;
-    let first = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let first = w.active_game(PLACE.channel_id).unwrap();
     let mut white = seat_ids(&first.players)[0];
 
     for round in 0..2 {
@@ -536,19 +523,9 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
             let a = w.app.component(stranger, PLACE, &accept, &[]).await;
             assert!(only(&a).is_private(), "{}", only(&a).text);
         }
-        assert!(w
-            .app
-            .store()
-            .active_game(PLACE.channel_id)
-            .unwrap()
-            .is_none());
+        assert!(w.active_game(PLACE.channel_id).is_none());
         w.app.component(&alice, PLACE, &accept, &[]).await;
-        let game = w
-            .app
-            .store()
-            .active_game(PLACE.channel_id)
-            .unwrap()
-            .unwrap();
+        let game = w.active_game(PLACE.channel_id).unwrap();
         assert_ne!(
             seat_ids(&game.players)[0],
             white,
@@ -569,15 +546,7 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
 async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     let w = world();
     let (alice, carol) = (actor(1, "alice"), actor(3, "carol"));
-    w.app
-        .play_bot(
-            &alice,
-            PLACE,
-            Some(Level::Easy),
-            Some(Variant::English),
-            Some(Color::Black),
-        )
-        .await;
+    play_easy_bot_as_black(&w.app, &alice, PLACE).await;
     let a = w.app.resign(&alice, PLACE).await;
     let rematch = button_id(only(&a), Action::Rematch);
 
@@ -588,12 +557,7 @@ async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     let board = only(&a);
     assert!(!board.is_private());
     assert!(board.text.contains("The game begins"), "{}", board.text);
-    let game = w
-        .app
-        .store()
-        .active_game(PLACE.channel_id)
-        .unwrap()
-        .unwrap();
+    let game = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(
         game.players,
         [

@@ -437,16 +437,7 @@ fn expert_wins_two_kings_against_one_in_english() {
         let game = Game::from_position(fen(Variant::English, start));
         // The search alone, without endgame tables.
         let outcome = play_out(game, 60_000, 200, None);
-        assert!(
-            matches!(
-                outcome,
-                Some(Outcome::Win {
-                    winner: Color::White,
-                    ..
-                })
-            ),
-            "{start}: {outcome:?}"
-        );
+        assert_white_wins(start, outcome);
     }
 }
 
@@ -470,16 +461,7 @@ fn expert_wins_three_kings_against_one_in_spanish() {
         let game = Game::from_position(fen(Variant::Spanish, start));
         assert!(game.three_kings_moves_left().is_some(), "{start}");
         let outcome = play_out(game, 60_000, 60, Some(&tables));
-        assert!(
-            matches!(
-                outcome,
-                Some(Outcome::Win {
-                    winner: Color::White,
-                    ..
-                })
-            ),
-            "{start}: {outcome:?}"
-        );
+        assert_white_wins(start, outcome);
     }
 }
 
@@ -540,4 +522,18 @@ fn the_winning_side_avoids_a_draw_by_repetition() {
     }
     assert!(after.outcome().is_none(), "white played {:?}", r.mv);
     assert!(r.score > 100, "{}", r.score);
+}
+
+/// The game played out from `start` ended in White's win.
+fn assert_white_wins(start: &str, outcome: Option<Outcome>) {
+    assert!(
+        matches!(
+            outcome,
+            Some(Outcome::Win {
+                winner: Color::White,
+                ..
+            })
+        ),
+        "{start}: {outcome:?}"
+    );
 }

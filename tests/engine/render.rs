@@ -24,6 +24,13 @@ fn picture(view: &BoardView) -> RgbaImage {
     decode(&render_png(view).expect("render"))
 }
 
+/// The board after `last_move` (`after`), that move shown.
+fn picture_after(after: &Position, perspective: Color, last_move: Move) -> RgbaImage {
+    let mut view = BoardView::new(after, perspective);
+    view.last_move = Some(last_move);
+    picture(&view)
+}
+
 fn px(img: &RgbaImage, x: u32, y: u32) -> Rgb {
     let p = img.get_pixel(x, y).0;
     [p[0], p[1], p[2]]
@@ -356,9 +363,7 @@ fn last_move_tints_from_and_to_and_draws_the_capture() {
     let mv = before.parse_move("20x6x13").expect("legal");
     let after = before.apply(&mv);
     for perspective in PERSPECTIVES {
-        let mut view = BoardView::new(&after, perspective);
-        view.last_move = Some(mv);
-        let img = picture(&view);
+        let img = picture_after(&after, perspective, mv);
         let v = Variant::Spanish;
         assert_eq!(
             tinted(&img, v, perspective, palette::LAST_MOVE_FRAME),
@@ -411,9 +416,7 @@ fn a_plain_last_move_tints_only_its_two_squares() {
     let mv = before.parse_move("11-15").expect("legal");
     let after = before.apply(&mv);
     for perspective in PERSPECTIVES {
-        let mut view = BoardView::new(&after, perspective);
-        view.last_move = Some(mv);
-        let img = picture(&view);
+        let img = picture_after(&after, perspective, mv);
         assert_eq!(
             tinted(
                 &img,

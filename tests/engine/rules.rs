@@ -4,7 +4,7 @@
 //! Diagrams of the positions (Spanish boards as in RULES.md, White at the bottom; English
 //! with Black at the top) are drawn in the comments; `w`/`b` are men, `W`/`B` kings.
 
-use crate::support::rules::{check, pos, View, ALL, SPANISH_RULES};
+use crate::support::rules::{check, on_each_board, pos, View, ALL, SPANISH_RULES};
 use damas::engine::{
     explain, Bitboard, Color, IllegalMove, Law, MoveError, Position, Role, Square, Variant,
 };
@@ -13,6 +13,11 @@ const ENGLISH: [Variant; 1] = [Variant::English];
 
 fn illegal(e: IllegalMove) -> MoveError {
     MoveError::Illegal(e)
+}
+
+/// `text` is refused for the reason `why`, with its data.
+fn assert_refused(t: &View, text: &str, why: IllegalMove) {
+    assert_eq!(t.err(text), illegal(why), "{text}");
 }
 
 /// The capture options of the explanation as (notation, pieces, kings, allowed, excluded
@@ -45,6 +50,13 @@ fn options(t: &View, list: &[(&str, u8, u8, bool, Option<Law>)]) -> Vec<Option5>
         .collect();
     v.sort_by(|a, b| a.0.cmp(&b.0));
     v
+}
+
+/// The explanation of the position names `law` and lists the captures of `list`.
+fn assert_explained(t: &View, law: Law, list: &[(&str, u8, u8, bool, Option<Law>)]) {
+    let (named, opts) = explained(t);
+    assert_eq!(named, law);
+    assert_eq!(opts, options(t, list));
 }
 
 fn captured(t: &View, text: &str) -> Vec<u8> {
@@ -108,11 +120,7 @@ fn diagram_coords(diagram: &str) -> Vec<(u8, (u8, u8))> {
 
 #[test]
 fn squares_sit_where_the_diagrams_of_rules_md_draw_them() {
-    for (variant, diagram) in [
-        (Variant::Spanish, SPANISH_DIAGRAM),
-        (Variant::Portuguese, SPANISH_DIAGRAM),
-        (Variant::English, ENGLISH_DIAGRAM),
-    ] {
+    for (variant, diagram) in on_each_board(SPANISH_DIAGRAM, ENGLISH_DIAGRAM) {
         for (n, at) in diagram_coords(diagram) {
             let sq = Square::new(n).expect("diagram squares are 1..=32");
             assert_eq!(variant.white_view_coords(sq), at, "{variant} square {n}");
@@ -188,39 +196,43 @@ fn men_move_one_square_forward_only() {
         t.assert_legal(&["14-18", "14-19"]);
         for back in ["14-10", "14-11"] {
             let to = back[3..].parse().expect("square");
-            assert_eq!(
-                t.err(back),
-                illegal(IllegalMove::ManMovesForwardOnly {
+            assert_refused(
+                t,
+                back,
+                IllegalMove::ManMovesForwardOnly {
                     from: t.sq(14),
-                    to: t.sq(to)
-                })
+                    to: t.sq(to),
+                },
             );
         }
         // Two squares along its diagonal is not a man's move either.
-        assert_eq!(
-            t.err("14-23"),
-            illegal(IllegalMove::NotReachable {
+        assert_refused(
+            t,
+            "14-23",
+            IllegalMove::NotReachable {
                 from: t.sq(14),
-                to: t.sq(23)
-            })
+                to: t.sq(23),
+            },
         );
     });
     // English: Black moves first, from 1-12 towards 29-32.
     check(&ENGLISH, "B:W30:B14", |t| {
         t.assert_legal(&["14-17", "14-18"]);
-        assert_eq!(
-            t.err("14-9"),
-            illegal(IllegalMove::ManMovesForwardOnly {
+        assert_refused(
+            t,
+            "14-9",
+            IllegalMove::ManMovesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(9)
-            })
+                to: t.sq(9),
+            },
         );
-        assert_eq!(
-            t.err("14-10"),
-            illegal(IllegalMove::ManMovesForwardOnly {
+        assert_refused(
+            t,
+            "14-10",
+            IllegalMove::ManMovesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(10)
-            })
+                to: t.sq(10),
+            },
         );
     });
 }
@@ -231,22 +243,24 @@ fn men_capture_forward_only_in_every_variant() {
     // only the forward capture exists.
     check(&SPANISH_RULES, "W:W14:B10,18", |t| {
         t.assert_legal(&["14x21"]);
-        assert_eq!(
-            t.err("14x5"),
-            illegal(IllegalMove::ManCapturesForwardOnly {
+        assert_refused(
+            t,
+            "14x5",
+            IllegalMove::ManCapturesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(5)
-            })
+                to: t.sq(5),
+            },
         );
     });
     check(&ENGLISH, "B:W9,17:B14", |t| {
         t.assert_legal(&["14x21"]);
-        assert_eq!(
-            t.err("14x5"),
-            illegal(IllegalMove::ManCapturesForwardOnly {
+        assert_refused(
+            t,
+            "14x5",
+            IllegalMove::ManCapturesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(5)
-            })
+                to: t.sq(5),
+            },
         );
     });
     // Nor does a chain turn backwards: after 14x21 the man could jump 17 backwards to 13.
@@ -271,12 +285,13 @@ fn men_capture_forward_only_in_every_variant() {
     });
     // Two jumps backwards along a diagonal.
     check(&SPANISH_RULES, "W:W23:B10,19", |t| {
-        assert_eq!(
-            t.err("23x5"),
-            illegal(IllegalMove::ManCapturesForwardOnly {
+        assert_refused(
+            t,
+            "23x5",
+            IllegalMove::ManCapturesForwardOnly {
                 from: t.sq(23),
-                to: t.sq(5)
-            })
+                to: t.sq(5),
+            },
         );
     });
 }
@@ -302,16 +317,14 @@ fn flying_kings_move_any_distance_over_empty_squares() {
             "14-1", "14-5", "14-10", "14-11", "14-18", "14-19", "14-21", "14-23", "14-25", "14-28",
             "7-11", "7-12",
         ]);
-        assert_eq!(
-            t.err("14-32"),
-            illegal(IllegalMove::TargetOccupied { to: t.sq(32) })
-        );
-        assert_eq!(
-            t.err("14-4"),
-            illegal(IllegalMove::NotReachable {
+        assert_refused(t, "14-32", IllegalMove::TargetOccupied { to: t.sq(32) });
+        assert_refused(
+            t,
+            "14-4",
+            IllegalMove::NotReachable {
                 from: t.sq(14),
-                to: t.sq(4)
-            })
+                to: t.sq(4),
+            },
         );
     });
 }
@@ -321,12 +334,13 @@ fn english_kings_move_one_square_in_all_four_directions() {
     check(&ENGLISH, "B:W32:BK14", |t| {
         t.assert_legal(&["14-9", "14-10", "14-17", "14-18"]);
         for (text, to) in [("14-23", 23), ("14-5", 5)] {
-            assert_eq!(
-                t.err(text),
-                illegal(IllegalMove::ShortKingOneSquare {
+            assert_refused(
+                t,
+                text,
+                IllegalMove::ShortKingOneSquare {
                     from: t.sq(14),
-                    to: t.sq(to)
-                })
+                    to: t.sq(to),
+                },
             );
         }
     });
@@ -340,25 +354,22 @@ fn flying_kings_capture_at_distance_and_land_on_any_square_behind() {
         for m in ["1x19", "1x23", "1x28", "1x32"] {
             assert_eq!(captured(t, m), squares(t, &[14]), "{m}");
         }
-        assert_eq!(
-            t.err("1-10"),
-            illegal(IllegalMove::CaptureMandatory {
-                captures: t.moves(&["1x19", "1x23", "1x28", "1x32"])
-            })
+        assert_refused(
+            t,
+            "1-10",
+            IllegalMove::CaptureMandatory {
+                captures: t.moves(&["1x19", "1x23", "1x28", "1x32"]),
+            },
         );
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::Mandatory);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[
-                    ("1x19", 1, 0, true, None),
-                    ("1x23", 1, 0, true, None),
-                    ("1x28", 1, 0, true, None),
-                    ("1x32", 1, 0, true, None),
-                ]
-            )
+        assert_explained(
+            t,
+            Law::Mandatory,
+            &[
+                ("1x19", 1, 0, true, None),
+                ("1x23", 1, 0, true, None),
+                ("1x28", 1, 0, true, None),
+                ("1x32", 1, 0, true, None),
+            ],
         );
     });
     // Landing squares end at the next piece (its own man on 28).
@@ -383,33 +394,31 @@ fn a_flying_king_must_choose_the_landing_square_from_which_the_capture_goes_on()
     check(&SPANISH_RULES, "W:WK1:B14,20", |t| {
         t.assert_legal(&["1x16"]);
         assert_eq!(t.mv("1x23x16"), t.mv("1x16"));
-        assert_eq!(
-            t.err("1x23"),
-            illegal(IllegalMove::CaptureIncomplete {
-                continuations: t.moves(&["1x16"])
-            })
+        assert_refused(
+            t,
+            "1x23",
+            IllegalMove::CaptureIncomplete {
+                continuations: t.moves(&["1x16"]),
+            },
         );
-        assert_eq!(
-            t.err("1x32"),
-            illegal(IllegalMove::LawOfQuantity {
+        assert_refused(
+            t,
+            "1x32",
+            IllegalMove::LawOfQuantity {
                 best: 2,
                 yours: 1,
-                keeps: t.moves(&["1x16"])
-            })
+                keeps: t.moves(&["1x16"]),
+            },
         );
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::Quantity);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[
-                    ("1x16", 2, 0, true, None),
-                    ("1x19", 1, 0, false, Some(Law::Quantity)),
-                    ("1x28", 1, 0, false, Some(Law::Quantity)),
-                    ("1x32", 1, 0, false, Some(Law::Quantity)),
-                ]
-            )
+        assert_explained(
+            t,
+            Law::Quantity,
+            &[
+                ("1x16", 2, 0, true, None),
+                ("1x19", 1, 0, false, Some(Law::Quantity)),
+                ("1x28", 1, 0, false, Some(Law::Quantity)),
+                ("1x32", 1, 0, false, Some(Law::Quantity)),
+            ],
         );
     });
 }
@@ -425,12 +434,13 @@ fn english_kings_capture_one_step_in_all_four_directions() {
     // Backwards too, but never at distance: the white man on 23 is two squares away.
     check(&ENGLISH, "B:W10,23:BK14", |t| {
         t.assert_legal(&["14x7"]);
-        assert_eq!(
-            t.err("14x27"),
-            illegal(IllegalMove::NotReachable {
+        assert_refused(
+            t,
+            "14x27",
+            IllegalMove::NotReachable {
                 from: t.sq(14),
-                to: t.sq(27)
-            })
+                to: t.sq(27),
+            },
         );
     });
 }
@@ -460,11 +470,12 @@ fn capturing_is_mandatory() {
     });
     check(&ENGLISH, "B:W18:B9,14", |t| {
         t.assert_legal(&["14x23"]);
-        assert_eq!(
-            t.err("9-13"),
-            illegal(IllegalMove::CaptureMandatory {
-                captures: t.moves(&["14x23"])
-            })
+        assert_refused(
+            t,
+            "9-13",
+            IllegalMove::CaptureMandatory {
+                captures: t.moves(&["14x23"]),
+            },
         );
         assert_eq!(explained(t).0, Law::FreeChoice);
     });
@@ -477,22 +488,24 @@ fn a_capture_chain_goes_on_to_its_end_and_cannot_stop_half_way() {
         t.assert_legal(&["10x26"]);
         assert_eq!(t.mv("10x19x26"), t.mv("10x26"));
         assert_eq!(captured(t, "10x26"), squares(t, &[14, 22]));
-        assert_eq!(
-            t.err("10x19"),
-            illegal(IllegalMove::CaptureIncomplete {
-                continuations: t.moves(&["10x26"])
-            })
+        assert_refused(
+            t,
+            "10x19",
+            IllegalMove::CaptureIncomplete {
+                continuations: t.moves(&["10x26"]),
+            },
         );
         // The explanation lists whole chains only, never the first jump alone.
         assert_eq!(explained(t).1, options(t, &[("10x26", 2, 0, true, None)]));
     });
     check(&ENGLISH, "B:W14,22:B9", |t| {
         t.assert_legal(&["9x25"]);
-        assert_eq!(
-            t.err("9x18"),
-            illegal(IllegalMove::CaptureIncomplete {
-                continuations: t.moves(&["9x25"])
-            })
+        assert_refused(
+            t,
+            "9x18",
+            IllegalMove::CaptureIncomplete {
+                continuations: t.moves(&["9x25"]),
+            },
         );
     });
 }
@@ -506,12 +519,13 @@ fn captured_pieces_stay_until_the_end_and_block_a_flying_king() {
     check(&SPANISH_RULES, "W:WK14:B11,21", |t| {
         t.assert_legal(&["14x4", "14x7", "14x25"]);
         assert_eq!(captured(t, "14x7"), squares(t, &[11]));
-        assert_eq!(
-            t.err("14x7x25"),
-            illegal(IllegalMove::NoSuchCapture {
+        assert_refused(
+            t,
+            "14x7x25",
+            IllegalMove::NoSuchCapture {
                 from: t.sq(14),
-                to: t.sq(25)
-            })
+                to: t.sq(25),
+            },
         );
     });
     // On the long diagonal: king on 21 takes 18 landing on 14, on the gran diagonal.
@@ -573,12 +587,13 @@ fn a_man_crowned_during_a_capture_stops_there() {
     // 30-26-21 and take 21, but the move ends on 30.
     check(&SPANISH_RULES, "W:W23:B21,27", |t| {
         t.assert_legal(&["23x30"]);
-        assert_eq!(
-            t.err("23x30x17"),
-            illegal(IllegalMove::NoSuchCapture {
+        assert_refused(
+            t,
+            "23x30x17",
+            IllegalMove::NoSuchCapture {
                 from: t.sq(23),
-                to: t.sq(17)
-            })
+                to: t.sq(17),
+            },
         );
         let m = t.mv("23x30");
         assert!(t.pos.crowns(&m));
@@ -666,25 +681,22 @@ fn law_of_quantity_keeps_the_captures_taking_most_pieces() {
     // 9 can take 13 (one man); 12 can take 15 and 23 (two men).
     check(&SPANISH_RULES, "W:W9,12:B13,15,23", |t| {
         t.assert_legal(&["12x28"]);
-        assert_eq!(
-            t.err("9x18"),
-            illegal(IllegalMove::LawOfQuantity {
+        assert_refused(
+            t,
+            "9x18",
+            IllegalMove::LawOfQuantity {
                 best: 2,
                 yours: 1,
-                keeps: t.moves(&["12x28"])
-            })
+                keeps: t.moves(&["12x28"]),
+            },
         );
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::Quantity);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[
-                    ("12x28", 2, 0, true, None),
-                    ("9x18", 1, 0, false, Some(Law::Quantity)),
-                ]
-            )
+        assert_explained(
+            t,
+            Law::Quantity,
+            &[
+                ("12x28", 2, 0, true, None),
+                ("9x18", 1, 0, false, Some(Law::Quantity)),
+            ],
         );
     });
 }
@@ -694,14 +706,10 @@ fn english_has_no_law_of_quantity_or_quality() {
     // The same shape on the English board: 9x18 takes one man, 12x28 two; both allowed.
     check(&ENGLISH, "B:W14,16,24:B9,12", |t| {
         t.assert_legal(&["9x18", "12x28"]);
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::FreeChoice);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[("12x28", 2, 0, true, None), ("9x18", 1, 0, true, None)]
-            )
+        assert_explained(
+            t,
+            Law::FreeChoice,
+            &[("12x28", 2, 0, true, None), ("9x18", 1, 0, true, None)],
         );
     });
     // One man or one king: both allowed.
@@ -713,11 +721,12 @@ fn english_has_no_law_of_quantity_or_quality() {
 #[test]
 fn english_free_choice_but_the_chosen_capture_is_completed() {
     check(&ENGLISH, "B:W14,16,24:B9,12", |t| {
-        assert_eq!(
-            t.err("12x19"),
-            illegal(IllegalMove::CaptureIncomplete {
-                continuations: t.moves(&["12x28"])
-            })
+        assert_refused(
+            t,
+            "12x19",
+            IllegalMove::CaptureIncomplete {
+                continuations: t.moves(&["12x28"]),
+            },
         );
         assert_eq!(t.mv("9x18").capture_count(), 1);
     });
@@ -728,25 +737,22 @@ fn law_of_quality_keeps_the_captures_taking_most_kings() {
     // 9 takes the man on 13, 12 takes the king on 15: one piece each, the king goes.
     check(&SPANISH_RULES, "W:W9,12:B13,K15", |t| {
         t.assert_legal(&["12x19"]);
-        assert_eq!(
-            t.err("9x18"),
-            illegal(IllegalMove::LawOfQuality {
+        assert_refused(
+            t,
+            "9x18",
+            IllegalMove::LawOfQuality {
                 best_kings: 1,
                 yours_kings: 0,
-                keeps: t.moves(&["12x19"])
-            })
+                keeps: t.moves(&["12x19"]),
+            },
         );
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::Quality);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[
-                    ("12x19", 1, 1, true, None),
-                    ("9x18", 1, 0, false, Some(Law::Quality)),
-                ]
-            )
+        assert_explained(
+            t,
+            Law::Quality,
+            &[
+                ("12x19", 1, 1, true, None),
+                ("9x18", 1, 0, false, Some(Law::Quality)),
+            ],
         );
     });
 }
@@ -778,46 +784,45 @@ fn law_of_quality_applies_only_after_quantity() {
     // 12x19 takes a king, 9x25 two men: two pieces beat one king.
     check(&SPANISH_RULES, "W:W9,12:B13,21,K15", |t| {
         t.assert_legal(&["9x25"]);
-        assert_eq!(
-            t.err("12x19"),
-            illegal(IllegalMove::LawOfQuantity {
+        assert_refused(
+            t,
+            "12x19",
+            IllegalMove::LawOfQuantity {
                 best: 2,
                 yours: 1,
-                keeps: t.moves(&["9x25"])
-            })
+                keeps: t.moves(&["9x25"]),
+            },
         );
-        let (law, opts) = explained(t);
-        assert_eq!(law, Law::Quantity);
-        assert_eq!(
-            opts,
-            options(
-                t,
-                &[
-                    ("9x25", 2, 0, true, None),
-                    ("12x19", 1, 1, false, Some(Law::Quantity)),
-                ]
-            )
+        assert_explained(
+            t,
+            Law::Quantity,
+            &[
+                ("9x25", 2, 0, true, None),
+                ("12x19", 1, 1, false, Some(Law::Quantity)),
+            ],
         );
     });
     // Both laws at once: 24x31 (one king) falls to quantity, 9x27 (two men) to quality,
     // 12x26 (king and man) remains.
     check(&SPANISH_RULES, "W:W9,12,24:B13,22,K15,K28", |t| {
         t.assert_legal(&["12x26"]);
-        assert_eq!(
-            t.err("24x31"),
-            illegal(IllegalMove::LawOfQuantity {
+        assert_refused(
+            t,
+            "24x31",
+            IllegalMove::LawOfQuantity {
                 best: 2,
                 yours: 1,
-                keeps: t.moves(&["12x26"])
-            })
+                keeps: t.moves(&["12x26"]),
+            },
         );
-        assert_eq!(
-            t.err("9x27"),
-            illegal(IllegalMove::LawOfQuality {
+        assert_refused(
+            t,
+            "9x27",
+            IllegalMove::LawOfQuality {
                 best_kings: 1,
                 yours_kings: 0,
-                keeps: t.moves(&["12x26"])
-            })
+                keeps: t.moves(&["12x26"]),
+            },
         );
         let e = explain(&t.pos, None);
         assert_eq!((e.law, e.max_pieces, e.max_kings), (Law::Quality, 2, 1));
@@ -886,12 +891,13 @@ fn seed_000_mistake_capturing_backwards_with_a_man() {
     // direcciones." The white man on 14 has a black man behind it (10, with 5 empty).
     check(&SPANISH_RULES, "W:W14:B10", |t| {
         t.assert_legal(&["14-18", "14-19"]);
-        assert_eq!(
-            t.err("14x5"),
-            illegal(IllegalMove::ManCapturesForwardOnly {
+        assert_refused(
+            t,
+            "14x5",
+            IllegalMove::ManCapturesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(5)
-            })
+                to: t.sq(5),
+            },
         );
         assert_eq!(explained(t).0, Law::NoCapture);
     });
@@ -901,12 +907,13 @@ fn seed_000_mistake_capturing_backwards_with_a_man() {
     });
     check(&ENGLISH, "B:W9:B14", |t| {
         t.assert_legal(&["14-17", "14-18"]);
-        assert_eq!(
-            t.err("14x5"),
-            illegal(IllegalMove::ManCapturesForwardOnly {
+        assert_refused(
+            t,
+            "14x5",
+            IllegalMove::ManCapturesForwardOnly {
                 from: t.sq(14),
-                to: t.sq(5)
-            })
+                to: t.sq(5),
+            },
         );
     });
     check(&ENGLISH, "B:W9:BK14", |t| t.assert_legal(&["14x5"]));
@@ -918,13 +925,14 @@ fn seed_000_mistake_choosing_the_small_capture() {
     // te convenga." 22x29 would crown, but 9x25 takes two men.
     check(&SPANISH_RULES, "W:W9,22:B13,21,26", |t| {
         t.assert_legal(&["9x25"]);
-        assert_eq!(
-            t.err("22x29"),
-            illegal(IllegalMove::LawOfQuantity {
+        assert_refused(
+            t,
+            "22x29",
+            IllegalMove::LawOfQuantity {
                 best: 2,
                 yours: 1,
-                keeps: t.moves(&["9x25"])
-            })
+                keeps: t.moves(&["9x25"]),
+            },
         );
     });
 }

@@ -1,7 +1,7 @@
 //! RULES.md's "End of the game": wins, resignation, and every row of the draw table, for
 //! both colours (see `crate::support::rules::check`) and each variant a rule applies to.
 
-use crate::support::rules::{check, play_quiet, Mover, View, ALL, SPANISH_RULES};
+use crate::support::rules::{check, on_each_board, play_quiet, Mover, View, ALL, SPANISH_RULES};
 use damas::engine::{Color, DrawReason, Game, GameError, Outcome, Variant, WinReason};
 use Mover::{King, Man};
 
@@ -230,11 +230,7 @@ fn portuguese_a_man_move_does_not_restart_the_count() {
 /// keeps: a man move cuts the history even where it does not restart the no-progress count.
 #[test]
 fn a_man_move_cuts_the_history_a_position_can_repeat_in_every_variant() {
-    for (variant, roomy) in [
-        (Variant::Spanish, SPANISH_ROOMY),
-        (Variant::Portuguese, SPANISH_ROOMY),
-        (Variant::English, ENGLISH_ROOMY),
-    ] {
+    for (variant, roomy) in on_each_board(SPANISH_ROOMY, ENGLISH_ROOMY) {
         check(&[variant], roomy, |t| {
             let mut g = t.game();
             play_quiet(&mut g, &[(6, King), (1, Man), (3, King)]);

@@ -8,11 +8,7 @@ on_both_backends! {
 async fn a_busy_channel_is_refused_however_old_its_game(db) {
     let store = db.open();
     let t0 = 50 * DAY_MS;
-    let mut g = people_game(1, 30, t0);
-    store.create_game(g.clone()).await.unwrap();
-    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
-    push_move(&mut g, mv, t0 + 1);
-    store.update_game(30, 0, &g).await.unwrap();
+    people_game_after_a_move(&store, t0, DEFAULT_MOVE_TIME_MS).await;
 
     // A year without a move: the game still holds its channel (the sweeper ends it on time).
     let next = people_game(2, 30, t0 + 365 * DAY_MS);
@@ -115,10 +111,7 @@ async fn records_the_store_will_not_write(db) {
     ));
     // A rule outcome the moves do not give is refused.
     let mut wrong = rec.clone();
-    wrong.outcome = Some(Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::NoPieces,
-    });
+    wrong.outcome = Some(win(Color::White, WinReason::NoPieces));
     assert!(matches!(
         store.finish_game(1, 0, &wrong).await,
         Err(StoreError::OutcomeMismatch { .. })
@@ -152,8 +145,7 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     // A move: the board of ply 1 replaces that of ply 0; the late board of ply 0 is history
     // and the posts tree never races the game's revision.
     let revision_before = store.active_game(30).unwrap().unwrap().revision;
-    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
-    push_move(&mut g, mv, 2_000);
+    play_notation(&mut g, "11-15", 2_000);
     g.revision = store.update_game(30, 0, &g).await.unwrap();
     assert_eq!(
         store.record_board_post(30, post(1, 101, 1)).await.unwrap(),
@@ -162,15 +154,14 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
         }
     );
     assert_eq!(g.revision, revision_before + 1, "posting wrote no revision");
-    assert_eq!(
-        store.record_board_post(30, post(1, 102, 0)).await.unwrap(),
-        PostRecorded::Outdated
-    );
-    assert_eq!(
-        store.record_board_post(30, post(1, 103, 2)).await.unwrap(),
-        PostRecorded::Outdated,
-        "a ply the game has not reached"
-    );
+    expect_posts(
+        &store,
+        vec![
+            (post(1, 102, 0), PostRecorded::Outdated, ""),
+            (post(1, 103, 2), PostRecorded::Outdated, "a ply the game has not reached"),
+        ],
+    )
+    .await;
     assert_eq!(store.board_post(30).unwrap(), Some(post(1, 101, 1)));
 
     // An undo brings the game back to a lower ply: its board is current again.
@@ -187,10 +178,7 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
 
     // The final board of a finished game is current; the post outlives the game.
     let mut done = undone.clone();
-    done.outcome = Some(Outcome::Win {
-        winner: Color::Black,
-        reason: WinReason::Resignation,
-    });
+    done.outcome = Some(win(Color::Black, WinReason::Resignation));
     store.finish_game(30, 0, &done).await.unwrap();
     assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
     assert_eq!(
@@ -203,30 +191,42 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     // A new game's first board replaces it; the old game's boards are outdated from then on.
     let next = people_game(2, 30, 3_000);
     store.create_game(next).await.unwrap();
-    assert_eq!(
-        store.record_board_post(30, post(1, 106, 0)).await.unwrap(),
-        PostRecorded::Outdated,
-        "another game is active"
-    );
-    assert_eq!(
-        store.record_board_post(30, post(2, 107, 0)).await.unwrap(),
-        PostRecorded::Current {
-            replaced: Some(105)
-        }
-    );
+    expect_posts(
+        &store,
+        vec![
+            (post(1, 106, 0), PostRecorded::Outdated, "another game is active"),
+            (post(2, 107, 0), PostRecorded::Current { replaced: Some(105) }, ""),
+        ],
+    )
+    .await;
     store.cancel_game(30, 0).await.unwrap();
     assert_eq!(store.board_post(30).unwrap(), Some(post(2, 107, 0)));
-    assert_eq!(
-        store.record_board_post(30, post(2, 108, 0)).await.unwrap(),
-        PostRecorded::Outdated,
-        "a cancelled game has no current board"
-    );
-    assert_eq!(
-        store.record_board_post(30, post(1, 109, 0)).await.unwrap(),
-        PostRecorded::Outdated,
-        "an older game's board never replaces a newer game's"
-    );
+    expect_posts(
+        &store,
+        vec![
+            (
+                post(2, 108, 0),
+                PostRecorded::Outdated,
+                "a cancelled game has no current board",
+            ),
+            (
+                post(1, 109, 0),
+                PostRecorded::Outdated,
+                "an older game's board never replaces a newer game's",
+            ),
+        ],
+    )
+    .await;
 }
+}
+
+/// Records each board post of channel 30 in turn: each is answered as expected (`why` says
+/// why, where that needs saying).
+async fn expect_posts(store: &Store, posts: Vec<(BoardPost, PostRecorded, &str)>) {
+    for (post, expected, why) in posts {
+        let answer = store.record_board_post(30, post).await.unwrap();
+        assert_eq!(answer, expected, "{why}");
+    }
 }
 
 on_both_backends! {
@@ -238,28 +238,19 @@ async fn racing_board_posts_leave_the_newest_board_recorded(db) {
     store.create_game(g.clone()).await.unwrap();
     for ply in 0..30usize {
         // The board of this ply and the one before race each other.
-        let old = tokio::spawn({
+        let post_in_task = |message_id: u64, ply: usize| {
             let store = store.clone();
-            async move {
+            tokio::spawn(async move {
                 let post = BoardPost {
                     game_id: 1,
-                    message_id: 1_000 + ply as u64,
-                    ply: ply.saturating_sub(1),
-                };
-                store.record_board_post(30, post).await.unwrap()
-            }
-        });
-        let new = tokio::spawn({
-            let store = store.clone();
-            async move {
-                let post = BoardPost {
-                    game_id: 1,
-                    message_id: 2_000 + ply as u64,
+                    message_id,
                     ply,
                 };
                 store.record_board_post(30, post).await.unwrap()
-            }
-        });
+            })
+        };
+        let old = post_in_task(1_000 + ply as u64, ply.saturating_sub(1));
+        let new = post_in_task(2_000 + ply as u64, ply);
         let (old, new) = (old.await.unwrap(), new.await.unwrap());
         assert!(matches!(new, PostRecorded::Current { .. }), "ply {ply}");
         if ply > 0 {
@@ -291,13 +282,7 @@ async fn cancelling_the_games_of_channels_that_are_gone(db) {
             .unwrap();
     }
     let mut moved = store.active_game(41).unwrap().unwrap();
-    let mv = moved
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("11-15")
-        .unwrap();
-    push_move(&mut moved, mv, 2_000);
+    play_notation(&mut moved, "11-15", 2_000);
     store.update_game(41, 0, &moved).await.unwrap();
 
     let cancelled = store.cancel_games_in(|c| c != 42).await.unwrap();

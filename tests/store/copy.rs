@@ -16,10 +16,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
             [human(1), human(2)],
         );
         store.create_game(g.clone()).await.unwrap();
-        g.outcome = Some(Outcome::Win {
-            winner: Color::White,
-            reason: WinReason::Time,
-        });
+        g.outcome = Some(win(Color::White, WinReason::Time));
         store.finish_game(channel, 0, &g).await.unwrap();
     }
     let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, "hard");
@@ -28,25 +25,13 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
     // Cancelled: created, moved, cancelled; nothing of it stays but its id.
     let mut cancelled = people_game(store.new_game_id().unwrap(), 4, 1_000);
     store.create_game(cancelled.clone()).await.unwrap();
-    let mv = cancelled
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("11-15")
-        .unwrap();
-    push_move(&mut cancelled, mv, 2_000);
+    play_notation(&mut cancelled, "11-15", 2_000);
     store.update_game(4, 0, &cancelled).await.unwrap();
     assert!(store.cancel_game(4, 1).await.unwrap());
     // Running, with its board shown.
     let mut running = people_game(store.new_game_id().unwrap(), 5, 1_000);
     store.create_game(running.clone()).await.unwrap();
-    let mv = running
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("11-15")
-        .unwrap();
-    push_move(&mut running, mv, 2_000);
+    play_notation(&mut running, "11-15", 2_000);
     running.revision = store.update_game(5, 0, &running).await.unwrap();
     let post = BoardPost {
         game_id: running.id,
@@ -55,14 +40,8 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
     };
     store.record_board_post(5, post).await.unwrap();
     // Open challenges, one with its message.
-    store
-        .put_challenge(6, &challenge(1, 3, 1_000))
-        .await
-        .unwrap();
-    store
-        .put_challenge(7, &challenge(2, 3, 1_000))
-        .await
-        .unwrap();
+    put_open_challenge(store, 6, 1, 3).await;
+    put_open_challenge(store, 7, 2, 3).await;
     assert!(store.set_challenge_message(7, 1_000, 777).await.unwrap());
     // A game thread with its line in the parent channel.
     let thread = damas::store::GameThread {
@@ -72,14 +51,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
     };
     store.put_game_thread(8, &thread).await.unwrap();
     // A puzzle solver on a server's puzzle board.
-    store
-        .update_puzzle_player(3, "solver", 10, |mut p| {
-            p.record_attempt(1_350.0, true);
-            Ok::<_, ()>((p, ()))
-        })
-        .await
-        .unwrap()
-        .unwrap();
+    puzzle_solved(store, 3, "solver", 10, 1_350.0).await;
     running
 }
 
@@ -142,13 +114,7 @@ async fn a_copy_round_trips_between_sled_and_postgres() {
     for store in [&pg, &back] {
         assert!(store.new_game_id().unwrap() > last_id);
         let mut next = store.active_game(5).unwrap().unwrap();
-        let mv = next
-            .to_game()
-            .unwrap()
-            .position()
-            .parse_move("22-18")
-            .unwrap();
-        push_move(&mut next, mv, 3_000);
+        play_notation(&mut next, "22-18", 3_000);
         store.update_game(5, 1, &next).await.unwrap();
     }
 

@@ -99,13 +99,7 @@ async fn a_hundred_tasks_sending_one_move_apply_it_once(db) {
         tasks.push(tokio::spawn(async move {
             let mut rec = store.active_game(42).unwrap().unwrap();
             let expected = rec.ply();
-            let mv = rec
-                .to_game()
-                .unwrap()
-                .position()
-                .parse_move("11-15")
-                .unwrap();
-            push_move(&mut rec, mv, 5_000);
+            play_notation(&mut rec, "11-15", 5_000);
             all_read.wait().await;
             store.update_game(42, expected, &rec).await
         }));
@@ -199,13 +193,7 @@ async fn a_write_built_on_an_outdated_read_is_refused(db) {
     // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
     let stale = store.active_game(7).unwrap().unwrap();
     let mut moved = stale.clone();
-    let mv = moved
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("11-15")
-        .unwrap();
-    push_move(&mut moved, mv, 2_000);
+    play_notation(&mut moved, "11-15", 2_000);
     moved.revision = store.update_game(7, 0, &moved).await.unwrap();
     let mut undone = moved.clone();
     undone.moves.clear();
@@ -213,13 +201,7 @@ async fn a_write_built_on_an_outdated_read_is_refused(db) {
     store.update_game(7, 1, &undone).await.unwrap();
     // The old read matches the ply but not the revision: refused, nothing written.
     let mut late = stale.clone();
-    let mv = late
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("12-16")
-        .unwrap();
-    push_move(&mut late, mv, 3_000);
+    play_notation(&mut late, "12-16", 3_000);
     assert!(matches!(
         store.update_game(7, 0, &late).await,
         Err(StoreError::Conflict {
@@ -316,10 +298,7 @@ async fn corrupt_values_are_reported_and_never_overwritten(db) {
     // A game whose player record is corrupt still ends; that record is skipped and kept.
     let mut other = new_game(3, Some(3), 11, Variant::Spanish, [human(1), human(2)]);
     store.create_game(other.clone()).await.unwrap();
-    other.outcome = Some(Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::Resignation,
-    });
+    other.outcome = Some(win(Color::White, WinReason::Resignation));
     let summary = store.finish_game(11, 0, &other).await.unwrap();
     assert!(matches!(
         summary.skipped.as_slice(),

@@ -22,10 +22,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
     ] {
         let mut g = new_game(id, Some(guild), id, Variant::Spanish, players);
         store.create_game(g.clone()).await.unwrap();
-        g.outcome = Some(Outcome::Win {
-            winner: Color::White,
-            reason: WinReason::Time,
-        });
+        g.outcome = Some(win(Color::White, WinReason::Time));
         store.finish_game(id, 0, &g).await.unwrap();
         finished.push(g);
     }
@@ -54,23 +51,13 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
         )
         .await
         .unwrap();
-    store
-        .put_challenge(10, &challenge(7, 8, 1_000))
-        .await
-        .unwrap();
+    put_open_challenge(&store, 10, 7, 8).await;
     assert!(!store
         .leaderboard(500, Variant::Spanish, None, 10)
         .unwrap()
         .is_empty());
     // A puzzle solved in guild 500: the record and the place on its puzzle board.
-    store
-        .update_puzzle_player(gone, name, 500, |mut p| {
-            p.record_attempt(1500.0, true);
-            Ok::<_, ()>((p, ()))
-        })
-        .await
-        .unwrap()
-        .unwrap();
+    puzzle_solved(&store, gone, name, 500, 1500.0).await;
     assert_eq!(store.puzzle_leaderboard(500, 10).unwrap().len(), 1);
 
     let summary = store.forget_user(gone).await.unwrap();
@@ -140,10 +127,7 @@ async fn forgetting_someone_who_plays_erases_nothing(db) {
     let (gone, other) = (71, 72);
     let mut first = new_game(1, Some(5), 1, Variant::Spanish, [human(gone), human(other)]);
     store.create_game(first.clone()).await.unwrap();
-    first.outcome = Some(Outcome::Win {
-        winner: Color::Black,
-        reason: WinReason::Resignation,
-    });
+    first.outcome = Some(win(Color::Black, WinReason::Resignation));
     store.finish_game(1, 0, &first).await.unwrap();
     store
         .update_puzzle_player(gone, "gone", 5, |p| Ok::<_, ()>((p, ())))

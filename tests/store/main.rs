@@ -93,6 +93,21 @@ fn people_game(id: u64, channel: u64, now_ms: u64) -> damas::store::GameRecord {
     g
 }
 
+/// Game 1 between people in channel 30, created at `t0` with `move_time_ms` to move, after
+/// White's 11-15 at `t0 + 1`: as stored.
+async fn people_game_after_a_move(
+    store: &Store,
+    t0: u64,
+    move_time_ms: u64,
+) -> damas::store::GameRecord {
+    let mut g = people_game(1, 30, t0);
+    g.move_time_ms = move_time_ms;
+    store.create_game(g.clone()).await.unwrap();
+    play_notation(&mut g, "11-15", t0 + 1);
+    store.update_game(30, 0, &g).await.unwrap();
+    store.active_game(30).unwrap().unwrap()
+}
+
 fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
     Challenge {
         challenger: UserRef {
@@ -114,6 +129,12 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
         move_time_ms: Some(86_400_000),
         opening: None,
     }
+}
+
+/// `from` challenges `to` in `channel`, at 1 s after the epoch: stored.
+async fn put_open_challenge(store: &Store, channel: u64, from: u64, to: u64) {
+    let c = challenge(from, to, 1_000);
+    store.put_challenge(channel, &c).await.expect("stored");
 }
 
 /// Every key and value in every tree of the database.

@@ -43,10 +43,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
         [bot("hard"), human(500)],
     );
     store.create_game(left.clone()).await.unwrap();
-    left.outcome = Some(Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::Abandoned,
-    });
+    left.outcome = Some(win(Color::White, WinReason::Abandoned));
     let summary = store.finish_game(12, 0, &left).await.unwrap();
     let seat = summary.seats[1].as_ref().unwrap();
     assert_eq!(
@@ -205,13 +202,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
     let store = db.open();
     let t0 = 50 * DAY_MS;
     // Between people: White moves, then Black's time runs out.
-    let mut g = people_game(1, 30, t0);
-    g.move_time_ms = DAY_MS;
-    store.create_game(g.clone()).await.unwrap();
-    let mv = g.to_game().unwrap().position().parse_move("11-15").unwrap();
-    push_move(&mut g, mv, t0 + 1);
-    g.revision = store.update_game(30, 0, &g).await.unwrap();
-    let g = store.active_game(30).unwrap().unwrap();
+    let g = people_game_after_a_move(&store, t0, DAY_MS).await;
     assert_eq!(g.deadline_ms(), t0 + 1 + DAY_MS);
     assert_eq!(g.reminder_due_ms(), t0 + 1 + DAY_MS / 2);
 
@@ -239,10 +230,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
     );
 
     let mut timed_out = offer.clone();
-    timed_out.outcome = Some(Outcome::Win {
-        winner: Color::White,
-        reason: WinReason::Time,
-    });
+    timed_out.outcome = Some(win(Color::White, WinReason::Time));
     let summary = store.finish_game(30, 1, &timed_out).await.unwrap();
     assert_eq!(summary.outcome, timed_out.outcome.unwrap());
     let archived = store.archived_game(1).unwrap().unwrap();
@@ -265,10 +253,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
     // Against the computer, the human's loss on time scores 0 and counts as a loss.
     let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
     store.create_game(b.clone()).await.unwrap();
-    b.outcome = Some(Outcome::Win {
-        winner: Color::Black,
-        reason: WinReason::Time,
-    });
+    b.outcome = Some(win(Color::Black, WinReason::Time));
     let summary = store.finish_game(31, 0, &b).await.unwrap();
     let human = summary.seats[0].as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));

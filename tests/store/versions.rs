@@ -146,13 +146,7 @@ async fn version_1_game_records_still_read_and_play_on(db) {
 
     // It plays on, written in the current format.
     let mut next = rec.clone();
-    let reply = next
-        .to_game()
-        .unwrap()
-        .position()
-        .parse_move("22-18")
-        .unwrap();
-    push_move(&mut next, reply, 3_000);
+    play_notation(&mut next, "22-18", 3_000);
     store.update_game(10, 1, &next).await.unwrap();
     let store = reopen(&db, store);
     let raw = store.raw_get(TREE_GAMES, &key(10)).unwrap().unwrap();

@@ -2,7 +2,7 @@
 //! people, and reading answers.
 
 use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
-use damas::store::Store;
+use damas::store::{GameRecord, Store};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -77,6 +77,14 @@ impl World {
         let (clock, start) = self.clock.as_ref().expect("a clocked world");
         clock.store(start + ms_after_start, Ordering::SeqCst);
     }
+
+    /// The game being played in `channel_id`, if any, as stored.
+    pub fn active_game(&self, channel_id: u64) -> Option<GameRecord> {
+        self.app
+            .store()
+            .active_game(channel_id)
+            .expect("the store reads")
+    }
 }
 
 /// The default configuration with the bot's moves seeded by `seed`.
@@ -97,3 +105,30 @@ pub const PLACE: Place = Place {
     guild_id: Some(10),
     channel_id: 20,
 };
+
+/// `who` starts a game against the easy bot at English draughts in `place`, taking Black: the
+/// bot (White) owes the first move after Black's.
+pub async fn play_easy_bot_as_black(app: &App, who: &Actor, place: Place) -> Answer {
+    app.play_bot(
+        who,
+        place,
+        Some(damas::ai::Level::Easy),
+        Some(damas::engine::Variant::English),
+        Some(damas::engine::Color::Black),
+    )
+    .await
+}
+
+/// The PDN names the three-move ballot `opening` and records its moves from move 1, followed
+/// by `then` (e.g. `" 11-15"`, or `""`).
+pub fn assert_pdn_opens_with(pdn: &str, opening: &damas::app::ballot::Opening, then: &str) {
+    assert!(
+        pdn.contains(&format!("[Opening \"Three-move ballot: {opening}\"]")),
+        "{pdn}"
+    );
+    let n = opening.notations();
+    assert!(
+        pdn.contains(&format!("1. {} {} 2. {}{then}", n[0], n[1], n[2])),
+        "{pdn}"
+    );
+}

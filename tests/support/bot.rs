@@ -325,6 +325,57 @@ pub fn custom_id_starting(message: &Value, prefix: &str) -> String {
         .unwrap_or_else(|| panic!("no {prefix}… component in {:?}", custom_ids(message)))
 }
 
+impl StandIn {
+    /// `user` clicks the button of `message` whose custom id starts with `prefix` (e.g.
+    /// `"damas:accept:"`).
+    pub async fn click_button(
+        &self,
+        user: &TestUser,
+        message: &Value,
+        prefix: &str,
+    ) -> SentInteraction {
+        let id = custom_id_starting(message, prefix);
+        self.send_interaction(self.button_click(user, message, &id))
+            .await
+    }
+
+    /// `user` asks for the PDN of the game in `place`: the text of the `.pdn` file answered
+    /// (the answer may be deferred while the replay GIF is drawn on a busy machine).
+    pub async fn pdn_text(&self, user: &TestUser, place: Place) -> String {
+        let pdn = self.send_slash(user, place, Slash::named("pdn")).await;
+        let cb = self.callback(&pdn).await;
+        let cb = match cb.callback_type() {
+            Some(5) => self.original_edit(&pdn).await,
+            _ => cb,
+        };
+        let file = cb
+            .files
+            .iter()
+            .find(|f| f.filename.ends_with(".pdn"))
+            .unwrap_or_else(|| {
+                let names: Vec<&str> = cb.files.iter().map(|f| f.filename.as_str()).collect();
+                panic!("no .pdn file among {names:?}: {:?}", cb.json)
+            });
+        String::from_utf8(file.bytes.clone()).expect("a PDN file is UTF-8")
+    }
+
+    /// `challenger` sends `command` (a `/challenge` of `challenged`) in `place`, the bot
+    /// answers, and `challenged` clicks Accept: the click, whose answer the caller reads.
+    pub async fn challenge_accepted(
+        &self,
+        challenger: &TestUser,
+        challenged: &TestUser,
+        place: Place,
+        command: Slash,
+    ) -> SentInteraction {
+        let sent = self.send_slash(challenger, place, command).await;
+        self.callback(&sent).await;
+        let challenge = self.original_message(&sent);
+        self.click_button(challenged, &challenge, "damas:accept:")
+            .await
+    }
+}
+
 /// The interaction of `user` choosing the first move of a board's move menu, if it has one.
 pub fn first_menu_move(standin: &StandIn, user: &TestUser, board: &Value) -> Option<Value> {
     let menu = custom_ids(board)

@@ -17,6 +17,16 @@ use damas::engine::{Color, Game, Move, MoveError, Piece, Position, Role, Square,
 pub const SPANISH_RULES: [Variant; 2] = [Variant::Spanish, Variant::Portuguese];
 pub const ALL: [Variant; 3] = Variant::ALL;
 
+/// Each variant with what it is checked on: Portuguese draughts share the Spanish board, so
+/// they take `spanish` too.
+pub fn on_each_board<T: Copy>(spanish: T, english: T) -> [(Variant, T); 3] {
+    [
+        (Variant::Spanish, spanish),
+        (Variant::Portuguese, spanish),
+        (Variant::English, english),
+    ]
+}
+
 /// A position from FEN; the tests' FENs are written by hand and must be valid.
 pub fn pos(variant: Variant, fen: &str) -> Position {
     Position::from_fen(variant, fen)

@@ -190,16 +190,7 @@ impl Board {
 /// Every capture route of the side to move, routes to the same result included, before the
 /// laws of quantity and quality.
 pub fn capture_routes(p: &Position) -> Vec<Route> {
-    let b = Board::new(p);
-    let mut out = Vec::new();
-    for n in 1..=32u8 {
-        if let Some((c, role)) = b.cells[n as usize] {
-            if c == b.side {
-                b.routes_from(n, role, &mut out);
-            }
-        }
-    }
-    out
+    Board::new(p).routes_of_side_to_move()
 }
 
 /// Every capture route there would be if men captured backwards as well as forwards (as in
@@ -207,15 +198,22 @@ pub fn capture_routes(p: &Position) -> Vec<Route> {
 pub fn capture_routes_men_both_ways(p: &Position) -> Vec<Route> {
     let mut b = Board::new(p);
     b.men_capture_backwards = true;
-    let mut out = Vec::new();
-    for n in 1..=32u8 {
-        if let Some((c, role)) = b.cells[n as usize] {
-            if c == b.side {
-                b.routes_from(n, role, &mut out);
+    b.routes_of_side_to_move()
+}
+
+impl Board {
+    /// Every capture route of every piece of the side to move.
+    fn routes_of_side_to_move(&self) -> Vec<Route> {
+        let mut out = Vec::new();
+        for n in 1..=32u8 {
+            if let Some((c, role)) = self.cells[n as usize] {
+                if c == self.side {
+                    self.routes_from(n, role, &mut out);
+                }
             }
         }
+        out
     }
-    out
 }
 
 /// The legal moves as (from, to, captured) keys, sorted, each once.

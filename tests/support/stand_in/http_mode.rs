@@ -4,7 +4,7 @@
 //! callback endpoint, so the rest of a test (`callback`, `original_message`, follow-ups) is the
 //! same as over the gateway.
 
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ed25519_dalek::Signer;
 use serde_json::Value;
@@ -172,24 +172,16 @@ impl StandIn {
             let mut st = self.inner.state();
             st.pending_http.remove(&token);
             if status == 200 {
-                let mut rec = Recorded {
-                    index: 0,
-                    method: "POST".to_owned(),
-                    path: format!("/api/v10/interactions/{id}/{token}/callback"),
-                    query: String::new(),
-                    route: Route::Callback {
+                let mut rec = Recorded::received(
+                    "POST".to_owned(),
+                    format!("/api/v10/interactions/{id}/{token}/callback"),
+                    String::new(),
+                    Route::Callback {
                         interaction: id,
                         token: token.clone(),
                     },
-                    json: Some(answered.body.clone()),
-                    files: Vec::new(),
-                    status: 0,
-                    response: None,
-                    problems: Vec::new(),
-                    elapsed: None,
-                    at: Instant::now(),
-                    injected: false,
-                };
+                );
+                rec.json = Some(answered.body.clone());
                 let (status, response) = rest::callback(&self.inner, &mut st, &mut rec, id, &token);
                 rec.status = status;
                 rec.response = response;

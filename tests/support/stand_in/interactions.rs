@@ -171,12 +171,7 @@ impl StandIn {
         values: &[&str],
     ) -> Value {
         let found = enabled_component(message, custom_id, 3, "string select", "select");
-        let options: Vec<&str> = found["options"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|o| o["value"].as_str())
-            .collect();
+        let options = values_of(&found["options"]);
         for value in values {
             assert!(
                 options.contains(value),

@@ -249,6 +249,25 @@ pub struct Recorded {
 }
 
 impl Recorded {
+    /// A request just received, not yet answered or placed in the log.
+    pub fn received(method: String, path: String, query: String, route: Route) -> Recorded {
+        Recorded {
+            index: 0,
+            method,
+            path,
+            query,
+            route,
+            json: None,
+            files: Vec::new(),
+            status: 0,
+            response: None,
+            problems: Vec::new(),
+            elapsed: None,
+            at: Instant::now(),
+            injected: false,
+        }
+    }
+
     /// The JSON body, or `null`.
     pub fn body(&self) -> &Value {
         self.json.as_ref().unwrap_or(&Value::Null)
@@ -823,29 +842,31 @@ impl StandIn {
 
     /// The bot's next `PATCH /webhooks/{app}/{token}/messages/@original` for this interaction.
     pub async fn original_edit(&self, sent: &SentInteraction) -> Recorded {
-        let token = sent.token.clone();
-        self.next_request_within(
-            self.inner.cfg.wait,
-            &format!("an edit of @original of {}", sent.id),
-            |r| {
-                r.method == "PATCH"
-                    && matches!(&r.route, Route::Original { token: t } if *t == token)
-            },
-        )
-        .await
+        self.next_webhook_request(sent, false).await
     }
 
     /// The bot's next follow-up (`POST /webhooks/{app}/{token}`) for this interaction.
     pub async fn followup(&self, sent: &SentInteraction) -> Recorded {
-        let token = sent.token.clone();
-        self.next_request_within(
-            self.inner.cfg.wait,
-            &format!("a follow-up of {}", sent.id),
-            |r| {
-                r.method == "POST"
-                    && matches!(&r.route, Route::Followup { token: t } if *t == token)
-            },
-        )
+        self.next_webhook_request(sent, true).await
+    }
+
+    /// The bot's next follow-up of the interaction (`followup`), or next edit of its original
+    /// answer.
+    async fn next_webhook_request(&self, sent: &SentInteraction, followup: bool) -> Recorded {
+        let token = sent.token.as_str();
+        let (method, what) = if followup {
+            ("POST", format!("a follow-up of {}", sent.id))
+        } else {
+            ("PATCH", format!("an edit of @original of {}", sent.id))
+        };
+        self.next_request_within(self.inner.cfg.wait, &what, |r| {
+            r.method == method
+                && match &r.route {
+                    Route::Original { token: t } => !followup && t == token,
+                    Route::Followup { token: t } => followup && t == token,
+                    _ => false,
+                }
+        })
         .await
     }
 

@@ -337,3 +337,12 @@ pub fn custom_ids(message: &Value) -> Vec<String> {
         .filter_map(|c| c["custom_id"].as_str().map(str::to_owned))
         .collect()
 }
+
+/// The `value` of each item of a JSON list (a select menu's options, an option's choices).
+pub fn values_of(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["value"].as_str())
+        .collect()
+}

@@ -2,7 +2,6 @@
 //! interaction webhooks (original, follow-ups), channel messages, and a CDN for attachments.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Request, State as AxumState};
@@ -60,21 +59,7 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     }
 
     let body = read_body(req).await;
-    let mut rec = Recorded {
-        index: 0,
-        method,
-        path,
-        query,
-        route,
-        json: None,
-        files: Vec::new(),
-        status: 0,
-        response: None,
-        problems: Vec::new(),
-        elapsed: None,
-        at: Instant::now(),
-        injected: false,
-    };
+    let mut rec = Recorded::received(method, path, query, route);
     // A fault the test asked for answers instead of Discord (or holds the request first).
     let fault = {
         let mut st = inner.state();
@@ -619,6 +604,25 @@ fn upload_names(attachments: Option<&Value>, files: &[UploadedFile]) -> Vec<Stri
 
 /// Applies a create or edit body to `message` (a fresh one, or the one being edited), Discord's
 /// way. Returns the problems Discord would refuse the body for; then `message` is unusable.
+/// [`apply_message`] with the request's own files; its problems refuse the request.
+fn apply_request(
+    inner: &Inner,
+    st: &mut State,
+    rec: &mut Recorded,
+    message: &mut Value,
+    body: &Value,
+    use_: MessageUse,
+    prefix: &str,
+) -> Result<(), Answer> {
+    let files = rec.files.clone();
+    let problems = apply_message(inner, st, message, body, &files, use_, prefix);
+    if problems.0.is_empty() {
+        Ok(())
+    } else {
+        Err(refuse(rec, problems))
+    }
+}
+
 fn apply_message(
     inner: &Inner,
     st: &mut State,
@@ -805,19 +809,15 @@ fn create_message(
     if webhook {
         message["webhook_id"] = json!(inner.app_id.to_string());
     }
-    let files = rec.files.clone();
-    let problems = apply_message(
+    apply_request(
         inner,
         st,
+        rec,
         &mut message,
         body,
-        &files,
         MessageUse::Create,
         prefix,
-    );
-    if !problems.0.is_empty() {
-        return Err(refuse(rec, problems));
-    }
+    )?;
     match store_message(st, rec, message) {
         (200, Some(m)) => {
             if let Some(p) = Ping::of(id, place.channel, body) {
@@ -840,19 +840,11 @@ fn edit_message(
     let Some(mut message) = st.messages.get(&id).cloned() else {
         return error(404, 10008, "Unknown Message");
     };
-    let files = rec.files.clone();
     let loading = message["flags"].as_u64().unwrap_or(0) & 128 != 0;
-    let problems = apply_message(
-        inner,
-        st,
-        &mut message,
-        body,
-        &files,
-        MessageUse::Edit,
-        prefix,
-    );
-    if !problems.0.is_empty() {
-        return refuse(rec, problems);
+    if let Err(refused) =
+        apply_request(inner, st, rec, &mut message, body, MessageUse::Edit, prefix)
+    {
+        return refused;
     }
     if loading {
         // The first edit of a deferred answer replaces the "is thinking…" placeholder: its
@@ -1022,14 +1014,19 @@ fn webhook_message(
         });
         return error(404, 10008, "Unknown Message");
     };
+    read_edit_or_delete(inner, st, rec, target)
+}
+
+/// `GET`, `PATCH` or `DELETE` of the message `id`, once the route has allowed it.
+fn read_edit_or_delete(inner: &Inner, st: &mut State, rec: &mut Recorded, id: u64) -> Answer {
     match rec.method.as_str() {
-        "GET" => (200, st.messages.get(&target).cloned()),
+        "GET" => (200, st.messages.get(&id).cloned()),
         "PATCH" => {
             let body = rec.body().clone();
-            edit_message(inner, st, rec, target, &body, "")
+            edit_message(inner, st, rec, id, &body, "")
         }
         "DELETE" => {
-            st.messages.remove(&target);
+            st.messages.remove(&id);
             (204, None)
         }
         _ => {
@@ -1106,27 +1103,12 @@ fn channel_message(
         return error(404, 10008, "Unknown Message");
     };
     let by_bot = message["author"]["id"] == json!(inner.app_id.to_string());
-    match rec.method.as_str() {
-        "GET" => (200, Some(message.clone())),
-        "PATCH" if !by_bot => {
-            rec.problems
-                .push("a bot can only edit its own messages".to_owned());
-            error(403, 50005, "Cannot edit a message authored by another user")
-        }
-        "PATCH" => {
-            let body = rec.body().clone();
-            edit_message(inner, st, rec, id, &body, "")
-        }
-        "DELETE" => {
-            st.messages.remove(&id);
-            (204, None)
-        }
-        _ => {
-            rec.problems
-                .push("the stand-in does not serve this method here".to_owned());
-            error(405, 0, "405: Method Not Allowed")
-        }
+    if rec.method == "PATCH" && !by_bot {
+        rec.problems
+            .push("a bot can only edit its own messages".to_owned());
+        return error(403, 50005, "Cannot edit a message authored by another user");
     }
+    read_edit_or_delete(inner, st, rec, id)
 }
 
 // ---- threads -----------------------------------------------------------------------------------

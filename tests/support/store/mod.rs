@@ -3,7 +3,7 @@
 
 pub mod postgres;
 
-use damas::engine::{Color, Game, Move, Variant};
+use damas::engine::{Color, Game, Move, Outcome, Variant, WinReason};
 use damas::store::{Durability, GameRecord, Seat, Store, StoredMove};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -114,6 +114,35 @@ pub fn push_move(rec: &mut GameRecord, mv: Move, now_ms: u64) -> Game {
     rec.last_move_at_ms = now_ms;
     rec.draw_offer = None;
     game
+}
+
+/// Plays the move written `notation` (e.g. `"11-15"`) in the record's position, as
+/// [`push_move`] does.
+pub fn play_notation(rec: &mut GameRecord, notation: &str, now_ms: u64) -> Game {
+    let game = rec.to_game().expect("record replays");
+    let mv = game
+        .position()
+        .parse_move(notation)
+        .unwrap_or_else(|e| panic!("{notation}: {e:?}"));
+    push_move(rec, mv, now_ms)
+}
+
+/// `user_id` (named `name`) solves a puzzle rated `rating` in `guild_id`: a record and a
+/// place on that server's puzzle board.
+pub async fn puzzle_solved(store: &Store, user_id: u64, name: &str, guild_id: u64, rating: f64) {
+    store
+        .update_puzzle_player(user_id, name, guild_id, |mut p| {
+            p.record_attempt(rating, true);
+            Ok::<_, ()>((p, ()))
+        })
+        .await
+        .expect("the store writes")
+        .expect("the update is applied");
+}
+
+/// `winner` wins for `reason`.
+pub fn win(winner: Color, reason: WinReason) -> Outcome {
+    Outcome::Win { winner, reason }
 }
 
 /// A random legal move of the record's position, or `None` when the game is over.

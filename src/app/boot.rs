@@ -83,6 +83,24 @@ impl App {
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.store.flush().await
     }
+
+    /// Whether the store answers a statement now (readiness probes). Blocks: call it off the
+    /// async workers.
+    pub fn ping_store(&self) -> Result<(), StoreError> {
+        self.store.ping()
+    }
+
+    /// Records that the interaction `id` arrived: `Some(true)` the first time any process of
+    /// this store saw it, `Some(false)` when one already had (a replay), `None` where the
+    /// store keeps no shared record (sled: one process).
+    pub fn first_sighting(&self, id: u64) -> Result<Option<bool>, StoreError> {
+        self.store.first_sighting(id)
+    }
+
+    /// Forgets the sightings older than `age`: no replay can match them any more.
+    pub fn forget_sightings(&self, age: std::time::Duration) -> Result<(), StoreError> {
+        self.store.forget_sightings(age)
+    }
 }
 
 #[cfg(test)]

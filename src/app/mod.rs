@@ -17,6 +17,7 @@ pub mod forget;
 pub mod i18n;
 pub mod ids;
 pub mod info;
+pub mod maintenance;
 pub mod play;
 pub mod puzzle;
 pub mod rematch;
@@ -27,7 +28,7 @@ pub mod sweep;
 pub mod threads;
 pub mod titles;
 
-pub use crate::store::UserRef;
+pub use crate::store::{StoreError, UserRef};
 pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
@@ -41,7 +42,7 @@ use crate::ai::{JobClass, Level, SearchPool};
 use crate::engine::{Color, Game, Variant};
 use crate::fl;
 use crate::metrics;
-use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store, StoreError};
+use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store};
 use i18n::Lang;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -113,6 +113,12 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 impl Settings {
+    /// The longest a store check may take: a connection, a pool slot and a statement.
+    pub fn store_check_time(&self) -> std::time::Duration {
+        let t = &self.db_timeouts;
+        t.connect + t.pool_wait + t.statement
+    }
+
     /// Reads the settings from a source of variables (the environment); unset ones keep
     /// their defaults.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Settings, BadSetting> {

@@ -1,7 +1,6 @@
 //! `damas store …`: tools for the bot's database.
 
-use crate::store::copy::{copy, CopyError};
-use crate::store::{printable, Store};
+use crate::app::maintenance::copy_database;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,46 +32,18 @@ pub fn run(args: StoreArgs) -> ExitCode {
 }
 
 fn copy_command(from: &Path, to: &Path) -> ExitCode {
-    if from == to {
-        return super::fail("--from and --to name the same database");
-    }
-    if !crate::store::is_postgres_url(&from.to_string_lossy()) && !from.exists() {
-        return super::fail(format!("no database at {}", from.display()));
-    }
-    let open = |db: &Path| Store::open(db).map_err(|e| format!("{}: {e}", printable(db)));
-    let (source, target) = match (open(from), open(to)) {
-        (Ok(s), Ok(t)) => (s, t),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(copy(&source, &target)) {
-        Ok(summary) => {
-            for (tree, n) in &summary.trees {
+    match copy_database(from, to) {
+        Ok(copied) => {
+            for (tree, n) in &copied.trees {
                 println!("{tree}: {n}");
             }
             println!(
                 "copied and verified {} entries from {} ({}) to {} ({})",
-                summary.total(),
-                printable(from),
-                source.backend(),
-                printable(to),
-                target.backend()
+                copied.total, copied.from.0, copied.from.1, copied.to.0, copied.to.1
             );
             ExitCode::SUCCESS
         }
-        Err(e @ CopyError::TargetNotEmpty { .. }) => super::fail(e),
+        Err(e) if e.is_bad_request() => super::fail(e),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

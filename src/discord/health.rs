@@ -15,7 +15,6 @@
 use super::BotError;
 use crate::app::App;
 use crate::metrics;
-use crate::store::DbTimeouts;
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{header, Method, Request, Response, StatusCode};
@@ -77,10 +76,10 @@ pub struct Health {
 }
 
 impl Health {
-    pub fn new(app: App, timeouts: DbTimeouts) -> Health {
+    pub fn new(app: App, store_wait: Duration) -> Health {
         Health {
             app,
-            store_wait: timeouts.connect + timeouts.pool_wait + timeouts.statement,
+            store_wait,
             stopping: AtomicBool::new(false),
             shards: Mutex::default(),
             listening: AtomicBool::new(false),
@@ -141,10 +140,10 @@ impl Health {
         if !self.front_up() {
             return Err("gateway");
         }
-        let store = self.app.store().clone();
+        let app = self.app.clone();
         let pinged = tokio::time::timeout(
             self.store_wait,
-            tokio::task::spawn_blocking(move || store.ping()),
+            tokio::task::spawn_blocking(move || app.ping_store()),
         )
         .await;
         match pinged {

@@ -16,6 +16,7 @@ pub mod shards;
 pub mod webhook;
 pub mod work;
 
+use crate::app::boot::BootError;
 use crate::app::settings::Settings;
 use crate::app::{App, Config};
 use serenity::all::{Client, GatewayIntents, Http, HttpBuilder};
@@ -74,14 +75,8 @@ pub enum BotError {
         variable: &'static str,
         problem: String,
     },
-    #[error(
-        "cannot open the database at {}: {source}",
-        crate::store::printable(path)
-    )]
-    Store {
-        path: PathBuf,
-        source: crate::store::StoreError,
-    },
+    #[error(transparent)]
+    Store(#[from] BootError),
     #[error("cannot start the runtime: {0}")]
     Runtime(std::io::Error),
     #[error("Discord: {0}")]
@@ -180,15 +175,6 @@ impl BotConfig {
                 problem: e.problem,
             })?,
         })
-    }
-}
-
-impl From<crate::app::boot::BootError> for BotError {
-    fn from(e: crate::app::boot::BootError) -> BotError {
-        BotError::Store {
-            path: e.path,
-            source: e.source,
-        }
     }
 }
 
@@ -347,7 +333,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     }
     sweeper.abort();
     drop(client);
-    app.flush().await.map_err(|source| BotError::Store {
+    app.flush().await.map_err(|source| BootError {
         path: config.db_path.clone(),
         source,
     })?;

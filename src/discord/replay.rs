@@ -17,7 +17,7 @@
 //!   posted to another process behind the same address is refused there too. sled has one
 //!   process, whose memory and start time suffice.
 
-use crate::store::{Store, StoreError};
+use crate::app::{App, StoreError};
 use serenity::all::Interaction;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -78,25 +78,25 @@ pub struct ReplayGuard {
     seen: Mutex<Seen>,
     /// HTTP interactions made before this are refused.
     http_since: u64,
-    store: Store,
+    app: App,
     limit: usize,
 }
 
 impl ReplayGuard {
-    /// A guard for a process starting now, sharing its sightings through `store` (on
+    /// A guard for a process starting now, sharing its sightings through the app's store (on
     /// PostgreSQL).
-    pub fn new(store: Store) -> ReplayGuard {
-        ReplayGuard::with_limit(store, MAX_REMEMBERED, SystemTime::now())
+    pub fn new(app: App) -> ReplayGuard {
+        ReplayGuard::with_limit(app, MAX_REMEMBERED, SystemTime::now())
     }
 
-    fn with_limit(store: Store, limit: usize, started: SystemTime) -> ReplayGuard {
+    fn with_limit(app: App, limit: usize, started: SystemTime) -> ReplayGuard {
         ReplayGuard {
             seen: Mutex::new(Seen {
                 ids: BTreeSet::new(),
                 forgotten_through: 0,
             }),
             http_since: first_id_at(started.checked_sub(START_SLACK).unwrap_or(started)),
-            store,
+            app,
             limit,
         }
     }
@@ -131,7 +131,7 @@ impl ReplayGuard {
                 }
             }
         }
-        match self.store.first_sighting(id) {
+        match self.app.first_sighting(id) {
             Ok(Some(false)) => Admission::Repeat,
             Ok(Some(true) | None) => Admission::First,
             Err(e) => {
@@ -148,7 +148,7 @@ impl ReplayGuard {
 
     /// Forgets the shared sightings no replay can match any more (the sweeper, every pass).
     pub fn forget_old(&self) {
-        if let Err(e) = self.store.forget_sightings(REMEMBERED_FOR) {
+        if let Err(e) = self.app.forget_sightings(REMEMBERED_FOR) {
             tracing::warn!("could not forget old interactions: {e}");
         }
     }
@@ -158,10 +158,15 @@ impl ReplayGuard {
 mod tests {
     use super::*;
 
-    fn store() -> (tempfile::TempDir, Store) {
+    fn app() -> (tempfile::TempDir, App) {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).unwrap();
-        (dir, store)
+        let settings = crate::app::settings::Settings::default();
+        let config = crate::app::Config {
+            search_threads: 1,
+            ..crate::app::Config::default()
+        };
+        let app = crate::app::boot::boot(&dir.path().join("db"), &settings, config).unwrap();
+        (dir, app)
     }
 
     #[test]
@@ -189,9 +194,9 @@ mod tests {
 
     #[test]
     fn an_interaction_is_taken_once() {
-        let (_dir, store) = store();
+        let (_dir, app) = app();
         let now = SystemTime::now();
-        let guard = ReplayGuard::with_limit(store, 100, now - Duration::from_secs(60));
+        let guard = ReplayGuard::with_limit(app, 100, now - Duration::from_secs(60));
         let id = first_id_at(now);
         for over_http in [false, true] {
             let id = id + u64::from(over_http);
@@ -212,10 +217,10 @@ mod tests {
 
     #[test]
     fn by_http_what_predates_the_process_or_the_memory_is_refused() {
-        let (_dir, store) = store();
+        let (_dir, app) = app();
         let now = SystemTime::now();
         let started = now - Duration::from_secs(60);
-        let guard = ReplayGuard::with_limit(store, 100, started);
+        let guard = ReplayGuard::with_limit(app, 100, started);
         let before_start = first_id_at(started - Duration::from_secs(10));
         assert!(matches!(
             guard.admit_id(before_start, true, now),
@@ -229,7 +234,7 @@ mod tests {
         ));
         let long_ago = now - REMEMBERED_FOR - Duration::from_secs(1);
         let guard =
-            ReplayGuard::with_limit(guard.store.clone(), 100, long_ago - Duration::from_secs(60));
+            ReplayGuard::with_limit(guard.app.clone(), 100, long_ago - Duration::from_secs(60));
         let long_ago = first_id_at(long_ago);
         assert!(matches!(
             guard.admit_id(long_ago, true, now),
@@ -243,9 +248,9 @@ mod tests {
 
     #[test]
     fn the_memory_is_bounded_and_what_it_forgot_never_passes() {
-        let (_dir, store) = store();
+        let (_dir, app) = app();
         let now = SystemTime::now();
-        let guard = ReplayGuard::with_limit(store, 3, now - Duration::from_secs(60));
+        let guard = ReplayGuard::with_limit(app, 3, now - Duration::from_secs(60));
         let first = first_id_at(now - Duration::from_secs(30));
         for i in 0..10 {
             assert!(matches!(

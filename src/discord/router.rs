@@ -443,8 +443,8 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
 impl Handler {
     pub fn new(app: App, config: &BotConfig, work: Arc<InFlight>) -> Handler {
         Handler {
-            health: Arc::new(Health::new(app.clone(), config.settings.db_timeouts)),
-            replays: ReplayGuard::new(app.store().clone()),
+            health: Arc::new(Health::new(app.clone(), config.settings.store_check_time())),
+            replays: ReplayGuard::new(app.clone()),
             app,
             guild_id: config.guild_id,
             work,

@@ -484,10 +484,12 @@ pub async fn serve_http(
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
     super::wind_down(&app, &work, left).await;
     sweeper.abort();
-    app.flush().await.map_err(|source| BotError::Store {
-        path: config.db_path.clone(),
-        source,
-    })?;
+    app.flush()
+        .await
+        .map_err(|source| crate::app::boot::BootError {
+            path: config.db_path.clone(),
+            source,
+        })?;
     tracing::info!("stopped");
     Ok(())
 }

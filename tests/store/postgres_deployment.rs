@@ -293,7 +293,7 @@ async fn readiness_follows_the_database() {
             ..Config::default()
         },
     );
-    let health = Health::new(app, SHORT);
+    let health = Health::new(app, SHORT.connect + SHORT.pool_wait + SHORT.statement);
     // Nothing listens yet (no gateway shard, no endpoint): not ready.
     assert_eq!(readyz(&health).await, (503, "not ready: gateway\n".into()));
     health.listening();

@@ -4,7 +4,9 @@
 //! `engine` (rules) → `ai`, `render`, `store` → `app` (use cases) → `discord` (the bot),
 //! `console` (the terminal front end) and `cli` (the engine, the AI and the pictures on the
 //! command line, with JSON for tools). `main.rs` parses the arguments and turns each front
-//! end's result into an exit code. See CONTRIBUTING.md.
+//! end's result into an exit code. `level` and `lang` are values of their own below `ai` and
+//! `store` (the computer's levels and the bot's languages, which stored records hold). See
+//! CONTRIBUTING.md.
 
 pub mod ai;
 pub mod app;
@@ -12,6 +14,8 @@ pub mod cli;
 pub mod console;
 pub mod discord;
 pub mod engine;
+pub mod lang;
+pub mod level;
 pub mod metrics;
 pub mod render;
 pub mod store;

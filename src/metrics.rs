@@ -246,20 +246,15 @@ pub fn delivery_failed(reason: DeliveryFailure) {
     counter!(DELIVERIES_FAILED, "reason" => reason.label()).increment(1);
 }
 
-/// Sets [`GAMES_UNDER_WAY`] for one (variant, kind); `kind` is `people` or `bot_<level>`.
-pub fn games_under_way(variant: &'static str, kind: &'static str, games: usize) {
+/// Sets [`GAMES_UNDER_WAY`] for one (variant, kind); `kind` is `people` or a [`bot_kind`].
+pub fn games_under_way(variant: &'static str, kind: String, games: usize) {
     gauge!(GAMES_UNDER_WAY, "variant" => variant, "kind" => kind).set(games as f64);
 }
 
-/// The `kind` of a game against the bot at level `level` (its id), for [`GAMES_UNDER_WAY`].
-pub fn bot_kind(level: &str) -> &'static str {
-    match level {
-        "easy" => "bot_easy",
-        "medium" => "bot_medium",
-        "hard" => "bot_hard",
-        "expert" => "bot_expert",
-        _ => "bot_other",
-    }
+/// The `kind` of a game against the bot at the level whose id is `level_id`, for
+/// [`GAMES_UNDER_WAY`]: `bot_easy` … `bot_expert` (the ids are the level's, written once).
+pub fn bot_kind(level_id: &str) -> String {
+    format!("bot_{level_id}")
 }
 
 pub fn moves_stored(variant: &'static str, moves: usize) {

@@ -30,7 +30,7 @@ const GUILD: u64 = 1;
 fn channel_players(channel: u64) -> (Variant, [damas::store::Seat; 2]) {
     match channel {
         1 => (Variant::Spanish, [human(1), human(2)]),
-        2 => (Variant::Spanish, [human(3), bot("easy")]),
+        2 => (Variant::Spanish, [human(3), bot(Level::Easy)]),
         _ => (Variant::English, [human(4), human(1)]),
     }
 }
@@ -109,7 +109,7 @@ async fn step(store: &Store, channel: u64, rng: &mut SmallRng, now: u64) -> Resu
     let Some(rec) = store.active_game(channel)? else {
         let (variant, players) = channel_players(channel);
         let id = store.new_game_id()?;
-        let rec = GameRecord::new(id, Some(GUILD), channel, variant, players, now);
+        let rec = GameRecord::new(id, Some(GUILD), channel, variant, players.into(), now);
         store.create_game(rec).await?;
         println!("created {channel} {id}");
         return Ok(());
@@ -327,7 +327,7 @@ fn check(path: &Path, acked: &Acknowledged) -> Result<(), String> {
             .map_err(|e| format!("leaderboard: {e}"))?;
     }
     store
-        .leaderboard(GUILD, Variant::Spanish, Some("easy"), usize::MAX)
+        .leaderboard(GUILD, Variant::Spanish, Some(Level::Easy), usize::MAX)
         .map_err(|e| format!("leaderboard: {e}"))?;
     // Players' game counts agree with the archive: each finished game was counted once.
     let archived_people = found

@@ -376,10 +376,7 @@ pub fn features(pos: &Position, sink: &mut impl FeatureSink) {
             }
         }
     }
-    let mover = match pos.side_to_move() {
-        Color::White => 0,
-        Color::Black => 1,
-    };
+    let mover = pos.side_to_move().index();
     let sign = if mover == 0 { 1 } else { -1 };
     let threatened = (attacked_by(t, &s, 1 - mover, empty) & s.pieces(mover)).count_ones() as i32;
     if threatened != 0 {

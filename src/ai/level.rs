@@ -1,30 +1,9 @@
-//! The four strengths of the computer opponent and the limits each one thinks within.
+//! The limits each of the computer's four levels thinks within. The levels themselves (their
+//! ids, names and order) are [`crate::level`], which the store uses too; they are re-exported
+//! here because the search's functions take them.
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
+pub use crate::level::{Level, UnknownLevel};
 use std::time::Duration;
-
-/// How strong the computer plays. Easy, Medium and Hard judge positions with the evaluation
-/// described to players in docs/GAME-APP.md; Expert adds its own knowledge and a transposition
-/// table.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// One move in four at random, the rest from a two-ply search with a very noisy evaluation.
-    Easy,
-    /// Four plies plus every capture sequence.
-    #[default]
-    Medium,
-    /// A fixed node budget: usually 8 to 12 plies plus captures.
-    Hard,
-    /// Iterative deepening with a transposition table and a richer evaluation, on a clock.
-    Expert,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?}: use easy, medium, hard or expert")]
-pub struct UnknownLevel(pub String);
 
 /// When a search stops. Every limit that is set applies; the first one reached ends the
 /// search (the deepest completed iteration gives the move).
@@ -43,18 +22,6 @@ pub struct SearchLimits {
 pub const HARD_NODES: u64 = 250_000;
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
-
-    /// The identifier used on the command line, in storage and in component ids.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-            Level::Expert => "expert",
-        }
-    }
-
     /// The thinking time of the levels that play on a clock (only Expert); the others are
     /// bounded by depth or nodes and finish well within a second.
     pub const fn default_time(self) -> Option<Duration> {
@@ -88,39 +55,5 @@ impl Level {
                 depth: None,
             },
         }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl FromStr for Level {
-    type Err = UnknownLevel;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "easy" | "facil" | "fácil" => Ok(Level::Easy),
-            "medium" | "medio" => Ok(Level::Medium),
-            "hard" | "dificil" | "difícil" => Ok(Level::Hard),
-            "expert" | "experto" => Ok(Level::Expert),
-            _ => Err(UnknownLevel(s.to_string())),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_round_trip() {
-        for level in Level::ALL {
-            assert_eq!(level.id().parse::<Level>(), Ok(level));
-            let json = serde_json::to_string(&level).unwrap_or_default();
-            assert_eq!(json, format!("\"{}\"", level.id()));
-        }
-        assert!("grandmaster".parse::<Level>().is_err());
     }
 }

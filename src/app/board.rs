@@ -668,7 +668,7 @@ mod tests {
             Some(2),
             3,
             variant,
-            [person(1, "ana"), person(2, "bob")],
+            [person(1, "ana"), person(2, "bob")].into(),
             0,
         )
     }

@@ -8,7 +8,7 @@ use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, ChallengeRef, Reply};
 use super::{storage_failed, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
-use crate::engine::{Color, Game, Variant};
+use crate::engine::{ByColour, Color, Game, Variant};
 use crate::fl;
 use crate::store::{Challenge, GameRecord, Seat, StoreError};
 use rand::rngs::SmallRng;
@@ -141,7 +141,7 @@ impl App {
             created_at_ms: now,
             expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
             message_id: None,
-            lang: lang.code().to_string(),
+            lang,
             move_time_ms: terms.move_time_ms,
             opening: drawn.as_ref().map(|o| o.to_string()),
         };
@@ -259,8 +259,8 @@ impl App {
             name: c.challenged.name.clone(),
         };
         let players = match challenger_color {
-            Color::White => [challenger, challenged],
-            Color::Black => [challenged, challenger],
+            Color::White => ByColour::new(challenger, challenged),
+            Color::Black => ByColour::new(challenged, challenger),
         };
         let opening = match c.opening.as_deref().map(Opening::parse) {
             None => None,
@@ -379,8 +379,7 @@ impl App {
     /// first game draws them by lot.
     fn rematch_or_random(&self, challenger: u64, challenged: u64) -> Color {
         if let Ok(Some(last)) = self.store.last_game_between(challenger, challenged) {
-            let was_white =
-                matches!(&last.players[0], Seat::Human { user_id, .. } if *user_id == challenger);
+            let was_white = matches!(&last.players.white, Seat::Human { user_id, .. } if *user_id == challenger);
             return if was_white {
                 Color::Black
             } else {
@@ -441,12 +440,10 @@ impl App {
             user_id: actor.user_id,
             name: actor.name.clone(),
         };
-        let bot = Seat::Bot {
-            level: level.id().to_string(),
-        };
+        let bot = Seat::Bot { level };
         let players = match colour {
-            Color::White => [me, bot],
-            Color::Black => [bot, me],
+            Color::White => ByColour::new(me, bot),
+            Color::Black => ByColour::new(bot, me),
         };
         let start = GameStart {
             lang,
@@ -521,7 +518,7 @@ impl App {
         };
         let mut rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
         rec.move_time_ms = move_time_ms.unwrap_or(self.config.move_time.as_millis() as u64);
-        rec.lang = lang.code().to_string();
+        rec.lang = lang;
         if let Some(o) = opening {
             rec.moves = o.stored_moves();
             rec.opening = Some(o.to_string());
@@ -613,7 +610,7 @@ pub struct GameStart {
     pub(crate) variant: Variant,
     /// A ballot opening whose three plies the game starts with.
     pub(crate) opening: Option<Opening>,
-    pub(crate) players: [Seat; 2],
+    pub(crate) players: ByColour<Seat>,
     pub(crate) bot: Option<Level>,
     pub(crate) move_time_ms: Option<u64>,
     /// A line added under the headline of the first board (why there is no thread).

@@ -97,9 +97,7 @@ impl App {
                 ));
             }
             for level in Level::ALL {
-                let Some(b) = record.bot(v, level.id()) else {
-                    continue;
-                };
+                let b = record.bot(v, level);
                 if b.tally.games() > 0 {
                     lines.push(tr(
                         lang,
@@ -116,10 +114,7 @@ impl App {
                 }
             }
             if let Some(title) = scoring::title(&record, v) {
-                let best = record
-                    .bot(v, scoring::TITLE_LEVEL)
-                    .and_then(|b| b.best_score)
-                    .unwrap_or(0);
+                let best = record.bot(v, scoring::TITLE_LEVEL).best_score.unwrap_or(0);
                 lines.push(titles::stats_line(lang, v, title, best));
             }
         }
@@ -140,7 +135,7 @@ impl App {
             return Reply::refusal(t(lang, fl!("err-guild-only"))).into();
         };
         let v = variant.unwrap_or_default();
-        let entries = match self.store.leaderboard(guild, v, level.map(|l| l.id()), 10) {
+        let entries = match self.store.leaderboard(guild, v, level, 10) {
             Ok(e) => e,
             Err(e) => return storage_failed(lang, &e).into(),
         };

@@ -232,15 +232,13 @@ impl App {
                 continue;
             };
             let level = bot_level(&rec, Color::White).or_else(|| bot_level(&rec, Color::Black));
-            let kind = level.map_or(0, |l| {
-                1 + Level::ALL.iter().position(|&x| x == l).unwrap_or(0)
-            });
+            let kind = level.map_or(0, |l| 1 + l.index());
             counts[v * kinds + kind] += 1;
         }
         for (v, variant) in Variant::ALL.into_iter().enumerate() {
             for kind in 0..kinds {
                 let label = match kind {
-                    0 => "people",
+                    0 => "people".to_string(),
                     k => metrics::bot_kind(Level::ALL[k - 1].id()),
                 };
                 metrics::games_under_way(variant.id(), label, counts[v * kinds + kind]);
@@ -277,7 +275,7 @@ impl App {
 
     /// The language the bot speaks in a game on its own (moves after a restart, reminders).
     pub(crate) fn lang_of(&self, rec: &GameRecord) -> Lang {
-        Lang::from_code(&rec.lang).unwrap_or(Lang::En)
+        rec.lang
     }
 
     /// The ply of the last board posted for this game, if any.
@@ -335,13 +333,13 @@ pub(crate) fn seat_of(rec: &GameRecord, user_id: u64) -> Option<Color> {
 /// The bot's level if the bot plays `color`.
 pub(crate) fn bot_level(rec: &GameRecord, color: Color) -> Option<Level> {
     match rec.seat(color) {
-        Seat::Bot { level } => level.parse().ok(),
+        Seat::Bot { level } => Some(*level),
         Seat::Human { .. } | Seat::Deleted => None,
     }
 }
 
 pub(crate) fn vs_bot(rec: &GameRecord) -> bool {
-    matches!(rec.players[0], Seat::Bot { .. }) || matches!(rec.players[1], Seat::Bot { .. })
+    rec.players.iter().any(Seat::is_bot)
 }
 
 /// A seat's display name.

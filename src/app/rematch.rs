@@ -8,7 +8,7 @@ use super::i18n::{t, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Button, ButtonStyle, Reply};
 use super::{bot_level, seat_of, storage_failed, Actor, Answer, App, Place, UserRef};
-use crate::engine::Color;
+use crate::engine::{ByColour, Color};
 use crate::fl;
 use crate::store::{GameRecord, Seat};
 
@@ -85,12 +85,10 @@ impl App {
             user_id: actor.user_id,
             name: actor.name.clone(),
         };
-        let bot = Seat::Bot {
-            level: level.id().to_string(),
-        };
+        let bot = Seat::Bot { level };
         let players = match my_colour.opposite() {
-            Color::White => [me, bot],
-            Color::Black => [bot, me],
+            Color::White => ByColour::new(me, bot),
+            Color::Black => ByColour::new(bot, me),
         };
         let start = GameStart {
             lang,

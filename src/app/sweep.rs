@@ -5,7 +5,7 @@
 //! their games with them, without a result.
 
 use super::board::board_reply;
-use super::i18n::{n, s, t, tr, u, Lang};
+use super::i18n::{n, s, t, tr, u};
 use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
@@ -54,7 +54,7 @@ impl App {
                         .await;
                     match taken {
                         Ok(Some(c)) => {
-                            let lang = Lang::from_code(&c.lang).unwrap_or(Lang::En);
+                            let lang = c.lang;
                             let text = tr(
                                 lang,
                                 fl!("challenge-expired-notice"),

@@ -9,7 +9,7 @@ use super::commands::Threading;
 use super::i18n::{self, s, t, tr, Lang};
 use super::reply::{is_bidi_control, plain, BoardRef, Reply, ThreadLineRef};
 use super::{seat_arg, Answer, App, Place};
-use crate::engine::Variant;
+use crate::engine::{ByColour, Variant};
 use crate::fl;
 use crate::store::{GameRecord, GameThread, Seat};
 
@@ -41,13 +41,13 @@ pub struct ThreadEnd {
 
 /// "Ana vs Beto · damas españolas" (White first), the players' names marked as theirs: the
 /// game as its line in the parent channel names it.
-fn game_title(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
+fn game_title(lang: Lang, players: &ByColour<Seat>, variant: Variant) -> String {
     tr(
         lang,
         fl!("thread-name"),
         &[
-            ("white", seat_arg(lang, &players[0])),
-            ("black", seat_arg(lang, &players[1])),
+            ("white", seat_arg(lang, &players.white)),
+            ("black", seat_arg(lang, &players.black)),
             ("variant", s(i18n::variant_name(lang, variant))),
         ],
     )
@@ -55,7 +55,7 @@ fn game_title(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
 
 /// The thread's name: [`game_title`] as typed (Discord shows thread names as they are, with
 /// no markdown), on one line, without bidirectional controls, within Discord's length.
-fn thread_name(lang: Lang, players: &[Seat; 2], variant: Variant) -> String {
+fn thread_name(lang: Lang, players: &ByColour<Seat>, variant: Variant) -> String {
     plain(&game_title(lang, players, variant))
         .chars()
         .filter(|&c| !is_bidi_control(c))

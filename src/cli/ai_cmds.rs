@@ -15,7 +15,7 @@ pub struct BestMoveArgs {
     pub variant: Variant,
     #[arg(long)]
     pub fen: Option<String>,
-    #[arg(long, default_value = "medium")]
+    #[arg(long, default_value_t = Level::default())]
     pub level: Level,
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,

@@ -15,6 +15,7 @@
 //! ```
 
 mod bitboard;
+mod by_colour;
 mod explain;
 mod fen;
 mod game;
@@ -27,6 +28,7 @@ mod square;
 mod variant;
 
 pub use bitboard::{Bitboard, Squares};
+pub use by_colour::ByColour;
 pub use explain::{explain, Attempt, CaptureOption, Explanation, Law, Verdict};
 pub use fen::FenError;
 pub use game::{DrawCounters, DrawReason, Game, GameError, Outcome, WinReason, THREE_KINGS_MOVES};

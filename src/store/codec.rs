@@ -69,8 +69,20 @@ pub(crate) fn decode<T: Record>(
         Err(e) => Err(StoreError::Corrupt {
             tree,
             key: key_text(key),
-            reason: e.to_string(),
+            reason: decode_error_text(&e),
         }),
+    }
+}
+
+/// Why postcard could not decode a value. postcard drops the message of a refusal a type's
+/// own `Deserialize` makes, so it is named here: in stored records only
+/// [`crate::level::Level`] refuses (an id it does not know; see its `Deserialize`).
+fn decode_error_text(e: &postcard::Error) -> String {
+    match e {
+        postcard::Error::SerdeDeCustom => {
+            "a value this version refuses: a computer level id it does not know".to_string()
+        }
+        e => e.to_string(),
     }
 }
 

@@ -219,7 +219,8 @@ mod tests {
                     user_id: 4,
                     name: "b".into(),
                 },
-            ],
+            ]
+            .into(),
             0,
         );
         assert!(calls.lock().unwrap().is_empty(), "reads never sync");

@@ -150,8 +150,6 @@ pub enum StoreError {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Invalid {
-    #[error("unknown computer level {0:?}")]
-    UnknownLevel(String),
     #[error("the record is for channel {record}, not {asked}")]
     WrongChannel { asked: u64, record: u64 },
     #[error("a finished game must have an outcome")]

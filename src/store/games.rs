@@ -5,12 +5,12 @@ use super::codec::{decode, encode, id_key, pair_key};
 use super::kv::{abort, Scan, Tx, TxResult};
 use super::leaderboards::refresh_boards;
 use super::playing::{game_ended, game_started, games_under_way, TREE_PLAYING};
-use super::records::{level_index, FinishSummary, GameRecord, PlayerRecord, Seat};
+use super::records::{FinishSummary, GameRecord, PlayerRecord, Seat};
 use super::{
     scoring, Invalid, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
     TREE_BY_CHANNEL, TREE_BY_PLAYER, TREE_GAMES, TREE_PAIRS, TREE_PLAYERS,
 };
-use crate::engine::Game;
+use crate::engine::{ByColour, Game};
 
 /// The trees a game's end writes.
 const FINISHING_TREES: [&str; 9] = [
@@ -25,18 +25,11 @@ const FINISHING_TREES: [&str; 9] = [
     TREE_BOARD_MEMBERS,
 ];
 
-/// Refuses records the store will not write: unknown computer levels, seats of deleted
-/// players, and moves that do not replay (so that nothing stored is ever unreadable by the
-/// engine).
+/// Refuses records the store will not write: seats of deleted players, and moves that do not
+/// replay (so that nothing stored is ever unreadable by the engine).
 fn validate(rec: &GameRecord) -> Result<Game, StoreError> {
-    for seat in &rec.players {
-        match seat {
-            Seat::Bot { level } if level_index(level).is_none() => {
-                return Err(Invalid::UnknownLevel(level.clone()).into());
-            }
-            Seat::Deleted => return Err(Invalid::DeletedSeat.into()),
-            _ => {}
-        }
+    if rec.players.iter().any(|seat| *seat == Seat::Deleted) {
+        return Err(Invalid::DeletedSeat.into());
     }
     rec.to_game()
 }
@@ -305,11 +298,11 @@ fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSumma
     }
 
     let mut skipped = Vec::new();
-    let mut records: [Option<PlayerRecord>; 2] = [None, None];
-    for (i, seat) in rec.players.iter().enumerate() {
+    let mut records: ByColour<Option<PlayerRecord>> = ByColour::default();
+    for (color, seat) in rec.players.sides() {
         if let Seat::Human { user_id, name } = seat {
             let key = id_key(*user_id);
-            records[i] = match tx.get(TREE_PLAYERS, &key)? {
+            records[color] = match tx.get(TREE_PLAYERS, &key)? {
                 None => Some(PlayerRecord::new(*user_id, name.clone())),
                 Some(bytes) => match decode(TREE_PLAYERS, &key, &bytes) {
                     Ok(p) => Some(p),
@@ -322,8 +315,9 @@ fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSumma
         }
     }
     // Someone playing both sides has one record, not two.
-    if rec.players[0].user_id().is_some() && rec.players[0].user_id() == rec.players[1].user_id() {
-        records[1] = None;
+    let white = rec.players.white.user_id();
+    if white.is_some() && white == rec.players.black.user_id() {
+        records.black = None;
     }
     let seats = scoring::settle(rec, game, outcome, &mut records);
     for (record, seat) in records.iter_mut().zip(&seats) {

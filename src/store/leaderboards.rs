@@ -2,17 +2,16 @@
 
 use super::codec::{decode, decode_u64, encode, id_key, key_text, Record};
 use super::kv::{abort, Scan, Tx, TxResult};
-use super::records::{
-    self, level_index, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary,
-};
-use super::{scoring, Invalid, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
+use super::records::{self, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary};
+use super::{scoring, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
 use crate::engine::Variant;
+use crate::level::Level;
 use serde::{Deserialize, Serialize};
 
-/// The board a leaderboard line belongs to: 0 for games between people, 1 + level index
+/// The board a leaderboard line belongs to: 0 for games between people, 1 + [`Level::index`]
 /// for games against the computer.
-fn board_kind(level: Option<usize>) -> u8 {
-    level.map_or(0, |l| l as u8 + 1)
+fn board_kind(level: Option<Level>) -> u8 {
+    level.map_or(0, |l| l.index() as u8 + 1)
 }
 
 fn board_prefix(guild: u64, variant: Variant, kind: u8) -> Vec<u8> {
@@ -83,13 +82,9 @@ impl Store {
         &self,
         guild_id: u64,
         variant: Variant,
-        level: Option<&str>,
+        level: Option<Level>,
         limit: usize,
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
-        let level = match level {
-            None => None,
-            Some(l) => Some(level_index(l).ok_or_else(|| Invalid::UnknownLevel(l.to_string()))?),
-        };
         let prefix = board_prefix(guild_id, variant, board_kind(level));
         let mut out = Vec::new();
         for (k, v) in self.scan(TREE_BOARDS, Scan::prefix(&prefix).limit(limit))? {
@@ -136,11 +131,11 @@ pub(crate) fn refresh_boards(
         (None, Some(points)) => {
             let level =
                 scoring::human_against_bot(rec).and_then(|h| match rec.seat(h.opposite()) {
-                    Seat::Bot { level } => level_index(level),
+                    Seat::Bot { level } => Some(*level),
                     _ => None,
                 });
             let Some(level) = level else { return Ok(()) };
-            let games = p.variant(variant).bots[level].tally.games();
+            let games = p.bot(variant, level).tally.games();
             (
                 board_kind(Some(level)),
                 games,

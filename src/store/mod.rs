@@ -88,9 +88,8 @@ pub use playing::{Playing, PlayingIn, TREE_PLAYING};
 pub use posts::{BoardPost, PostRecorded};
 pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{
-    level_index, BotRecord, Challenge, FinishSummary, GameRecord, GameResult, LeaderboardEntry,
-    PlayerRecord, Rating, Seat, SeatSummary, StoredMove, Tally, UserRef, VariantRecord, BOT_LEVELS,
-    DEFAULT_MOVE_TIME_MS,
+    BotRecord, Challenge, FinishSummary, GameRecord, GameResult, LeaderboardEntry, PlayerRecord,
+    Rating, Seat, SeatSummary, StoredMove, Tally, UserRef, VariantRecord, DEFAULT_MOVE_TIME_MS,
 };
 pub use scoring::{rate, score};
 pub use threads::GameThread;

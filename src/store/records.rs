@@ -3,18 +3,11 @@
 
 use super::error::StoreError;
 use crate::engine::{
-    Color, DrawReason, Game, GameError, Move, Outcome, Position, Variant, WinReason,
+    ByColour, Color, DrawReason, Game, GameError, Move, Outcome, Position, Variant, WinReason,
 };
+use crate::lang::Lang;
+use crate::level::Level;
 use serde::{Deserialize, Serialize};
-
-/// The computer's levels, in order of strength. Stored by position in this list, so new
-/// levels go at the end.
-pub const BOT_LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
-
-/// Position of a level name in [`BOT_LEVELS`].
-pub fn level_index(level: &str) -> Option<usize> {
-    BOT_LEVELS.iter().position(|l| *l == level)
-}
 
 pub(crate) fn variant_index(variant: Variant) -> usize {
     match variant {
@@ -26,8 +19,6 @@ pub(crate) fn variant_index(variant: Variant) -> usize {
 
 /// The time a player has for each move unless the game says otherwise: 3 days.
 pub const DEFAULT_MOVE_TIME_MS: u64 = 3 * 24 * 60 * 60 * 1000;
-/// The language of records written before games and challenges carried one.
-pub const DEFAULT_LANG: &str = "en";
 
 /// Who sits on one side of the board. Stored by variant position: new kinds go at the end.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,9 +27,10 @@ pub enum Seat {
         user_id: u64,
         name: String,
     },
-    /// The computer, at one of [`BOT_LEVELS`].
+    /// The computer, at one of its levels (stored as the level's id, as when it was a
+    /// string: see [`Level`]'s `Deserialize`).
     Bot {
-        level: String,
+        level: Level,
     },
     /// A person who had themselves forgotten ([`super::Store::forget_user`]); only in
     /// finished games.
@@ -122,8 +114,8 @@ pub struct GameRecord {
     pub variant: Variant,
     /// PDN FEN of the start; `None` is the variant's standard start.
     pub start_fen: Option<String>,
-    /// `[white, black]`; see [`GameRecord::seat`].
-    pub players: [Seat; 2],
+    /// Stored as `[white, black]` was (see [`ByColour`]); see [`GameRecord::seat`].
+    pub players: ByColour<Seat>,
     pub moves: Vec<StoredMove>,
     pub draw_offer: Option<Color>,
     /// A move was taken back: a win still counts, but is not ranked (docs/GAME-APP.md).
@@ -137,9 +129,10 @@ pub struct GameRecord {
     /// The ply at which the person to move was reminded of their turn (once per turn; see
     /// [`super::Store::mark_reminded`]).
     pub reminded_ply: Option<usize>,
-    /// The language (`en`, `es`) the bot uses when it speaks in this game on its own (its
-    /// moves after a restart, reminders, a loss on time): that of whoever started it.
-    pub lang: String,
+    /// The language the bot uses when it speaks in this game on its own (its moves after a
+    /// restart, reminders, a loss on time): that of whoever started it. Stored as its code
+    /// (`en`, `es`), as when it was a string (see [`Lang`]'s `Deserialize`).
+    pub lang: Lang,
     pub outcome: Option<Outcome>,
     /// How many times the store has written this record. The store checks it on every write
     /// and increases it, so that a change built on an outdated read is refused even when the
@@ -157,7 +150,7 @@ impl GameRecord {
         guild_id: Option<u64>,
         channel_id: u64,
         variant: Variant,
-        players: [Seat; 2],
+        players: ByColour<Seat>,
         now_ms: u64,
     ) -> GameRecord {
         GameRecord {
@@ -174,7 +167,7 @@ impl GameRecord {
             last_move_at_ms: now_ms,
             move_time_ms: DEFAULT_MOVE_TIME_MS,
             reminded_ply: None,
-            lang: DEFAULT_LANG.to_string(),
+            lang: Lang::default(),
             outcome: None,
             revision: 0,
             opening: None,
@@ -182,7 +175,7 @@ impl GameRecord {
     }
 
     pub fn seat(&self, color: Color) -> &Seat {
-        &self.players[color.index()]
+        &self.players[color]
     }
 
     /// Plies played.
@@ -269,7 +262,7 @@ pub(crate) struct GameRecordV1 {
     channel_id: u64,
     variant: Variant,
     start_fen: Option<String>,
-    players: [Seat; 2],
+    players: ByColour<Seat>,
     moves: Vec<StoredMove>,
     draw_offer: Option<Color>,
     undo_used: bool,
@@ -300,7 +293,7 @@ impl From<GameRecordV1> for GameRecord {
             last_move_at_ms: v1.last_move_at_ms,
             move_time_ms: DEFAULT_MOVE_TIME_MS,
             reminded_ply: None,
-            lang: DEFAULT_LANG.to_string(),
+            lang: Lang::default(),
             outcome: v1.outcome,
             revision: v1.revision,
             opening: None,
@@ -317,7 +310,7 @@ pub(crate) struct GameRecordV2 {
     channel_id: u64,
     variant: Variant,
     start_fen: Option<String>,
-    players: [Seat; 2],
+    players: ByColour<Seat>,
     moves: Vec<StoredMove>,
     draw_offer: Option<Color>,
     undo_used: bool,
@@ -325,7 +318,7 @@ pub(crate) struct GameRecordV2 {
     last_move_at_ms: u64,
     move_time_ms: u64,
     reminded_ply: Option<usize>,
-    lang: String,
+    lang: Lang,
     outcome: Option<Outcome>,
     revision: u64,
 }
@@ -385,8 +378,8 @@ pub struct Challenge {
     pub created_at_ms: u64,
     pub expires_at_ms: u64,
     pub message_id: Option<u64>,
-    /// The challenger's language (`en`, `es`), for the notice when it expires.
-    pub lang: String,
+    /// The challenger's language, for the notice when it expires (stored as its code).
+    pub lang: Lang,
     /// The time per move of the game it starts; `None` is the bot's default.
     pub move_time_ms: Option<u64>,
     /// The three-move ballot opening the game will start from (English only), in notation;
@@ -417,7 +410,7 @@ impl From<ChallengeV1> for Challenge {
             created_at_ms: v1.created_at_ms,
             expires_at_ms: v1.expires_at_ms,
             message_id: v1.message_id,
-            lang: DEFAULT_LANG.to_string(),
+            lang: Lang::default(),
             move_time_ms: None,
             opening: None,
         }
@@ -435,7 +428,7 @@ pub(crate) struct ChallengeV2 {
     created_at_ms: u64,
     expires_at_ms: u64,
     message_id: Option<u64>,
-    lang: String,
+    lang: Lang,
     move_time_ms: Option<u64>,
 }
 
@@ -530,8 +523,8 @@ pub struct VariantRecord {
     pub people: Tally,
     /// Rating from games against people.
     pub rating: Rating,
-    /// Indexed like [`BOT_LEVELS`].
-    pub bots: [BotRecord; 4],
+    /// Indexed by [`Level::index`].
+    pub bots: [BotRecord; Level::ALL.len()],
 }
 
 /// What the bot knows about a user.
@@ -565,9 +558,9 @@ impl PlayerRecord {
         &mut self.variants[variant_index(variant)]
     }
 
-    /// Games against the computer at `level` (`None` for an unknown level name).
-    pub fn bot(&self, variant: Variant, level: &str) -> Option<&BotRecord> {
-        level_index(level).map(|i| &self.variant(variant).bots[i])
+    /// Games against the computer at `level`.
+    pub fn bot(&self, variant: Variant, level: Level) -> &BotRecord {
+        &self.variant(variant).bots[level.index()]
     }
 }
 
@@ -614,8 +607,8 @@ pub struct SeatSummary {
 pub struct FinishSummary {
     pub game_id: u64,
     pub outcome: Outcome,
-    /// Indexed by colour like [`GameRecord::players`]; `None` for the computer.
-    pub seats: [Option<SeatSummary>; 2],
+    /// `None` for the computer.
+    pub seats: ByColour<Option<SeatSummary>>,
     /// Player or leaderboard records that could not be read: reported here and left as they
     /// are (the game itself was archived).
     pub skipped: Vec<StoreError>,
@@ -660,15 +653,13 @@ mod tests {
             None,
             2,
             Variant::Spanish,
-            [
+            ByColour::new(
                 Seat::Human {
                     user_id: 1,
                     name: "a".into(),
                 },
-                Seat::Bot {
-                    level: "easy".into(),
-                },
-            ],
+                Seat::Bot { level: Level::Easy },
+            ),
             0,
         );
         let mut game = Game::new(Variant::Spanish);

@@ -2,10 +2,9 @@
 //! game changes the players' records. Pure functions: the store calls them inside its
 //! transaction.
 
-use super::records::{
-    level_index, GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary,
-};
-use crate::engine::{Color, Game, Outcome, Variant};
+use super::records::{GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary};
+use crate::engine::{ByColour, Color, Game, Outcome, Variant};
+use crate::level::Level;
 use skillratings::glicko2::{glicko2, Glicko2Config};
 use skillratings::Outcomes;
 
@@ -17,7 +16,7 @@ pub const POINTS_PER_MOVE_SAVED: u32 = 10;
 pub const MOVES_PAR: u32 = 60;
 
 /// The level whose best score earns titles (docs/GAME-APP.md: "at Medium").
-pub const TITLE_LEVEL: &str = "medium";
+pub const TITLE_LEVEL: Level = Level::Medium;
 /// Best score at [`TITLE_LEVEL`] that earns [`Title::Expert`] (docs/GAME-APP.md).
 pub const EXPERT_SCORE: u32 = 500;
 /// Best score at [`TITLE_LEVEL`] that earns [`Title::Pro`] (docs/GAME-APP.md).
@@ -56,7 +55,7 @@ impl Title {
 /// leaderboards and the end of a game never disagree.
 pub fn title(p: &PlayerRecord, variant: Variant) -> Option<Title> {
     p.bot(variant, TITLE_LEVEL)
-        .and_then(|b| b.best_score)
+        .best_score
         .and_then(Title::for_best_score)
 }
 
@@ -99,7 +98,7 @@ pub fn own_moves(game: &Game, color: Color) -> usize {
 
 /// The human's colour when exactly one seat is the computer.
 pub fn human_against_bot(rec: &GameRecord) -> Option<Color> {
-    match (&rec.players[0], &rec.players[1]) {
+    match (&rec.players.white, &rec.players.black) {
         (Seat::Human { .. }, Seat::Bot { .. }) => Some(Color::White),
         (Seat::Bot { .. }, Seat::Human { .. }) => Some(Color::Black),
         _ => None,
@@ -137,38 +136,37 @@ pub(crate) fn settle(
     rec: &GameRecord,
     game: &Game,
     outcome: Outcome,
-    players: &mut [Option<PlayerRecord>; 2],
-) -> [Option<SeatSummary>; 2] {
-    let mut seats: [Option<SeatSummary>; 2] = [None, None];
-    for (i, seat) in rec.players.iter().enumerate() {
-        if let (Seat::Human { name, .. }, Some(p)) = (seat, players[i].as_mut()) {
+    players: &mut ByColour<Option<PlayerRecord>>,
+) -> ByColour<Option<SeatSummary>> {
+    let mut seats: ByColour<Option<SeatSummary>> = ByColour::default();
+    for (color, seat) in rec.players.sides() {
+        if let (Seat::Human { name, .. }, Some(p)) = (seat, players[color].as_mut()) {
             p.name.clone_from(name);
         }
     }
-    match (&rec.players[0], &rec.players[1]) {
+    match (&rec.players.white, &rec.players.black) {
         (Seat::Human { user_id: a, .. }, Seat::Human { user_id: b, .. }) if a != b => {
-            let before = [0, 1].map(|i| {
-                players[i]
-                    .as_ref()
+            let before = players.as_ref().map(|p| {
+                p.as_ref()
                     .map_or_else(Rating::default, |p| p.variant(rec.variant).rating)
             });
-            let (white_after, black_after) = rate(before[0], before[1], outcome);
-            let after = [white_after, black_after];
-            for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                let Some(p) = players[i].as_mut() else {
+            let (white, black) = rate(before.white, before.black, outcome);
+            let after = ByColour::new(white, black);
+            for color in [Color::White, Color::Black] {
+                let Some(p) = players[color].as_mut() else {
                     continue;
                 };
                 let result = result_for(outcome, color);
                 let v = p.variant_mut(rec.variant);
                 count(&mut v.people, result);
-                v.rating = after[i];
-                seats[i] = Some(SeatSummary {
+                v.rating = after[color];
+                seats[color] = Some(SeatSummary {
                     user_id: p.user_id,
                     result,
                     score: None,
                     ranked: false,
                     new_best: false,
-                    rating: Some((before[i], after[i])),
+                    rating: Some((before[color], after[color])),
                     title_earned: None,
                 });
             }
@@ -178,19 +176,17 @@ pub(crate) fn settle(
                 // Two computers, or someone playing themselves: nothing to count.
                 return seats;
             };
-            let i = human.index();
-            let bot_level = match rec.seat(human.opposite()) {
-                Seat::Bot { level } => level_index(level),
-                _ => None,
+            let Seat::Bot { level } = *rec.seat(human.opposite()) else {
+                return seats;
             };
-            let (Some(p), Some(level)) = (players[i].as_mut(), bot_level) else {
+            let Some(p) = players[human].as_mut() else {
                 return seats;
             };
             let title_before = title(p, rec.variant);
             let result = result_for(outcome, human);
             let points = score_in(game, human);
             let ranked = result == GameResult::Win && !rec.undo_used;
-            let bot = &mut p.variant_mut(rec.variant).bots[level];
+            let bot = &mut p.variant_mut(rec.variant).bots[level.index()];
             count(&mut bot.tally, result);
             let mut new_best = false;
             if result == GameResult::Win {
@@ -204,7 +200,7 @@ pub(crate) fn settle(
                 }
             }
             let title_after = title(p, rec.variant);
-            seats[i] = Some(SeatSummary {
+            seats[human] = Some(SeatSummary {
                 user_id: p.user_id,
                 result,
                 score: Some(points),
@@ -239,15 +235,13 @@ mod tests {
         }
     }
 
-    fn bot(level: &str) -> Seat {
-        Seat::Bot {
-            level: level.to_string(),
-        }
+    fn bot(level: Level) -> Seat {
+        Seat::Bot { level }
     }
 
     /// A short English game Black (first to move) wins by capturing White's only man.
     fn quick_win(players: [Seat; 2]) -> GameRecord {
-        let mut rec = GameRecord::new(1, Some(5), 9, Variant::English, players, 0);
+        let mut rec = GameRecord::new(1, Some(5), 9, Variant::English, players.into(), 0);
         // Black men on 14 and 18; the one on 18 takes White's last man on 22.
         rec.start_fen = Some("B:W22:B14,18".to_string());
         let start = Position::from_fen(Variant::English, "B:W22:B14,18").unwrap();
@@ -260,7 +254,7 @@ mod tests {
 
     #[test]
     fn win_against_the_computer_scores_pieces_and_speed() {
-        let rec = quick_win([bot("easy"), human(7)]);
+        let rec = quick_win([bot(Level::Easy), human(7)]);
         assert_eq!(
             rec.outcome,
             Some(Outcome::Win {
@@ -271,7 +265,7 @@ mod tests {
         // Two pieces left, one own move: 2 * 100 + (60 - 1) * 10.
         assert_eq!(score(&rec), 200 + 590);
         // The same game seen from the loser's side scores nothing.
-        let lost = quick_win([human(7), bot("easy")]);
+        let lost = quick_win([human(7), bot(Level::Easy)]);
         assert_eq!(score(&lost), 0);
         // Between people there is no score.
         assert_eq!(score(&quick_win([human(1), human(2)])), 0);
@@ -318,37 +312,37 @@ mod tests {
 
     #[test]
     fn settle_counts_bot_wins_and_keeps_undo_wins_unranked() {
-        let rec = quick_win([bot("hard"), human(7)]);
+        let rec = quick_win([bot(Level::Hard), human(7)]);
         let game = rec.to_game().unwrap();
         let outcome = rec.outcome.unwrap();
-        let mut players = [None, Some(PlayerRecord::new(7, "old name".into()))];
+        let mut players = ByColour::new(None, Some(PlayerRecord::new(7, "old name".into())));
         let seats = settle(&rec, &game, outcome, &mut players);
-        let p = players[1].as_ref().unwrap();
+        let p = players.black.as_ref().unwrap();
         assert_eq!(p.name, "user7");
-        let hard = p.bot(Variant::English, "hard").unwrap();
+        let hard = p.bot(Variant::English, Level::Hard);
         assert_eq!((hard.tally.wins, hard.best_score), (1, Some(790)));
-        let s = seats[1].as_ref().unwrap();
+        let s = seats.black.as_ref().unwrap();
         assert!(s.ranked && s.new_best);
-        assert!(seats[0].is_none());
+        assert!(seats.white.is_none());
 
         let mut undone = rec.clone();
         undone.undo_used = true;
         let seats = settle(&undone, &game, outcome, &mut players);
-        let hard = players[1]
+        let hard = players
+            .black
             .as_ref()
             .unwrap()
-            .bot(Variant::English, "hard")
-            .unwrap();
+            .bot(Variant::English, Level::Hard);
         assert_eq!(hard.tally.wins, 2);
         assert_eq!(hard.unranked_wins, 1);
         assert_eq!(hard.best_score, Some(790));
-        assert!(!seats[1].as_ref().unwrap().ranked);
+        assert!(!seats.black.as_ref().unwrap().ranked);
     }
 
     /// `quick_win` with eight more Black men far away: ten pieces left, a score of 1,590.
     fn big_win(players: [Seat; 2]) -> GameRecord {
         let fen = "B:W22:B1,2,3,4,5,6,7,8,14,18";
-        let mut rec = GameRecord::new(2, Some(5), 9, Variant::English, players, 0);
+        let mut rec = GameRecord::new(2, Some(5), 9, Variant::English, players.into(), 0);
         rec.start_fen = Some(fen.to_string());
         let mut game = Game::from_position(Position::from_fen(Variant::English, fen).unwrap());
         let mv = game.play_text("18x25").unwrap();
@@ -358,11 +352,11 @@ mod tests {
     }
 
     /// Settles `rec` for the records in `players`; the human's summary.
-    fn settled(rec: &GameRecord, players: &mut [Option<PlayerRecord>; 2]) -> SeatSummary {
+    fn settled(rec: &GameRecord, players: &mut ByColour<Option<PlayerRecord>>) -> SeatSummary {
         let game = rec.to_game().unwrap();
         let seats = settle(rec, &game, rec.outcome.unwrap(), players);
         let human = human_against_bot(rec).unwrap();
-        seats[human.index()].clone().unwrap()
+        seats[human].clone().unwrap()
     }
 
     #[test]
@@ -377,62 +371,60 @@ mod tests {
         assert_eq!(Title::for_best_score(999), Some(Title::Expert));
         assert_eq!(Title::for_best_score(win_points(10, 60)), Some(Title::Pro));
         assert_eq!(Title::for_best_score(1800), Some(Title::Pro));
-        assert!(crate::store::records::BOT_LEVELS.contains(&TITLE_LEVEL));
 
         // Only the best score at Medium, in the variant asked about, counts.
         let mut p = PlayerRecord::new(7, "ana".into());
-        let level = |l: &str| level_index(l).unwrap();
-        p.variant_mut(Variant::English).bots[level("hard")].best_score = Some(1500);
+        p.variant_mut(Variant::English).bots[Level::Hard.index()].best_score = Some(1500);
         assert_eq!(title(&p, Variant::English), None);
-        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(499);
+        p.variant_mut(Variant::English).bots[Level::Medium.index()].best_score = Some(499);
         assert_eq!(title(&p, Variant::English), None);
-        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(500);
+        p.variant_mut(Variant::English).bots[Level::Medium.index()].best_score = Some(500);
         assert_eq!(title(&p, Variant::English), Some(Title::Expert));
         assert_eq!(title(&p, Variant::Spanish), None);
-        p.variant_mut(Variant::English).bots[level("medium")].best_score = Some(1000);
+        p.variant_mut(Variant::English).bots[Level::Medium.index()].best_score = Some(1000);
         assert_eq!(title(&p, Variant::English), Some(Title::Pro));
     }
 
     #[test]
     fn a_title_is_announced_only_by_the_game_that_earns_it() {
-        let mut players = [None, Some(PlayerRecord::new(7, "user7".into()))];
-        let at = |level: &str| [bot(level), human(7)];
+        let mut players = ByColour::new(None, Some(PlayerRecord::new(7, "user7".into())));
+        let at = |level: Level| [bot(level), human(7)];
 
         // 790 at Medium: Expert, once.
-        let s = settled(&quick_win(at("medium")), &mut players);
+        let s = settled(&quick_win(at(Level::Medium)), &mut players);
         assert_eq!((s.score, s.title_earned), (Some(790), Some(Title::Expert)));
-        let s = settled(&quick_win(at("medium")), &mut players);
+        let s = settled(&quick_win(at(Level::Medium)), &mut players);
         assert_eq!(s.title_earned, None, "already Expert");
 
         // A high score at another level, or a win with undo, earns nothing.
         assert_eq!(
-            settled(&big_win(at("hard")), &mut players).title_earned,
+            settled(&big_win(at(Level::Hard)), &mut players).title_earned,
             None
         );
-        let mut undone = big_win(at("medium"));
+        let mut undone = big_win(at(Level::Medium));
         undone.undo_used = true;
         assert_eq!(settled(&undone, &mut players).title_earned, None);
-        let p = players[1].as_ref().unwrap();
+        let p = players.black.as_ref().unwrap();
         assert_eq!(title(p, Variant::English), Some(Title::Expert));
 
         // 1,590 at Medium: Pro, once; a lower score later takes nothing away.
-        let s = settled(&big_win(at("medium")), &mut players);
+        let s = settled(&big_win(at(Level::Medium)), &mut players);
         assert_eq!((s.score, s.title_earned), (Some(1590), Some(Title::Pro)));
         assert_eq!(
-            settled(&big_win(at("medium")), &mut players).title_earned,
+            settled(&big_win(at(Level::Medium)), &mut players).title_earned,
             None
         );
         assert_eq!(
-            settled(&quick_win(at("medium")), &mut players).title_earned,
+            settled(&quick_win(at(Level::Medium)), &mut players).title_earned,
             None
         );
-        let p = players[1].as_ref().unwrap();
+        let p = players.black.as_ref().unwrap();
         assert_eq!(title(p, Variant::English), Some(Title::Pro));
 
         // Straight to Pro from nothing announces Pro alone.
-        let mut fresh = [None, Some(PlayerRecord::new(7, "user7".into()))];
+        let mut fresh = ByColour::new(None, Some(PlayerRecord::new(7, "user7".into())));
         assert_eq!(
-            settled(&big_win(at("medium")), &mut fresh).title_earned,
+            settled(&big_win(at(Level::Medium)), &mut fresh).title_earned,
             Some(Title::Pro)
         );
     }

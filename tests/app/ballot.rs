@@ -502,7 +502,7 @@ async fn version_2_records_still_read_as_free_starts() {
         (c.challenger.name.as_str(), c.challenged.user_id),
         ("ana", 2)
     );
-    assert_eq!((c.lang.as_str(), c.move_time_ms), ("es", Some(86_400_000)));
+    assert_eq!((c.lang.code(), c.move_time_ms), ("es", Some(86_400_000)));
     assert_eq!(c.opening, None);
     let g = store
         .active_game(13)
@@ -512,7 +512,7 @@ async fn version_2_records_still_read_as_free_starts() {
         (g.id, g.move_time_ms, g.reminded_ply, g.revision),
         (9, 7_000, Some(1), 2)
     );
-    assert_eq!(g.lang, "es");
+    assert_eq!(g.lang.code(), "es");
     assert_eq!(g.opening, None);
     assert_eq!(ballot::opening_of(&g), None);
     assert_eq!(g.to_game().unwrap().position(), game.position());

@@ -433,7 +433,7 @@ async fn stored_game(
         PLACE.guild_id,
         channel_id,
         variant,
-        players,
+        players.into(),
         0,
     );
     rec.start_fen = Some(fen.to_string());
@@ -455,7 +455,7 @@ fn seat(a: &Actor) -> damas::store::Seat {
 /// `fen`, in its own channel.
 async fn against_medium_from(w: &World, channel_id: u64, person: &Actor, fen: &str) -> Place {
     let bot = damas::store::Seat::Bot {
-        level: Level::Medium.id().to_string(),
+        level: Level::Medium,
     };
     stored_game(w, channel_id, [bot, seat(person)], Variant::English, fen).await
 }

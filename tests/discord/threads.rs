@@ -10,14 +10,14 @@ use crate::support::stand_in::*;
 use damas::ai::Level;
 use damas::app::commands::{self, ArgValue, Command, Invocation, Threading};
 use damas::app::{Action, App, Place as AppPlace};
-use damas::engine::{Color, Variant};
+use damas::engine::{ByColour, Color, Variant};
 use damas::store::Seat;
 use serde_json::Value;
 
 /// The user ids in a game's seats, White first (0 for the bot).
-fn seat_ids(players: &[Seat; 2]) -> [u64; 2] {
-    players.clone().map(|s| match s {
-        Seat::Human { user_id, .. } => user_id,
+fn seat_ids(players: &ByColour<Seat>) -> [u64; 2] {
+    [&players.white, &players.black].map(|s| match s {
+        Seat::Human { user_id, .. } => *user_id,
         _ => 0,
     })
 }
@@ -560,15 +560,13 @@ async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     let game = w.active_game(PLACE.channel_id).unwrap();
     assert_eq!(
         game.players,
-        [
+        ByColour::new(
             Seat::Human {
                 user_id: alice.user_id,
                 name: "alice".into()
             },
-            Seat::Bot {
-                level: "easy".into()
-            }
-        ],
+            Seat::Bot { level: Level::Easy }
+        ),
         "alice has White now, against the same level"
     );
     assert_eq!(game.variant, Variant::English);

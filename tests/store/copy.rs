@@ -19,7 +19,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         g.outcome = Some(win(Color::White, WinReason::Time));
         store.finish_game(channel, 0, &g).await.unwrap();
     }
-    let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, "hard");
+    let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, Level::Hard);
     store.create_game(bot_game.clone()).await.unwrap();
     win_it(store, bot_game).await;
     // Cancelled: created, moved, cancelled; nothing of it stays but its id.
@@ -78,7 +78,7 @@ fn readings(store: &Store) -> String {
         store.leaderboard(10, Variant::Spanish, None, 10).unwrap(),
         store.leaderboard(20, Variant::Spanish, None, 10).unwrap(),
         store
-            .leaderboard(10, Variant::English, Some("hard"), 10)
+            .leaderboard(10, Variant::English, Some(Level::Hard), 10)
             .unwrap(),
     )
 }

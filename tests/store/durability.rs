@@ -12,8 +12,8 @@ async fn reopening_keeps_every_game_exactly(db) {
     let mut active = Vec::new();
     let setups = [
         (Variant::Spanish, [human(1), human(2)], None),
-        (Variant::Portuguese, [human(3), bot("medium")], None),
-        (Variant::English, [bot("expert"), human(4)], None),
+        (Variant::Portuguese, [human(3), bot(Level::Medium)], None),
+        (Variant::English, [bot(Level::Expert), human(4)], None),
         (
             Variant::Spanish,
             [human(5), human(6)],
@@ -188,7 +188,7 @@ on_both_backends! {
 #[tokio::test]
 async fn a_write_built_on_an_outdated_read_is_refused(db) {
     let store = db.open();
-    let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot("easy")]);
+    let rec = new_game(1, None, 7, Variant::Spanish, [human(1), bot(Level::Easy)]);
     store.create_game(rec.clone()).await.unwrap();
     // Read at ply 0; meanwhile the game goes 11-15, then takes it back (ply 0 again).
     let stale = store.active_game(7).unwrap().unwrap();
@@ -304,7 +304,7 @@ async fn corrupt_values_are_reported_and_never_overwritten(db) {
         summary.skipped.as_slice(),
         [StoreError::Corrupt { tree, key, .. }] if *tree == TREE_PLAYERS && key == "2"
     ));
-    assert!(summary.seats[0].is_some() && summary.seats[1].is_none());
+    assert!(summary.seats.white.is_some() && summary.seats.black.is_none());
     assert!(matches!(store.player(2), Err(StoreError::Corrupt { .. })));
     let store = reopen(&db, store);
     let raw = |tree: &'static str, k: u64| store.raw_get(tree, &key(k)).unwrap();
@@ -327,13 +327,13 @@ async fn the_cap_on_games_against_the_bot_holds_under_concurrency(db) {
         .await
         .unwrap();
     store
-        .create_game(new_game(2, Some(5), 101, Variant::Spanish, [bot("easy"), human(44)]))
+        .create_game(new_game(2, Some(5), 101, Variant::Spanish, [bot(Level::Easy), human(44)]))
         .await
         .unwrap();
     let tasks: Vec<_> = (0..8u64)
         .map(|i| {
             let store = store.clone();
-            let rec = new_game(10 + i, Some(5), 200 + i, Variant::English, [bot("easy"), human(me)]);
+            let rec = new_game(10 + i, Some(5), 200 + i, Variant::English, [bot(Level::Easy), human(me)]);
             tokio::spawn(async move { store.create_game_capped(rec, 2).await })
         })
         .collect();
@@ -349,7 +349,7 @@ async fn the_cap_on_games_against_the_bot_holds_under_concurrency(db) {
         }
     }
     assert_eq!(started.len(), 2, "{started:?}");
-    let over = new_game(20, Some(5), 300, Variant::English, [bot("easy"), human(me)]);
+    let over = new_game(20, Some(5), 300, Variant::English, [bot(Level::Easy), human(me)]);
     assert!(matches!(
         store.create_game_capped(over.clone(), 2).await,
         Err(StoreError::TooManyBotGames { .. })
@@ -366,7 +366,7 @@ on_both_backends! {
 async fn games_under_way_missing_from_the_index_are_added_at_open(db) {
     let store = db.open();
     store
-        .create_game(new_game(1, Some(5), 100, Variant::Spanish, [human(7), bot("hard")]))
+        .create_game(new_game(1, Some(5), 100, Variant::Spanish, [human(7), bot(Level::Hard)]))
         .await
         .unwrap();
     // As an older version left it: no entry.

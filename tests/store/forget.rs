@@ -26,8 +26,8 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
         store.finish_game(id, 0, &g).await.unwrap();
         finished.push(g);
     }
-    let mut vs_bot = one_move_win_game(3, 500, 3, gone, "hard");
-    if let damas::store::Seat::Human { name: n, .. } = &mut vs_bot.players[1] {
+    let mut vs_bot = one_move_win_game(3, 500, 3, gone, Level::Hard);
+    if let damas::store::Seat::Human { name: n, .. } = &mut vs_bot.players.black {
         *n = name.to_string();
     }
     store.create_game(vs_bot.clone()).await.unwrap();
@@ -79,8 +79,8 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
 
     // What stays: the games, in their opponents' histories, with a deleted seat.
     let first = store.archived_game(1).unwrap().unwrap();
-    assert_eq!(first.players[0], damas::store::Seat::Deleted);
-    assert_eq!(first.players[1], person(other, "Other"));
+    assert_eq!(first.players.white, damas::store::Seat::Deleted);
+    assert_eq!(first.players.black, person(other, "Other"));
     assert_eq!(first.moves, finished[0].moves);
     assert_eq!(store.games_of_player(other, 10).unwrap().len(), 2);
     assert!(store.games_of_player(gone, 10).unwrap().is_empty());
@@ -135,7 +135,7 @@ async fn forgetting_someone_who_plays_erases_nothing(db) {
         .unwrap()
         .unwrap();
     // Under way, against the bot in another channel.
-    let playing = new_game(2, Some(5), 2, Variant::English, [bot("easy"), human(gone)]);
+    let playing = new_game(2, Some(5), 2, Variant::English, [bot(Level::Easy), human(gone)]);
     store.create_game(playing.clone()).await.unwrap();
     assert_eq!(store.playing(gone).unwrap().games.len(), 1);
     let before = all_bytes(&store);
@@ -170,7 +170,7 @@ async fn a_game_never_starts_between_the_check_and_the_erasure(db) {
             reason: DrawReason::Agreement,
         });
         store.finish_game(old.channel_id, 0, &old).await.unwrap();
-        let game = new_game(5_000 + round, Some(5), channel, Variant::Spanish, [human(user), bot("easy")]);
+        let game = new_game(5_000 + round, Some(5), channel, Variant::Spanish, [human(user), bot(Level::Easy)]);
         let (a, b) = (store.clone(), store.clone());
         let create = tokio::spawn(async move { a.create_game(game).await });
         let forget = tokio::spawn(async move { b.forget_user(user).await });

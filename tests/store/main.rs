@@ -17,7 +17,8 @@ mod scores;
 mod versions;
 
 use crate::support::store::*;
-use damas::engine::{Color, DrawReason, Outcome, Position, Variant, WinReason};
+use damas::engine::{ByColour, Color, DrawReason, Outcome, Position, Variant, WinReason};
+use damas::lang::Lang;
 use damas::store::{
     score, BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store,
     StoreError, StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
@@ -60,7 +61,7 @@ fn one_move_win_game(
     guild: u64,
     channel: u64,
     black: u64,
-    level: &str,
+    level: Level,
 ) -> damas::store::GameRecord {
     let mut rec = new_game(
         id,
@@ -125,7 +126,7 @@ fn challenge(from: u64, to: u64, now_ms: u64) -> Challenge {
         created_at_ms: now_ms,
         expires_at_ms: now_ms + 60_000,
         message_id: Some(1),
-        lang: "es".into(),
+        lang: Lang::Es,
         move_time_ms: Some(86_400_000),
         opening: None,
     }

@@ -8,10 +8,10 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
     let store = db.open();
     let guild = 77;
     // A ranked win.
-    let rec = one_move_win_game(1, guild, 10, 500, "hard");
+    let rec = one_move_win_game(1, guild, 10, 500, Level::Hard);
     store.create_game(rec.clone()).await.unwrap();
     let summary = win_it(&store, rec).await;
-    let seat = summary.seats[1].as_ref().expect("the human is Black");
+    let seat = summary.seats.black.as_ref().expect("the human is Black");
     assert_eq!(seat.result, GameResult::Win);
     assert_eq!(seat.score, Some(ONE_MOVE_WIN_SCORE));
     assert!(seat.ranked && seat.new_best);
@@ -21,14 +21,14 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
     );
 
     // The same win with an undo: counted, never ranked.
-    let mut undo = one_move_win_game(2, guild, 11, 600, "hard");
+    let mut undo = one_move_win_game(2, guild, 11, 600, Level::Hard);
     undo.undo_used = true;
     store.create_game(undo.clone()).await.unwrap();
     let summary = win_it(&store, undo).await;
-    let seat = summary.seats[1].as_ref().unwrap();
+    let seat = summary.seats.black.as_ref().unwrap();
     assert!(!seat.ranked && !seat.new_best);
     let p = store.player(600).unwrap().unwrap();
-    let hard = p.bot(Variant::English, "hard").unwrap();
+    let hard = p.bot(Variant::English, Level::Hard);
     assert_eq!(
         (hard.tally.wins, hard.unranked_wins, hard.best_score),
         (1, 1, None)
@@ -40,38 +40,38 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
         Some(guild),
         12,
         Variant::English,
-        [bot("hard"), human(500)],
+        [bot(Level::Hard), human(500)],
     );
     store.create_game(left.clone()).await.unwrap();
     left.outcome = Some(win(Color::White, WinReason::Abandoned));
     let summary = store.finish_game(12, 0, &left).await.unwrap();
-    let seat = summary.seats[1].as_ref().unwrap();
+    let seat = summary.seats.black.as_ref().unwrap();
     assert_eq!(
         (seat.result, seat.score, seat.ranked),
         (GameResult::Loss, Some(0), false)
     );
     let p = store.player(500).unwrap().unwrap();
-    let hard = p.bot(Variant::English, "hard").unwrap();
+    let hard = p.bot(Variant::English, Level::Hard);
     assert_eq!(
         (hard.tally.wins, hard.tally.losses, hard.best_score),
         (1, 1, Some(ONE_MOVE_WIN_SCORE))
     );
 
     // A lower score later does not replace the best one.
-    let mut slower = one_move_win_game(4, guild, 13, 500, "hard");
+    let mut slower = one_move_win_game(4, guild, 13, 500, Level::Hard);
     slower.start_fen = Some("B:W22:B18".to_string());
     let pos = Position::from_fen(Variant::English, "B:W22:B18").unwrap();
     store.create_game(slower.clone()).await.unwrap();
     push_move(&mut slower, pos.parse_move("18x25").unwrap(), 2_000);
     let summary = store.finish_game(13, 0, &slower).await.unwrap();
-    let seat = summary.seats[1].as_ref().unwrap();
+    let seat = summary.seats.black.as_ref().unwrap();
     assert_eq!(
         (seat.score, seat.ranked, seat.new_best),
         (Some(690), true, false)
     );
 
     let board = store
-        .leaderboard(guild, Variant::English, Some("hard"), 10)
+        .leaderboard(guild, Variant::English, Some(Level::Hard), 10)
         .unwrap();
     assert_eq!(board.len(), 1, "the undo win is not ranked: {board:?}");
     assert_eq!(
@@ -79,17 +79,13 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
         (500, ONE_MOVE_WIN_SCORE, 3)
     );
     assert!(store
-        .leaderboard(guild, Variant::English, Some("easy"), 10)
+        .leaderboard(guild, Variant::English, Some(Level::Easy), 10)
         .unwrap()
         .is_empty());
     assert!(store
-        .leaderboard(guild + 1, Variant::English, Some("hard"), 10)
+        .leaderboard(guild + 1, Variant::English, Some(Level::Hard), 10)
         .unwrap()
         .is_empty());
-    assert!(matches!(
-        store.leaderboard(guild, Variant::English, Some("grandmaster"), 10),
-        Err(StoreError::Invalid(Invalid::UnknownLevel(_)))
-    ));
     assert_eq!(
         store
             .games_of_player(500, 10)
@@ -122,9 +118,9 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board(db) {
     store.create_game(g.clone()).await.unwrap();
     g.outcome = Some(resign(Color::Black));
     let summary = store.finish_game(100, 0, &g).await.unwrap();
-    let (before, after) = summary.seats[0].as_ref().unwrap().rating.unwrap();
+    let (before, after) = summary.seats.white.as_ref().unwrap().rating.unwrap();
     assert!(after.rating > before.rating);
-    let (_, bob_after) = summary.seats[1].as_ref().unwrap().rating.unwrap();
+    let (_, bob_after) = summary.seats.black.as_ref().unwrap().rating.unwrap();
     assert!(bob_after.rating < before.rating);
     let board = store.leaderboard(10, Variant::Spanish, None, 10).unwrap();
     assert_eq!(
@@ -251,15 +247,15 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
     assert_eq!(store.active_game(30).unwrap(), None);
 
     // Against the computer, the human's loss on time scores 0 and counts as a loss.
-    let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot("easy")]);
+    let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot(Level::Easy)]);
     store.create_game(b.clone()).await.unwrap();
     b.outcome = Some(win(Color::Black, WinReason::Time));
     let summary = store.finish_game(31, 0, &b).await.unwrap();
-    let human = summary.seats[0].as_ref().unwrap();
+    let human = summary.seats.white.as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
     let record = store.player(9).unwrap().unwrap();
     assert_eq!(
-        record.bot(Variant::Spanish, "easy").unwrap().tally.losses,
+        record.bot(Variant::Spanish, Level::Easy).tally.losses,
         1
     );
 }

@@ -89,40 +89,7 @@ macro_rules! fl {
 }
 pub use crate::fl;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Lang {
-    Es,
-    En,
-}
-
-impl Lang {
-    /// `es` or `en` (also `es-ES`, `en-US`…).
-    pub fn from_code(code: &str) -> Option<Lang> {
-        let c = code.trim().to_ascii_lowercase();
-        if c == "es" || c.starts_with("es-") || c.starts_with("es_") {
-            Some(Lang::Es)
-        } else if c == "en" || c.starts_with("en-") || c.starts_with("en_") {
-            Some(Lang::En)
-        } else {
-            None
-        }
-    }
-
-    /// Spanish for every `es-*` Discord locale, English otherwise.
-    pub fn from_locale(locale: &str) -> Lang {
-        match Lang::from_code(locale) {
-            Some(Lang::Es) => Lang::Es,
-            _ => Lang::En,
-        }
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Es => "es",
-            Lang::En => "en",
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 const ES: &str = include_str!("es.ftl");
 const EN: &str = include_str!("en.ftl");

@@ -4,6 +4,7 @@
 pub mod postgres;
 
 use damas::engine::{Color, Game, Move, Outcome, Variant, WinReason};
+pub use damas::level::Level;
 use damas::store::{Durability, GameRecord, Seat, Store, StoredMove};
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -88,10 +89,8 @@ pub fn human(user_id: u64) -> Seat {
     }
 }
 
-pub fn bot(level: &str) -> Seat {
-    Seat::Bot {
-        level: level.to_string(),
-    }
+pub fn bot(level: Level) -> Seat {
+    Seat::Bot { level }
 }
 
 pub fn new_game(
@@ -101,7 +100,7 @@ pub fn new_game(
     variant: Variant,
     players: [Seat; 2],
 ) -> GameRecord {
-    GameRecord::new(id, guild, channel, variant, players, 1_000)
+    GameRecord::new(id, guild, channel, variant, players.into(), 1_000)
 }
 
 /// Plays `mv` on the record the way the application does: replay, play, store the move and

@@ -367,3 +367,69 @@ fn write_set(path: &Path, command: &str, secs: u64, puzzles: &[Puzzle]) -> Resul
     std::fs::write(path, format_set(&header, puzzles))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Puzzles of the shipped English set, `skip` in, `n` of them.
+    fn shipped(skip: usize, n: usize) -> Vec<Puzzle> {
+        let text = include_str!("../../data/puzzles-english.txt");
+        let set = parse_set(Variant::English, text).expect("the shipped set reads");
+        set.into_iter().skip(skip).take(n).collect()
+    }
+
+    fn ids(puzzles: &[Puzzle]) -> Vec<u32> {
+        puzzles.iter().map(|p| p.id).collect()
+    }
+
+    #[test]
+    fn the_highest_id_ever_given_is_read_from_the_header() {
+        assert_eq!(ids_given("# damas puzzles generate …\n#\tfen\tline\n"), 0);
+        let header = "# ids given up to: 12\n# re-verified by: …\n# ids given up to: 40\n";
+        assert_eq!(ids_given(header), 40);
+    }
+
+    #[test]
+    fn a_check_keeps_the_ids_that_hold_and_never_gives_a_retired_one_again() {
+        let set = shipped(0, 4);
+        let before = ids(&set);
+        let results = vec![
+            Recheck::Holds,
+            Recheck::Gone,
+            Recheck::NewLine(set[2].line.clone()),
+            Recheck::Holds,
+        ];
+        // Ids up to 50 were given once, some of them since retired: new ones start after.
+        let rebuilt = rebuild(&set, &results, 50, &[]);
+        assert_eq!(rebuilt.retired, vec![before[1], before[2]]);
+        assert_eq!(ids(&rebuilt.set), vec![before[0], before[3], 51]);
+        assert_eq!(rebuilt.new_ids, vec![51]);
+        assert_eq!(rebuilt.renewed, 1);
+        assert_eq!(
+            rebuilt.set[2].line_notation(),
+            set[2].line_notation(),
+            "the puzzle comes back with its line under its new id"
+        );
+    }
+
+    #[test]
+    fn added_puzzles_follow_under_new_ids_unless_their_line_is_in_the_set() {
+        let set = shipped(0, 3);
+        let results = vec![Recheck::Holds; set.len()];
+        let fresh = shipped(3, 2);
+        // The first of these repeats a line the set has; the others are new to it.
+        let added = vec![set[1].clone(), fresh[0].clone(), fresh[1].clone()];
+        let given = 60;
+        let rebuilt = rebuild(&set, &results, given, &added);
+        assert!(rebuilt.retired.is_empty());
+        assert_eq!(rebuilt.renewed, 0);
+        assert_eq!(rebuilt.new_ids, vec![61, 62]);
+        let mut expected = ids(&set);
+        expected.extend([61, 62]);
+        assert_eq!(ids(&rebuilt.set), expected);
+        assert_eq!(rebuilt.set[3].line_notation(), fresh[0].line_notation());
+        assert_eq!(id_range(&rebuilt.new_ids), "#61 to #62");
+        assert_eq!(id_list(&rebuilt.retired), "none");
+    }
+}

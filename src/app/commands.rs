@@ -34,7 +34,7 @@ pub trait Choice: Copy + 'static {
 
     /// The Fluent id of a value's label.
     fn label_id(self) -> String {
-        format!("choice-{}-{}", Self::KEY, self.id())
+        label_id(Self::KEY, self.id())
     }
 
     /// The value a person meant: its id, its label in either language, or another name it
@@ -50,6 +50,12 @@ pub trait Choice: Copy + 'static {
             })
         })
     }
+}
+
+/// The Fluent id of a choice's label: `choice-<key>-<value>` (the compile-time check in
+/// [`choice!`] spells the same id in parts).
+fn label_id(key: &str, value: &str) -> String {
+    format!("choice-{key}-{value}")
 }
 
 /// Implements [`Choice`] for a type from its list of values and its `const fn` naming each,
@@ -173,7 +179,7 @@ impl ChoiceSet {
 
     /// The Fluent id of a value's label.
     pub fn label_id(self, value: &str) -> String {
-        format!("choice-{}-{value}", self.key)
+        label_id(self.key, value)
     }
 
     /// The value a person meant (see [`Choice::parse`]).

@@ -13,6 +13,7 @@ pub mod boot;
 pub mod bot;
 pub mod challenge;
 pub mod commands;
+pub mod deliver;
 pub mod forget;
 pub mod i18n;
 pub mod ids;

@@ -5,6 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod attachments;
+pub mod channels;
 pub mod commands;
 pub mod deliver;
 pub mod health;
@@ -255,7 +256,12 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
             return;
         };
         let swept = handler.app.sweep().await;
-        router::deliver_swept(&http, &handler.app, swept).await;
+        router::deliver_swept(
+            &*channels::DiscordChannels::port(&http),
+            &handler.app,
+            swept,
+        )
+        .await;
         handler.replays.forget_old();
         drop(working);
         if !std::mem::take(&mut first) {

@@ -11,6 +11,7 @@
 //! - the bot's own moves are posted in the channel, whatever started them.
 
 use super::attachments::Fetcher;
+use super::channels::DiscordChannels;
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
 use super::health::Health;
 use super::replay::{Admission, ReplayGuard};
@@ -20,6 +21,7 @@ use super::webhook::HttpAnswer;
 use super::work::InFlight;
 use super::BotConfig;
 use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadError};
+use crate::app::deliver::Delivery;
 use crate::app::i18n::{self, Lang};
 use crate::app::{
     Actor, Answer, App, BoardPosted, Owed, Place, Reply, ReplyOutcome, Swept, ThreadEnd, UserRef,
@@ -27,11 +29,11 @@ use crate::app::{
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
-    AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
-    ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseMessage, CreateThread, EditMessage, EditThread, EventHandler, Guild,
-    GuildChannel, GuildId, Http, Interaction, Member, Message, MessageId, PartialGuildChannel,
-    Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
+    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind,
+    Context, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateInteractionResponseMessage, EventHandler, Guild, GuildChannel, GuildId, Http,
+    Interaction, Member, Message, PartialGuildChannel, Permissions, Ready, ResolvedValue,
+    ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use serenity::gateway::{ConnectionStage, ShardStageUpdateEvent};
@@ -105,20 +107,13 @@ fn can_create_threads(cmd: &CommandInteraction) -> bool {
 
 /// Opens the thread an answer asks for and starts its game there; when Discord refuses (no
 /// permission after all, a thread limit), the game starts in the channel and says why.
-async fn open_thread(http: &Http, app: &App, answer: Answer) -> Answer {
+async fn open_thread(out: &dyn Delivery, app: &App, answer: Answer) -> Answer {
     let Some(request) = answer.new_thread else {
         return answer;
     };
-    let parent = ChannelId::new(request.parent.channel_id);
-    let thread = CreateThread::new(request.name.clone())
-        .kind(ChannelType::PublicThread)
-        .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    match with_retries("open a game thread", None, || {
-        parent.create_thread(http, thread.clone())
-    })
-    .await
-    {
-        Ok(thread) => app.start_in_thread(request, thread.id.get()).await,
+    let parent = request.parent.channel_id;
+    match out.open_thread(parent, &request.name).await {
+        Ok(thread) => app.start_in_thread(request, thread).await,
         Err(e) => {
             tracing::warn!("could not open a thread in channel {parent}: {e}");
             app.start_without_thread(request).await
@@ -128,35 +123,25 @@ async fn open_thread(http: &Http, app: &App, answer: Answer) -> Answer {
 
 /// A game in a thread ended: its line in the parent channel shows the result, and the thread
 /// is archived (kept, readable, and reopened by any new message in it).
-async fn close_thread(http: &Http, app: &App, end: ThreadEnd) {
-    let parent = ChannelId::new(end.parent_channel_id);
+async fn close_thread(out: &dyn Delivery, app: &App, end: ThreadEnd) {
+    let parent = end.parent_channel_id;
     let edited = match end.line_message_id {
-        Some(message_id) => with_retries("show a thread's result", None, || {
-            parent.edit_message(
-                http,
-                MessageId::new(message_id),
-                Rendered::new(&end.line).edit_message(),
-            )
-        })
-        .await
-        .map(|_| ())
-        .map_err(|e| tracing::warn!("could not edit the line of thread {}: {e}", end.thread_id))
-        .is_ok(),
+        Some(message_id) => out
+            .edit(parent, message_id, &end.line)
+            .await
+            .map_err(|e| tracing::warn!("could not edit the line of thread {}: {e}", end.thread_id))
+            .is_ok(),
         None => false,
     };
     if !edited {
         if let (Some(m), Some(line)) = (
-            post_in_channel(http, parent, &end.line).await,
+            post_in_channel(out, parent, &end.line).await,
             end.line.line_of,
         ) {
-            app.thread_line_posted(line, m.id.get()).await;
+            app.thread_line_posted(line, m).await;
         }
     }
-    let archived = with_retries("archive a game thread", None, || {
-        ChannelId::new(end.thread_id).edit_thread(http, EditThread::new().archived(true))
-    })
-    .await;
-    if let Err(e) = archived {
+    if let Err(e) = out.archive_thread(end.thread_id).await {
         // Discord archives it by itself after a week without messages.
         tracing::warn!("could not archive thread {}: {e}", end.thread_id);
     }
@@ -300,28 +285,16 @@ async fn show_review_progress(
 }
 
 /// Removes a board message's buttons and menu (it keeps its picture).
-async fn strip_controls(http: &Http, channel_id: u64, message_id: u64) {
-    let stripped = with_retries("strip an old board", None, || {
-        ChannelId::new(channel_id).edit_message(
-            http,
-            MessageId::new(message_id),
-            EditMessage::new().components(vec![]),
-        )
-    })
-    .await;
-    if let Err(e) = stripped {
+async fn strip_controls(out: &dyn Delivery, channel_id: u64, message_id: u64) {
+    if let Err(e) = out.strip_controls(channel_id, message_id).await {
         // Harmless: an outdated button answers "outdated" anyway.
         tracing::debug!("could not strip old board {message_id}: {e}");
     }
 }
 
-/// Posts a public reply as a plain channel message.
-async fn post_in_channel(http: &Http, channel: ChannelId, reply: &Reply) -> Option<Message> {
-    match with_retries("post in the channel", None, || {
-        channel.send_message(http, Rendered::new(reply).channel_message())
-    })
-    .await
-    {
+/// Posts a public reply as a plain channel message; its id.
+async fn post_in_channel(out: &dyn Delivery, channel: u64, reply: &Reply) -> Option<u64> {
+    match out.post(channel, reply).await {
         Ok(m) => Some(m),
         Err(e) => {
             tracing::error!("could not post in channel {channel}: {e}");
@@ -332,26 +305,29 @@ async fn post_in_channel(http: &Http, channel: ChannelId, reply: &Reply) -> Opti
 
 /// Once a board is posted: record it, and strip the board it replaces — or this one, if the
 /// game moved on while it was being posted.
-async fn after_post(http: &Http, app: &App, reply: &Reply, message: Option<&Message>) {
-    if let (Some(challenge), Some(m)) = (reply.challenge_of, message) {
-        app.challenge_posted(challenge, m.id.get()).await;
-    }
-    if let (Some(line), Some(m)) = (reply.line_of, message) {
-        app.thread_line_posted(line, m.id.get()).await;
-    }
-    let (Some(board), Some(m)) = (reply.board_of, message) else {
+async fn after_post(out: &dyn Delivery, app: &App, reply: &Reply, message: Option<u64>) {
+    let Some(m) = message else {
         return;
     };
-    match app.board_posted(board, m.id.get()).await {
+    if let Some(challenge) = reply.challenge_of {
+        app.challenge_posted(challenge, m).await;
+    }
+    if let Some(line) = reply.line_of {
+        app.thread_line_posted(line, m).await;
+    }
+    let Some(board) = reply.board_of else {
+        return;
+    };
+    match app.board_posted(board, m).await {
         BoardPosted::Current { strip } => {
             if let Some(old) = strip {
-                strip_controls(http, board.channel_id, old).await;
+                strip_controls(out, board.channel_id, old).await;
             }
             if let Some(end) = app.thread_game_over(board).await {
-                close_thread(http, app, end).await;
+                close_thread(out, app, end).await;
             }
         }
-        BoardPosted::Outdated => strip_controls(http, board.channel_id, m.id.get()).await,
+        BoardPosted::Outdated => strip_controls(out, board.channel_id, m).await,
     }
 }
 
@@ -370,7 +346,7 @@ enum BotTrigger {
 /// own: the interaction that triggered it is answered meanwhile. Concurrent triggers are
 /// harmless: [`App::bot_turn`] makes one move per turn.
 fn start_bot_turn(
-    http: Arc<Http>,
+    out: Arc<dyn Delivery>,
     app: App,
     work: &Arc<InFlight>,
     place: Place,
@@ -385,48 +361,46 @@ fn start_bot_turn(
         }
         let answer = app.bot_turn(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
-            after_post(&http, &app, reply, posted.as_ref()).await;
+            let posted = post_in_channel(&*out, place.channel_id, reply).await;
+            after_post(&*out, &app, reply, posted).await;
         }
     });
 }
 
 /// Posts the current board of a channel whose last board was never shown.
-fn start_board_repost(http: Arc<Http>, app: App, work: &Arc<InFlight>, place: Place, lang: Lang) {
+fn start_board_repost(
+    out: Arc<dyn Delivery>,
+    app: App,
+    work: &Arc<InFlight>,
+    place: Place,
+    lang: Lang,
+) {
     let Some(working) = work.start() else { return };
     tokio::spawn(async move {
         let _working = working;
         let answer = app.current_board(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            let posted = post_in_channel(&http, ChannelId::new(place.channel_id), reply).await;
-            after_post(&http, &app, reply, posted.as_ref()).await;
+            let posted = post_in_channel(&*out, place.channel_id, reply).await;
+            after_post(&*out, &app, reply, posted).await;
         }
     });
 }
 
 /// Shows what the sweeper found: reminders and games lost on time in their channels, and
 /// expired challenges edited to say so, without their buttons.
-pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
+pub async fn deliver_swept(out: &dyn Delivery, app: &App, swept: Vec<Swept>) {
     for s in swept {
         match s {
             Swept::Post { place, reply } => {
-                let posted = post_in_channel(http, ChannelId::new(place.channel_id), &reply).await;
-                after_post(http, app, &reply, posted.as_ref()).await;
+                let posted = post_in_channel(out, place.channel_id, &reply).await;
+                after_post(out, app, &reply, posted).await;
             }
             Swept::ChallengeExpired {
                 channel_id,
                 message_id: Some(message_id),
                 reply,
             } => {
-                let edited = with_retries("close an expired challenge", None, || {
-                    ChannelId::new(channel_id).edit_message(
-                        http,
-                        MessageId::new(message_id),
-                        Rendered::new(&reply).edit_message(),
-                    )
-                })
-                .await;
-                if let Err(e) = edited {
+                if let Err(e) = out.edit(channel_id, message_id, &reply).await {
                     tracing::warn!("could not close the expired challenge {message_id}: {e}");
                 }
             }
@@ -434,7 +408,7 @@ pub async fn deliver_swept(http: &Http, app: &App, swept: Vec<Swept>) {
             Swept::ChallengeExpired {
                 channel_id, reply, ..
             } => {
-                post_in_channel(http, ChannelId::new(channel_id), &reply).await;
+                post_in_channel(out, channel_id, &reply).await;
             }
         }
     }
@@ -460,6 +434,7 @@ impl Handler {
         &self,
         http: &Arc<Http>,
         target: Target<'_>,
+        out: &Arc<dyn Delivery>,
         actor: &Actor,
         place: Place,
         work: impl std::future::Future<Output = Answer>,
@@ -503,13 +478,13 @@ impl Handler {
         {
             deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
         }
-        self.deliver(http, target, &answer, deferred, received)
+        self.deliver(http, out, target, &answer, deferred, received)
             .await;
         if let Some((channel_id, message_id)) = answer.strip_board {
-            strip_controls(http, channel_id, message_id).await;
+            strip_controls(&**out, channel_id, message_id).await;
         }
         if let Some(end) = answer.close_thread.clone() {
-            close_thread(http, &self.app, end).await;
+            close_thread(&**out, &self.app, end).await;
         }
         // Whatever happened, a game waiting for the bot gets its move (in the game's own
         // thread when one was just opened).
@@ -519,7 +494,7 @@ impl Handler {
         };
         drop(counted);
         start_bot_turn(
-            http.clone(),
+            Arc::clone(out),
             self.app.clone(),
             &self.work,
             bot_place,
@@ -558,6 +533,7 @@ impl Handler {
     async fn deliver(
         &self,
         http: &Arc<Http>,
+        out: &Arc<dyn Delivery>,
         target: Target<'_>,
         answer: &Answer,
         deferred: bool,
@@ -569,12 +545,12 @@ impl Handler {
             .replies
             .iter()
             .partition(|r| r.channel.map_or(true, |c| c == here));
-        self.deliver_here(http, target, &local, deferred, received)
+        self.deliver_here(http, &**out, target, &local, deferred, received)
             .await;
         for reply in elsewhere.into_iter().filter(|r| !r.is_private()) {
-            let channel = ChannelId::new(reply.channel.unwrap_or(here));
-            let posted = post_in_channel(http, channel, reply).await;
-            after_post(http, &self.app, reply, posted.as_ref()).await;
+            let channel = reply.channel.unwrap_or(here);
+            let posted = post_in_channel(&**out, channel, reply).await;
+            after_post(&**out, &self.app, reply, posted).await;
         }
     }
 
@@ -582,6 +558,7 @@ impl Handler {
     async fn deliver_here(
         &self,
         http: &Arc<Http>,
+        out: &dyn Delivery,
         target: Target<'_>,
         replies: &[&Reply],
         deferred: bool,
@@ -614,10 +591,10 @@ impl Handler {
             }
             (true, Source::Component(_)) => self.followup(http, target, first).await.map(Some),
         };
-        self.shown(http, target, first, shown).await;
+        self.shown(out, target, first, shown).await;
         for reply in replies {
             let shown = self.followup(http, target, reply).await.map(Some);
-            self.shown(http, target, reply, shown).await;
+            self.shown(out, target, reply, shown).await;
         }
     }
 
@@ -691,13 +668,13 @@ impl Handler {
     /// goes to the channel; a board is recorded.
     async fn shown(
         &self,
-        http: &Http,
+        out: &dyn Delivery,
         target: Target<'_>,
         reply: &Reply,
         shown: serenity::Result<Option<Message>>,
     ) {
         let message = match shown {
-            Ok(m) => m,
+            Ok(m) => m.map(|m| m.id.get()),
             Err(e) if reply.is_private() => {
                 tracing::warn!("a private reply was lost: {e}");
                 return;
@@ -706,10 +683,10 @@ impl Handler {
                 tracing::warn!(
                     "the interaction could not show a reply ({e}); posting it in the channel"
                 );
-                post_in_channel(http, target.channel_id(), reply).await
+                post_in_channel(out, target.channel_id().get(), reply).await
             }
         };
-        after_post(http, &self.app, reply, message.as_ref()).await;
+        after_post(out, &self.app, reply, message).await;
     }
 
     /// An answer with nothing to say still answers the interaction.
@@ -754,6 +731,7 @@ impl Handler {
             channel_id: cmd.channel_id.get(),
         };
         let (deferred_tx, deferred_rx) = tokio::sync::watch::channel(false);
+        let out = DiscordChannels::port(http);
         let work = async {
             if !act {
                 return unsure_answer(&actor);
@@ -761,7 +739,7 @@ impl Handler {
             let answer = self
                 .dispatch_command(http, cmd, &actor, place, deferred_rx)
                 .await;
-            open_thread(http, &self.app, answer).await
+            open_thread(&*out, &self.app, answer).await
         };
         let answered = FirstAnswer::default();
         let target = Target {
@@ -770,7 +748,7 @@ impl Handler {
             deferred: Some(&deferred_tx),
             answered: &answered,
         };
-        self.interact(http, target, &actor, place, work).await;
+        self.interact(http, target, &out, &actor, place, work).await;
     }
 
     /// The use case a command names.
@@ -904,6 +882,7 @@ impl Handler {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
+        let out = DiscordChannels::port(http);
         let work = async {
             if !act {
                 return unsure_answer(&actor);
@@ -917,7 +896,7 @@ impl Handler {
                     &values,
                 )
                 .await;
-            open_thread(http, &self.app, answer).await
+            open_thread(&*out, &self.app, answer).await
         };
         let answered = FirstAnswer::default();
         let target = Target {
@@ -926,7 +905,7 @@ impl Handler {
             deferred: None,
             answered: &answered,
         };
-        self.interact(http, target, &actor, place, work).await;
+        self.interact(http, target, &out, &actor, place, work).await;
     }
 
     /// After a (re)connection: make every move the bot owes, and post the boards that were
@@ -941,13 +920,13 @@ impl Handler {
             if shard.is_some_and(|(id, count)| shard_of(place.guild_id, count) != id) {
                 continue;
             }
-            let (http, app) = (http.clone(), self.app.clone());
+            let (out, app) = (DiscordChannels::port(http), self.app.clone());
             match owed {
                 Owed::BotMove(place) => {
-                    start_bot_turn(http, app, &self.work, place, lang, BotTrigger::Owed)
+                    start_bot_turn(out, app, &self.work, place, lang, BotTrigger::Owed)
                 }
                 Owed::Board(place) if boards_too => {
-                    start_board_repost(http, app, &self.work, place, lang)
+                    start_board_repost(out, app, &self.work, place, lang)
                 }
                 Owed::Board(_) => {}
             }
@@ -965,8 +944,8 @@ impl Handler {
                 } else {
                     BotTrigger::Nudge
                 };
-                let (http, app) = (http.clone(), self.app.clone());
-                start_bot_turn(http, app, &self.work, place, lang, trigger);
+                let (out, app) = (DiscordChannels::port(http), self.app.clone());
+                start_bot_turn(out, app, &self.work, place, lang, trigger);
             }
         }
     }

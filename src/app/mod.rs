@@ -17,6 +17,7 @@ pub mod deliver;
 pub mod forget;
 pub mod i18n;
 pub mod ids;
+pub mod in_flight;
 pub mod info;
 pub mod maintenance;
 pub mod play;
@@ -45,6 +46,7 @@ use crate::fl;
 use crate::metrics;
 use crate::store::{BoardPost, GameRecord, PostRecorded, Seat, Store};
 use i18n::Lang;
+use in_flight::InFlight;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -158,6 +160,8 @@ pub struct App {
     pub(crate) config: Config,
     clock: Clock,
     bot_moves: Arc<dyn bot::BotTurnClaims>,
+    /// Requests and bot moves under way, for a clean shutdown ([`App::wind_down`]).
+    work: Arc<InFlight>,
     search_hook: Option<SearchHook>,
     /// Where every search runs: the bot's moves (and later reviews and puzzles).
     pool: Arc<SearchPool>,
@@ -177,6 +181,7 @@ impl App {
                     .unwrap_or(0)
             }),
             bot_moves: Arc::new(bot::BotMovesInFlight::default()),
+            work: InFlight::new(),
             search_hook: None,
             pool: Arc::new(
                 SearchPool::new(config.search_threads, config.search_memory_mb)
@@ -200,6 +205,28 @@ impl App {
     /// a replay GIF is left out of its PDN.
     pub fn stop_searches(&self) {
         self.pool.close();
+    }
+
+    /// The work under way: a front end counts each request it takes with
+    /// `app.work().start()` and takes none when that says the app is stopping.
+    pub fn work(&self) -> &Arc<InFlight> {
+        &self.work
+    }
+
+    /// What every front end does once no new request comes in: the searches stop (their bot
+    /// moves stay owed to the next start), the work under way gets at most `grace` to
+    /// finish; then the front end stops its sweeper and flushes the store. Returns whether
+    /// everything finished.
+    pub async fn wind_down(&self, grace: Duration) -> bool {
+        self.stop_searches();
+        let drained = self.work.close_and_drain(grace).await;
+        if !drained {
+            tracing::warn!(
+                "{} pieces of work were still running after {grace:?}; a restart takes them up",
+                self.work.active()
+            );
+        }
+        drained
     }
 
     /// Searches queued and not yet started (for logs and tests).

@@ -15,7 +15,6 @@ pub mod respond;
 pub mod router;
 pub mod shards;
 pub mod webhook;
-pub mod work;
 
 use crate::app::boot::BootError;
 use crate::app::settings::Settings;
@@ -26,7 +25,6 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use work::InFlight;
 
 /// The bot token; never printed (its Debug and Display are redacted).
 #[derive(Clone)]
@@ -207,23 +205,10 @@ fn open_app(config: &BotConfig) -> Result<App, BotError> {
     )?)
 }
 
-/// What both front ends do once no new interaction comes in: the searches stop (their bot
-/// moves stay owed to the next start), the work under way gets at most `grace` to finish,
-/// then the caller stops its sweeper and flushes the store.
-async fn wind_down(app: &App, work: &InFlight, grace: Duration) {
-    app.stop_searches();
-    if !work.close_and_drain(grace).await {
-        tracing::warn!(
-            "{} pieces of work were still running after {grace:?}; a restart takes them up",
-            work.active()
-        );
-    }
-}
-
 /// Builds the serenity client over an [`App`]. With a proxy, serenity's own rate limiter is
 /// off (it would bypass the proxy) and every REST call goes to the proxy.
 pub async fn client(config: &BotConfig, app: App) -> Result<Client, BotError> {
-    let handler = router::Handler::new(app, config, InFlight::new());
+    let handler = router::Handler::new(app, config);
     client_with(config, Arc::new(handler)).await
 }
 
@@ -252,7 +237,7 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
     let mut first = true;
     loop {
         ticks.tick().await;
-        let Some(working) = handler.work.start() else {
+        let Some(working) = handler.app.work().start() else {
             return;
         };
         let swept = handler.app.sweep().await;
@@ -300,12 +285,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     }
     let app = open_app(&config)?;
     let settings = &config.settings;
-    let work = InFlight::new();
-    let handler = Arc::new(router::Handler::new(
-        app.clone(),
-        &config,
-        Arc::clone(&work),
-    ));
+    let handler = Arc::new(router::Handler::new(app.clone(), &config));
     if let Some(addr) = config.metrics_listen {
         health::start_metrics(addr, Arc::clone(&handler.health)).await?;
     }
@@ -334,7 +314,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
             // The gateway closes first: interactions it already delivered are still
             // answered; then the work under way gets its time.
             shards.shutdown_all().await;
-            wind_down(&handler.app, &work, SHUTDOWN_GRACE).await;
+            handler.app.wind_down(SHUTDOWN_GRACE).await;
         }
     }
     sweeper.abort();

@@ -18,11 +18,11 @@ use super::replay::{Admission, ReplayGuard};
 use super::respond::{self, Rendered};
 use super::shards::shard_of;
 use super::webhook::HttpAnswer;
-use super::work::InFlight;
 use super::BotConfig;
 use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadError};
 use crate::app::deliver::Delivery;
 use crate::app::i18n::{self, Lang};
+use crate::app::in_flight::InFlight;
 use crate::app::{
     Actor, Answer, App, BoardPosted, Owed, Place, Reply, ReplyOutcome, Swept, ThreadEnd, UserRef,
 };
@@ -151,8 +151,6 @@ pub struct Handler {
     pub app: App,
     /// Register the commands in this server only (instant updates while developing).
     pub guild_id: Option<u64>,
-    /// Interactions and bot moves under way, for a clean shutdown.
-    pub work: Arc<InFlight>,
     /// See [`DEFER_AFTER`].
     pub defer_after: Duration,
     /// Fetches the files attached to commands.
@@ -415,13 +413,12 @@ pub async fn deliver_swept(out: &dyn Delivery, app: &App, swept: Vec<Swept>) {
 }
 
 impl Handler {
-    pub fn new(app: App, config: &BotConfig, work: Arc<InFlight>) -> Handler {
+    pub fn new(app: App, config: &BotConfig) -> Handler {
         Handler {
             health: Arc::new(Health::new(app.clone(), config.settings.store_check_time())),
             replays: ReplayGuard::new(app.clone()),
             app,
             guild_id: config.guild_id,
-            work,
             defer_after: config.defer_after,
             files: Fetcher::new(config.api_proxy.as_deref(), config.settings.file_fetch_time),
             shard_count: AtomicU32::new(1),
@@ -496,7 +493,7 @@ impl Handler {
         start_bot_turn(
             Arc::clone(out),
             self.app.clone(),
-            &self.work,
+            self.app.work(),
             bot_place,
             lang,
             trigger,
@@ -923,10 +920,10 @@ impl Handler {
             let (out, app) = (DiscordChannels::port(http), self.app.clone());
             match owed {
                 Owed::BotMove(place) => {
-                    start_bot_turn(out, app, &self.work, place, lang, BotTrigger::Owed)
+                    start_bot_turn(out, app, self.app.work(), place, lang, BotTrigger::Owed)
                 }
                 Owed::Board(place) if boards_too => {
-                    start_board_repost(out, app, &self.work, place, lang)
+                    start_board_repost(out, app, self.app.work(), place, lang)
                 }
                 Owed::Board(_) => {}
             }
@@ -945,7 +942,7 @@ impl Handler {
                     BotTrigger::Nudge
                 };
                 let (out, app) = (DiscordChannels::port(http), self.app.clone());
-                start_bot_turn(out, app, &self.work, place, lang, trigger);
+                start_bot_turn(out, app, self.app.work(), place, lang, trigger);
             }
         }
     }
@@ -993,7 +990,7 @@ impl Handler {
         http_answer: Option<&HttpAnswer>,
         admission: Admission,
     ) {
-        let Some(_working) = self.work.start() else {
+        let Some(_working) = self.app.work().start() else {
             // Shutting down: Discord will tell the user; the next process answers anew.
             tracing::warn!("stopping: an interaction came too late to be answered");
             return;

@@ -31,7 +31,6 @@
 use super::health;
 use super::replay::{timestamp_is_fresh, Admission};
 use super::router::Handler;
-use super::work::InFlight;
 use super::{stop_signal, BotConfig, BotError, SHUTDOWN_GRACE};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
@@ -434,12 +433,11 @@ pub async fn serve_http(
         crate::metrics::install();
     }
     let app = super::open_app(&config)?;
-    let work = InFlight::new();
     let http = Arc::new(super::checked_http(&config).await?);
     // Follow-ups and edits of answers are addressed by the application's id.
     let application = http.get_current_application_info().await?;
     http.set_application_id(application.id);
-    let handler = Arc::new(Handler::new(app.clone(), &config, Arc::clone(&work)));
+    let handler = Arc::new(Handler::new(app.clone(), &config));
     handler.register_commands(&http).await;
     if let Some(addr) = config.metrics_listen {
         health::start_metrics(addr, Arc::clone(&handler.health)).await?;
@@ -482,7 +480,7 @@ pub async fn serve_http(
     tracing::info!("stopping: no new interactions; finishing the work under way");
     let deadline = stopping_since + SHUTDOWN_GRACE - FLUSH_MARGIN;
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    super::wind_down(&app, &work, left).await;
+    app.wind_down(left).await;
     sweeper.abort();
     app.flush()
         .await

@@ -432,11 +432,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     config.settings.challenge_ttl = Duration::from_secs(1);
     let (bot, app) = start_bot_app(&standin, config.clone(), |app| app).await;
     standin.commands_put().await;
-    let handler = damas::discord::router::Handler::new(
-        app.clone(),
-        &config,
-        damas::discord::work::InFlight::new(),
-    );
+    let handler = damas::discord::router::Handler::new(app.clone(), &config);
     let sweeper = tokio::spawn(damas::discord::sweep_every(
         std::sync::Arc::new(standin.http()),
         std::sync::Arc::new(handler),

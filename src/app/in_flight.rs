@@ -1,5 +1,9 @@
-//! Work in flight (interactions being answered, bot moves being made and posted), so that a
-//! shutdown stops taking new work and waits for what was started.
+//! Work in flight (requests being answered, bot moves being made and posted, sweeper passes),
+//! so that a shutdown stops taking new work and waits for what was started. One per [`App`]
+//! (its clones share it): the front ends count the requests they take, the app the work it
+//! starts itself.
+//!
+//! [`App`]: super::App
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -21,7 +25,7 @@ impl InFlight {
         Arc::new(InFlight::default())
     }
 
-    /// Starts a piece of work, unless the bot is shutting down.
+    /// Starts a piece of work, unless the app is shutting down.
     pub fn start(self: &Arc<Self>) -> Option<Working> {
         self.count.fetch_add(1, Ordering::SeqCst);
         if self.closed.load(Ordering::SeqCst) {

@@ -26,6 +26,7 @@ pub mod rematch;
 pub mod reply;
 pub mod review;
 pub mod settings;
+pub mod shown;
 pub mod sweep;
 pub mod threads;
 pub mod titles;

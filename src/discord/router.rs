@@ -23,9 +23,7 @@ use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadEr
 use crate::app::deliver::Delivery;
 use crate::app::i18n::{self, Lang};
 use crate::app::in_flight::InFlight;
-use crate::app::{
-    Actor, Answer, App, BoardPosted, Owed, Place, Reply, ReplyOutcome, Swept, ThreadEnd, UserRef,
-};
+use crate::app::{Actor, Answer, App, Owed, Place, Reply, ReplyOutcome, Swept, UserRef};
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
@@ -103,48 +101,6 @@ fn can_create_threads(cmd: &CommandInteraction) -> bool {
         && cmd
             .app_permissions
             .is_some_and(|p| p.contains(Permissions::CREATE_PUBLIC_THREADS))
-}
-
-/// Opens the thread an answer asks for and starts its game there; when Discord refuses (no
-/// permission after all, a thread limit), the game starts in the channel and says why.
-async fn open_thread(out: &dyn Delivery, app: &App, answer: Answer) -> Answer {
-    let Some(request) = answer.new_thread else {
-        return answer;
-    };
-    let parent = request.parent.channel_id;
-    match out.open_thread(parent, &request.name).await {
-        Ok(thread) => app.start_in_thread(request, thread).await,
-        Err(e) => {
-            tracing::warn!("could not open a thread in channel {parent}: {e}");
-            app.start_without_thread(request).await
-        }
-    }
-}
-
-/// A game in a thread ended: its line in the parent channel shows the result, and the thread
-/// is archived (kept, readable, and reopened by any new message in it).
-async fn close_thread(out: &dyn Delivery, app: &App, end: ThreadEnd) {
-    let parent = end.parent_channel_id;
-    let edited = match end.line_message_id {
-        Some(message_id) => out
-            .edit(parent, message_id, &end.line)
-            .await
-            .map_err(|e| tracing::warn!("could not edit the line of thread {}: {e}", end.thread_id))
-            .is_ok(),
-        None => false,
-    };
-    if !edited {
-        if let (Some(m), Some(line)) = (
-            post_in_channel(out, parent, &end.line).await,
-            end.line.line_of,
-        ) {
-            app.thread_line_posted(line, m).await;
-        }
-    }
-    if let Err(e) = out.archive_thread(end.thread_id).await {
-        // Discord archives it by itself after a week without messages.
-        tracing::warn!("could not archive thread {}: {e}", end.thread_id);
-    }
 }
 
 pub struct Handler {
@@ -282,14 +238,6 @@ async fn show_review_progress(
     }
 }
 
-/// Removes a board message's buttons and menu (it keeps its picture).
-async fn strip_controls(out: &dyn Delivery, channel_id: u64, message_id: u64) {
-    if let Err(e) = out.strip_controls(channel_id, message_id).await {
-        // Harmless: an outdated button answers "outdated" anyway.
-        tracing::debug!("could not strip old board {message_id}: {e}");
-    }
-}
-
 /// Posts a public reply as a plain channel message; its id.
 async fn post_in_channel(out: &dyn Delivery, channel: u64, reply: &Reply) -> Option<u64> {
     match out.post(channel, reply).await {
@@ -298,34 +246,6 @@ async fn post_in_channel(out: &dyn Delivery, channel: u64, reply: &Reply) -> Opt
             tracing::error!("could not post in channel {channel}: {e}");
             None
         }
-    }
-}
-
-/// Once a board is posted: record it, and strip the board it replaces — or this one, if the
-/// game moved on while it was being posted.
-async fn after_post(out: &dyn Delivery, app: &App, reply: &Reply, message: Option<u64>) {
-    let Some(m) = message else {
-        return;
-    };
-    if let Some(challenge) = reply.challenge_of {
-        app.challenge_posted(challenge, m).await;
-    }
-    if let Some(line) = reply.line_of {
-        app.thread_line_posted(line, m).await;
-    }
-    let Some(board) = reply.board_of else {
-        return;
-    };
-    match app.board_posted(board, m).await {
-        BoardPosted::Current { strip } => {
-            if let Some(old) = strip {
-                strip_controls(out, board.channel_id, old).await;
-            }
-            if let Some(end) = app.thread_game_over(board).await {
-                close_thread(out, app, end).await;
-            }
-        }
-        BoardPosted::Outdated => strip_controls(out, board.channel_id, m).await,
     }
 }
 
@@ -359,8 +279,7 @@ fn start_bot_turn(
         }
         let answer = app.bot_turn(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            let posted = post_in_channel(&*out, place.channel_id, reply).await;
-            after_post(&*out, &app, reply, posted).await;
+            app.publish(place.channel_id, reply, &*out).await;
         }
     });
 }
@@ -378,8 +297,7 @@ fn start_board_repost(
         let _working = working;
         let answer = app.current_board(place, lang).await;
         for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            let posted = post_in_channel(&*out, place.channel_id, reply).await;
-            after_post(&*out, &app, reply, posted).await;
+            app.publish(place.channel_id, reply, &*out).await;
         }
     });
 }
@@ -390,8 +308,7 @@ pub async fn deliver_swept(out: &dyn Delivery, app: &App, swept: Vec<Swept>) {
     for s in swept {
         match s {
             Swept::Post { place, reply } => {
-                let posted = post_in_channel(out, place.channel_id, &reply).await;
-                after_post(out, app, &reply, posted).await;
+                app.publish(place.channel_id, &reply, out).await;
             }
             Swept::ChallengeExpired {
                 channel_id,
@@ -477,11 +394,11 @@ impl Handler {
         }
         self.deliver(http, out, target, &answer, deferred, received)
             .await;
-        if let Some((channel_id, message_id)) = answer.strip_board {
-            strip_controls(&**out, channel_id, message_id).await;
+        if let Some(board) = answer.strip_board {
+            self.app.strip_board(board, &**out).await;
         }
         if let Some(end) = answer.close_thread.clone() {
-            close_thread(&**out, &self.app, end).await;
+            self.app.close_thread(end, &**out).await;
         }
         // Whatever happened, a game waiting for the bot gets its move (in the game's own
         // thread when one was just opened).
@@ -546,8 +463,7 @@ impl Handler {
             .await;
         for reply in elsewhere.into_iter().filter(|r| !r.is_private()) {
             let channel = reply.channel.unwrap_or(here);
-            let posted = post_in_channel(&**out, channel, reply).await;
-            after_post(&**out, &self.app, reply, posted).await;
+            self.app.publish(channel, reply, &**out).await;
         }
     }
 
@@ -662,7 +578,7 @@ impl Handler {
     }
 
     /// After a reply was (or was not) shown: a public reply the interaction could not carry
-    /// goes to the channel; a board is recorded.
+    /// goes to the channel; what was shown is recorded ([`App::shown`]).
     async fn shown(
         &self,
         out: &dyn Delivery,
@@ -670,20 +586,19 @@ impl Handler {
         reply: &Reply,
         shown: serenity::Result<Option<Message>>,
     ) {
-        let message = match shown {
-            Ok(m) => m.map(|m| m.id.get()),
-            Err(e) if reply.is_private() => {
-                tracing::warn!("a private reply was lost: {e}");
-                return;
-            }
+        match shown {
+            Ok(Some(m)) => self.app.shown(reply, m.id.get(), out).await,
+            Ok(None) => {}
+            Err(e) if reply.is_private() => tracing::warn!("a private reply was lost: {e}"),
             Err(e) => {
                 tracing::warn!(
                     "the interaction could not show a reply ({e}); posting it in the channel"
                 );
-                post_in_channel(out, target.channel_id().get(), reply).await
+                self.app
+                    .publish(target.channel_id().get(), reply, out)
+                    .await;
             }
-        };
-        after_post(out, &self.app, reply, message).await;
+        }
     }
 
     /// An answer with nothing to say still answers the interaction.
@@ -736,7 +651,7 @@ impl Handler {
             let answer = self
                 .dispatch_command(http, cmd, &actor, place, deferred_rx)
                 .await;
-            open_thread(&*out, &self.app, answer).await
+            self.app.open_requested_thread(answer, &*out).await
         };
         let answered = FirstAnswer::default();
         let target = Target {
@@ -893,7 +808,7 @@ impl Handler {
                     &values,
                 )
                 .await;
-            open_thread(&*out, &self.app, answer).await
+            self.app.open_requested_thread(answer, &*out).await
         };
         let answered = FirstAnswer::default();
         let target = Target {

@@ -235,22 +235,17 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // The first tick is at once: the start's own catch-up is starting those moves.
     let mut first = true;
+    let out = channels::DiscordChannels::port(&http);
     loop {
         ticks.tick().await;
         let Some(working) = handler.app.work().start() else {
             return;
         };
-        let swept = handler.app.sweep().await;
-        router::deliver_swept(
-            &*channels::DiscordChannels::port(&http),
-            &handler.app,
-            swept,
-        )
-        .await;
+        handler.app.sweep_and_show(&*out).await;
         handler.replays.forget_old();
         drop(working);
         if !std::mem::take(&mut first) {
-            handler.nudge_owed_moves(&http);
+            handler.app.nudge_owed_moves(&out);
         }
     }
 }

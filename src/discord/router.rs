@@ -22,8 +22,8 @@ use super::BotConfig;
 use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadError};
 use crate::app::deliver::Delivery;
 use crate::app::i18n::{self, Lang};
-use crate::app::in_flight::InFlight;
-use crate::app::{Actor, Answer, App, Owed, Place, Reply, ReplyOutcome, Swept, UserRef};
+use crate::app::owed::BotTrigger;
+use crate::app::{Actor, Answer, App, Place, Reply, ReplyOutcome, UserRef};
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
@@ -238,97 +238,6 @@ async fn show_review_progress(
     }
 }
 
-/// Posts a public reply as a plain channel message; its id.
-async fn post_in_channel(out: &dyn Delivery, channel: u64, reply: &Reply) -> Option<u64> {
-    match out.post(channel, reply).await {
-        Ok(m) => Some(m),
-        Err(e) => {
-            tracing::error!("could not post in channel {channel}: {e}");
-            None
-        }
-    }
-}
-
-/// Why a bot turn is started.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum BotTrigger {
-    /// A use case said the bot is to move now, or a (re)connection found the move owed.
-    Owed,
-    /// Some other interaction in the channel: the move starts only if the board of the move
-    /// it answers has been shown, so that the bot never answers before that board appears
-    /// (the interaction that made that move starts the bot itself, once it is shown).
-    Nudge,
-}
-
-/// Makes the bot's move in a channel if it owes one, and posts it there. Runs as a task of its
-/// own: the interaction that triggered it is answered meanwhile. Concurrent triggers are
-/// harmless: [`App::bot_turn`] makes one move per turn.
-fn start_bot_turn(
-    out: Arc<dyn Delivery>,
-    app: App,
-    work: &Arc<InFlight>,
-    place: Place,
-    lang: Lang,
-    trigger: BotTrigger,
-) {
-    let Some(working) = work.start() else { return };
-    tokio::spawn(async move {
-        let _working = working;
-        if trigger == BotTrigger::Nudge && !app.bot_move_due_after_its_board(place) {
-            return;
-        }
-        let answer = app.bot_turn(place, lang).await;
-        for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            app.publish(place.channel_id, reply, &*out).await;
-        }
-    });
-}
-
-/// Posts the current board of a channel whose last board was never shown.
-fn start_board_repost(
-    out: Arc<dyn Delivery>,
-    app: App,
-    work: &Arc<InFlight>,
-    place: Place,
-    lang: Lang,
-) {
-    let Some(working) = work.start() else { return };
-    tokio::spawn(async move {
-        let _working = working;
-        let answer = app.current_board(place, lang).await;
-        for reply in answer.replies.iter().filter(|r| !r.is_private()) {
-            app.publish(place.channel_id, reply, &*out).await;
-        }
-    });
-}
-
-/// Shows what the sweeper found: reminders and games lost on time in their channels, and
-/// expired challenges edited to say so, without their buttons.
-pub async fn deliver_swept(out: &dyn Delivery, app: &App, swept: Vec<Swept>) {
-    for s in swept {
-        match s {
-            Swept::Post { place, reply } => {
-                app.publish(place.channel_id, &reply, out).await;
-            }
-            Swept::ChallengeExpired {
-                channel_id,
-                message_id: Some(message_id),
-                reply,
-            } => {
-                if let Err(e) = out.edit(channel_id, message_id, &reply).await {
-                    tracing::warn!("could not close the expired challenge {message_id}: {e}");
-                }
-            }
-            // Its message was never recorded: say it in the channel instead.
-            Swept::ChallengeExpired {
-                channel_id, reply, ..
-            } => {
-                post_in_channel(out, channel_id, &reply).await;
-            }
-        }
-    }
-}
-
 impl Handler {
     pub fn new(app: App, config: &BotConfig) -> Handler {
         Handler {
@@ -407,14 +316,7 @@ impl Handler {
             None => (BotTrigger::Nudge, place),
         };
         drop(counted);
-        start_bot_turn(
-            Arc::clone(out),
-            self.app.clone(),
-            self.app.work(),
-            bot_place,
-            lang,
-            trigger,
-        );
+        self.app.start_bot_turn(out, bot_place, lang, trigger);
     }
 
     /// Tells Discord the answer is coming. Returns whether it took.
@@ -820,46 +722,15 @@ impl Handler {
         self.interact(http, target, &out, &actor, place, work).await;
     }
 
-    /// After a (re)connection: make every move the bot owes, and post the boards that were
-    /// stored but never shown (the process stopped in between). With `shard` (id, count),
-    /// only in the games whose events arrive on that shard: each shard's READY catches up on
-    /// its own servers, so N shards (in one process or many) never start a move N times.
+    /// After a (re)connection: the app makes every move the bot owes, and posts the boards
+    /// that were stored but never shown (the process stopped in between). With `shard` (id,
+    /// count), only in the games whose events arrive on that shard: each shard's READY
+    /// catches up on its own servers, so N shards (in one process or many) never start a
+    /// move N times.
     pub fn catch_up(&self, http: &Arc<Http>, shard: Option<(u32, u32)>, boards_too: bool) {
-        for (owed, lang) in self.app.owed_work() {
-            let place = match owed {
-                Owed::BotMove(place) | Owed::Board(place) => place,
-            };
-            if shard.is_some_and(|(id, count)| shard_of(place.guild_id, count) != id) {
-                continue;
-            }
-            let (out, app) = (DiscordChannels::port(http), self.app.clone());
-            match owed {
-                Owed::BotMove(place) => {
-                    start_bot_turn(out, app, self.app.work(), place, lang, BotTrigger::Owed)
-                }
-                Owed::Board(place) if boards_too => {
-                    start_board_repost(out, app, self.app.work(), place, lang)
-                }
-                Owed::Board(_) => {}
-            }
-        }
-    }
-
-    /// Starts the moves the bot owes whose boards have been shown, and those stalled for
-    /// longer than a lease lives ([`App::bot_move_stalled`]): the sweeper's catch-up, in both
-    /// front ends. A move whose board is still being shown is started by its interaction.
-    pub fn nudge_owed_moves(&self, http: &Arc<Http>) {
-        for (owed, lang) in self.app.owed_work() {
-            if let Owed::BotMove(place) = owed {
-                let trigger = if self.app.bot_move_stalled(place) {
-                    BotTrigger::Owed
-                } else {
-                    BotTrigger::Nudge
-                };
-                let (out, app) = (DiscordChannels::port(http), self.app.clone());
-                start_bot_turn(out, app, self.app.work(), place, lang, trigger);
-            }
-        }
+        let only = |guild| shard.map_or(true, |(id, count)| shard_of(guild, count) == id);
+        self.app
+            .catch_up(&DiscordChannels::port(http), only, boards_too);
     }
 
     /// Registers the slash commands, in the configured server or globally.

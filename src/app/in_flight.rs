@@ -45,20 +45,22 @@ impl InFlight {
         self.count.load(Ordering::SeqCst)
     }
 
+    /// Waits until no work is under way (it may start again after).
+    pub async fn idle(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.active() == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+
     /// Takes no more work and waits until the work under way is done, at most `limit`.
     /// Returns whether everything finished.
     pub async fn close_and_drain(&self, limit: Duration) -> bool {
         self.closed.store(true, Ordering::SeqCst);
-        let drained = async {
-            loop {
-                let idle = self.idle.notified();
-                if self.active() == 0 {
-                    return;
-                }
-                idle.await;
-            }
-        };
-        tokio::time::timeout(limit, drained).await.is_ok()
+        tokio::time::timeout(limit, self.idle()).await.is_ok()
     }
 }
 

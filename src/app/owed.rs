@@ -65,6 +65,13 @@ impl App {
         });
     }
 
+    /// Waits until the work the app started (bot moves, boards) is done: a front end that
+    /// shows one request at a time (the console) lets the bot's move appear before it reads
+    /// the next one.
+    pub async fn settled(&self) {
+        self.work.idle().await;
+    }
+
     /// After a (re)connection: makes every move the bot owes and, with `boards_too`, posts
     /// the boards stored but never shown (the process stopped in between) — in the games
     /// whose server (`None`: a direct message) `only` keeps. A front end with several

@@ -17,8 +17,10 @@ use crate::app::commands::{
     self, ArgValue, CommandId, CommandSpec, Invocation, OptionKind, Surface, Upload, UploadError,
     MAX_UPLOAD_BYTES,
 };
+use crate::app::deliver::{Delivery, MessageId, NotShown, Why};
 use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::info::help_lines;
+use crate::app::owed::BotTrigger;
 use crate::app::reply::plain;
 use crate::app::settings::Settings;
 use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
@@ -27,6 +29,7 @@ use clap::Args;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 #[derive(Args, Debug)]
 pub struct ConsoleArgs {
@@ -113,14 +116,20 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         ..Config::from(&settings)
     };
     let app = crate::app::boot::boot(&db_path, &settings, config)?;
-    let mut console = Console {
-        app,
+    let printer = Arc::new(Mutex::new(Printer {
         lang,
         users: HashMap::new(),
         boards: args.boards.clone(),
         saved: 0,
         text_boards: args.text_boards,
         out: std::io::stdout(),
+        printed: 0,
+    }));
+    let mut console = Console {
+        app,
+        lang,
+        delivery: Arc::new(ConsoleOut(Arc::clone(&printer))),
+        printer,
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
@@ -156,6 +165,17 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
 struct Console {
     app: App,
     lang: Lang,
+    /// What prints, shared with [`Self::delivery`].
+    printer: Arc<Mutex<Printer>>,
+    /// The app's way out ([`ConsoleOut`]): the bot's moves, made by the app's own tasks,
+    /// are printed through it.
+    delivery: Arc<dyn Delivery>,
+}
+
+/// What the console prints, and the state printing needs: shared by the console's loop and
+/// the app's tasks that post the bot's moves ([`ConsoleOut`]).
+struct Printer {
+    lang: Lang,
     /// Names typed so far, each given a stable id.
     users: HashMap<String, u64>,
     boards: PathBuf,
@@ -163,16 +183,61 @@ struct Console {
     /// Print each picture's description under it.
     text_boards: bool,
     out: std::io::Stdout,
+    /// Messages printed so far: the next one's id. The app records boards by their message,
+    /// as it does on Discord.
+    printed: MessageId,
+}
+
+/// The app's [`Delivery`] port in a terminal: what the app posts is printed; an edit prints
+/// the message's new text; a printed line has no controls to take away; there are no
+/// threads (the console never asks for one: a game starts where it was asked for).
+struct ConsoleOut(Arc<Mutex<Printer>>);
+
+#[async_trait::async_trait]
+impl Delivery for ConsoleOut {
+    async fn post(&self, _channel: u64, reply: &Reply) -> Result<MessageId, NotShown> {
+        Ok(lock(&self.0).print_reply(None, reply))
+    }
+
+    async fn edit(&self, _channel: u64, _: MessageId, reply: &Reply) -> Result<(), NotShown> {
+        lock(&self.0).print_reply(None, reply);
+        Ok(())
+    }
+
+    async fn strip_controls(&self, _channel: u64, _: MessageId) -> Result<(), NotShown> {
+        Ok(())
+    }
+
+    async fn open_thread(&self, _parent: u64, _name: &str) -> Result<u64, NotShown> {
+        Err(NotShown {
+            why: Why::Refused,
+            detail: "the console has no threads".to_string(),
+        })
+    }
+
+    async fn archive_thread(&self, _thread: u64) -> Result<(), NotShown> {
+        Ok(())
+    }
+}
+
+/// The printer, even if a task printing with it panicked (what it holds stays usable).
+fn lock(printer: &Mutex<Printer>) -> MutexGuard<'_, Printer> {
+    printer.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Console {
+    fn printer(&self) -> MutexGuard<'_, Printer> {
+        lock(&self.printer)
+    }
+
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
+        self.printer().say(text);
     }
 
     fn user_id(&mut self, name: &str) -> u64 {
-        let next = 1000 + self.users.len() as u64;
-        *self.users.entry(name.to_string()).or_insert(next)
+        let mut printer = self.printer();
+        let next = 1000 + printer.users.len() as u64;
+        *printer.users.entry(name.to_string()).or_insert(next)
     }
 
     fn user(&mut self, name: &str) -> UserRef {
@@ -376,28 +441,48 @@ impl Console {
         }
     }
 
-    /// Prints an answer, then lets the bot move if it is its turn.
+    /// Prints an answer as the app asks every front end to show one, then waits for the
+    /// work it started (the bot's move, printed by [`ConsoleOut`]) so that it is printed
+    /// before the next line is read.
     async fn show(&mut self, name: &str, answer: Answer) {
-        let mut answer = answer;
-        // The console has no threads (it never offers them): such a game starts here.
-        if let Some(request) = answer.new_thread.take() {
-            answer = self.app.start_without_thread(request).await;
+        let out = &*self.delivery;
+        let answer = self.app.open_requested_thread(answer, out).await;
+        for r in &answer.replies {
+            let message = self.printer().print_reply(Some(name), r);
+            self.app.shown(r, message, out).await;
         }
-        loop {
-            for r in &answer.replies {
-                self.print_reply(name, r);
-            }
-            match answer.bot_turn {
-                Some(place) => answer = self.app.bot_turn(place, self.lang).await,
-                None => break,
-            }
+        if let Some(board) = answer.strip_board {
+            self.app.strip_board(board, out).await;
         }
+        if let Some(end) = answer.close_thread {
+            self.app.close_thread(end, out).await;
+        }
+        let (trigger, place) = match answer.bot_turn {
+            Some(owed) => (BotTrigger::Owed, owed),
+            None => (
+                BotTrigger::Nudge,
+                Place {
+                    guild_id: Some(GUILD),
+                    channel_id: CHANNEL,
+                },
+            ),
+        };
+        self.app
+            .start_bot_turn(&self.delivery, place, self.lang, trigger);
+        self.app.settled().await;
+    }
+}
+
+impl Printer {
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
     }
 
-    fn print_reply(&mut self, name: &str, r: &Reply) {
+    /// Prints a reply (`name`: to whom a private one is shown); its message id.
+    fn print_reply(&mut self, name: Option<&str>, r: &Reply) -> MessageId {
         let lang = self.lang;
         let mut text = String::new();
-        if r.is_private() {
+        if let (true, Some(name)) = (r.is_private(), name) {
             text.push_str(&tr(lang, fl!("console-only-you"), &[("name", s(name))]));
             text.push(' ');
         }
@@ -450,6 +535,8 @@ impl Console {
             }
         }
         self.say(&text);
+        self.printed += 1;
+        self.printed
     }
 
     /// `<@id>` → the name typed for that id.

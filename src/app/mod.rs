@@ -31,6 +31,7 @@ pub mod shown;
 pub mod sweep;
 pub mod threads;
 pub mod titles;
+pub mod tournament;
 
 pub use crate::store::{StoreError, UserRef};
 pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};

@@ -6,6 +6,7 @@
 //! Scores are counted in half-points (`u32`), so a draw is 1 and a win 2, and nothing here
 //! touches floating point: ranks must not depend on rounding.
 
+mod matching;
 pub mod pairing;
 pub mod standings;
 

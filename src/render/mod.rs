@@ -19,6 +19,7 @@ pub mod palette;
 mod read;
 mod replay;
 mod sprites;
+mod standings;
 mod text;
 
 pub use board::{capture_label, MoveArrow, Renderer, LAST_MOVE_FRAME_WIDTH};
@@ -26,6 +27,9 @@ pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
 pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
+pub use standings::{
+    standings_image, standings_png, Outcome, RoundCell, StandingsRow, StandingsTable,
+};
 
 use crate::engine::{Color, Explanation, Move, Position, Square};
 use image::RgbImage;

@@ -182,12 +182,10 @@ mod tests {
         for _ in 0..300 {
             let n = rng.gen_range(1..11);
             let mut edges = vec![vec![false; n]; n];
-            for a in 0..n {
-                for b in a + 1..n {
-                    let e = rng.gen_bool(0.3);
-                    edges[a][b] = e;
-                    edges[b][a] = e;
-                }
+            for (a, b) in (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))) {
+                let e = rng.gen_bool(0.3);
+                edges[a][b] = e;
+                edges[b][a] = e;
             }
             let expected = brute(n, &edges, (1u32 << n) - 1);
             assert_eq!(max_matching_size(n, |a, b| edges[a][b]), expected);

@@ -50,7 +50,7 @@ impl Field {
     pub fn active_in(&self, round: u8) -> impl Iterator<Item = &Player> {
         self.players
             .iter()
-            .filter(move |p| p.withdrawn_from.is_none_or(|from| round < from))
+            .filter(move |p| p.withdrawn_from.map_or(true, |from| round < from))
     }
 }
 

@@ -81,7 +81,7 @@ fn berger_round(field: &Field, round: u8) -> Round {
         field
             .players
             .get(seat)
-            .is_some_and(|p| p.withdrawn_from.is_none_or(|from| round < from))
+            .is_some_and(|p| p.withdrawn_from.map_or(true, |from| round < from))
     };
     let mut boards = Vec::new();
     let mut bye = None;
@@ -554,7 +554,7 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
         // The lowest group floats nobody: there is no one below to take them.
         let can_float = !self.below.is_empty();
         if still == 0 {
-            if !can_float && !(open.is_empty() && state.floated.is_empty()) {
+            if !can_float && (!open.is_empty() || !state.floated.is_empty()) {
                 return false;
             }
             // Everyone open floats; the field below must take them.

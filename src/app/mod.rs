@@ -40,6 +40,7 @@ pub use reply::{
     Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Picture,
     Reply, ReplyOutcome, ThreadLineRef, Visibility, PICTURE_DESCRIPTION_LIMIT,
 };
+pub use settings::Settings;
 pub use sweep::Swept;
 pub use threads::{ThreadEnd, ThreadRequest};
 
@@ -120,47 +121,15 @@ impl From<Reply> for Answer {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// How long a challenge stays open.
-    pub challenge_ttl: Duration,
-    /// A person's time for each move, unless the challenge set another.
-    pub move_time: Duration,
-    /// The expert level's thinking time.
-    pub expert_time: Duration,
-    /// Fixed seed for the bot's randomness (tests); random when `None`.
-    pub bot_seed: Option<u64>,
-    /// Threads of the search pool.
-    pub search_threads: usize,
-    /// The search pool's transposition tables, in all.
-    pub search_memory_mb: usize,
-    /// Games against the bot one person may have under way at once.
-    pub max_bot_games: usize,
-    /// Open challenges one person may have made at once.
-    pub max_challenges: usize,
-    /// Reviews being made at once, for everyone.
-    pub max_reviews: usize,
-    /// Searches waiting beyond which new work for the bot is refused.
-    pub search_queue: usize,
-}
-
-impl Default for Config {
-    /// The operator's defaults ([`Settings::default`]), read through the one mapping in
-    /// [`boot`].
-    fn default() -> Config {
-        Config::from(&settings::Settings::default())
-    }
-}
-
 type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 /// Runs at the start of every bot search with the attempt number (tests make it panic).
 type SearchHook = Arc<dyn Fn(u32) + Send + Sync>;
 
-/// The bot's shared state: storage, configuration, a clock. Cheap to clone.
+/// The bot's shared state: storage, settings, a clock. Cheap to clone.
 #[derive(Clone)]
 pub struct App {
     pub(crate) store: Store,
-    pub(crate) config: Config,
+    pub(crate) settings: Settings,
     clock: Clock,
     bot_moves: Arc<dyn bot::BotTurnClaims>,
     /// Requests and bot moves under way, for a clean shutdown ([`App::wind_down`]).
@@ -173,7 +142,9 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(store: Store, config: Config) -> App {
+    /// The app over `store` with `settings`; front ends start it with [`boot::boot`], which
+    /// opens the store too.
+    pub fn new(store: Store, settings: Settings) -> App {
         log_endgame_tables();
         App {
             store,
@@ -187,10 +158,10 @@ impl App {
             work: InFlight::new(),
             search_hook: None,
             pool: Arc::new(
-                SearchPool::new(config.search_threads, config.search_memory_mb)
-                    .with_queue_limit(config.search_queue),
+                SearchPool::new(settings.search_threads, settings.search_memory_mb)
+                    .with_queue_limit(settings.search_queue),
             ),
-            config,
+            settings,
             reviews: review::ReviewCache::default(),
         }
     }

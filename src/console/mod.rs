@@ -23,7 +23,7 @@ use crate::app::info::help_lines;
 use crate::app::owed::BotTrigger;
 use crate::app::reply::plain;
 use crate::app::settings::Settings;
-use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
+use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
 use crate::fl;
 use clap::Args;
 use std::collections::HashMap;
@@ -111,11 +111,13 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         path: args.boards.clone(),
         source,
     })?;
-    let config = Config {
-        bot_seed: args.seed,
-        ..Config::from(&settings)
-    };
-    let app = crate::app::boot::boot(&db_path, &settings, config)?;
+    let app = crate::app::boot::boot(
+        &db_path,
+        Settings {
+            bot_seed: args.seed,
+            ..settings
+        },
+    )?;
     let printer = Arc::new(Mutex::new(Printer {
         lang,
         users: HashMap::new(),
@@ -155,10 +157,20 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         }
         runtime.block_on(console.handle(line));
     }
+    // The input ended: the one shutdown sequence (no sweeper runs here).
+    let stopped = runtime.block_on(
+        console
+            .app
+            .shut_down(crate::app::boot::SHUTDOWN_GRACE, None),
+    );
     drop(console);
     if args.db.is_none() {
         let _ = std::fs::remove_dir_all(&db_path);
     }
+    stopped.map_err(|source| crate::app::boot::BootError {
+        path: db_path.clone(),
+        source,
+    })?;
     Ok(())
 }
 

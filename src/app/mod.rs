@@ -26,6 +26,7 @@ pub mod puzzle;
 pub mod rematch;
 pub mod reply;
 pub mod review;
+pub mod scoring;
 pub mod settings;
 pub mod shown;
 pub mod sweep;

@@ -4,7 +4,7 @@ use super::*;
 
 on_both_backends! {
 #[tokio::test]
-async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
+async fn wins_against_the_computer_score_and_rank_as_docs_game_app_says(db) {
     let store = db.open();
     let guild = 77;
     // A ranked win.

@@ -27,6 +27,7 @@ pub mod rematch;
 pub mod reply;
 pub mod review;
 pub mod scoring;
+pub mod serve;
 pub mod settings;
 pub mod shown;
 pub mod sweep;
@@ -79,22 +80,24 @@ pub struct Place {
     pub channel_id: u64,
 }
 
-/// What a use case answers: messages to show, and whether the bot must now think and move
-/// (the front end calls [`App::bot_turn`] next, after showing these).
+/// What a use case answers: messages to show, and the work the answer leaves to the app.
+/// A front end shows it with [`App::serve`] and reads nothing else of it: the app does that
+/// work itself, after the replies are shown.
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
     pub replies: Vec<Reply>,
+    /// The bot must now think and move here (started once the replies are shown).
     pub bot_turn: Option<Place>,
-    /// A game to start in a new thread: the front end opens the thread, then calls
-    /// [`App::start_in_thread`] (or [`App::start_without_thread`] if it could not) and shows
-    /// that answer instead. The replies here are empty then.
+    /// A game to start in a new thread: the app opens the thread
+    /// ([`App::open_requested_thread`]), starts the game there (or in the channel if it
+    /// could not) and shows that answer instead. The replies here are empty then.
     pub new_thread: Option<ThreadRequest>,
-    /// The game of this thread ended without a board to say so (`/cancel`): the front end
-    /// closes the thread after showing the replies.
-    pub close_thread: Option<ThreadEnd>,
+    /// The game of this thread ended without a board to say so (`/cancel`): the app closes
+    /// the thread after the replies are shown.
+    pub(crate) close_thread: Option<ThreadEnd>,
     /// A board whose game ended without a new board (`/cancel`), as (channel, message): the
-    /// front end takes its controls away.
-    pub strip_board: Option<(u64, u64)>,
+    /// app takes its controls away.
+    pub(crate) strip_board: Option<(u64, u64)>,
 }
 
 impl Answer {
@@ -294,12 +297,12 @@ impl App {
         }
     }
 
-    /// The front end posted a board: record it as the channel's board, so the next board
-    /// can strip its controls. [`BoardPosted::Outdated`] when the game moved on (or ended,
-    /// or another started) while it was being posted: the front end strips its controls at
-    /// once. A storage error is logged and treated as current: the board keeps its controls,
-    /// which answer "outdated" themselves once the game moves.
-    pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
+    /// A board was posted: record it as the channel's board, so the next board can strip
+    /// its controls. [`BoardPosted::Outdated`] when the game moved on (or ended, or another
+    /// started) while it was being posted: its own controls are stripped at once. A storage
+    /// error is logged and treated as current: the board keeps its controls, which answer
+    /// "outdated" themselves once the game moves.
+    pub(crate) async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
         let post = BoardPost {
             game_id: board.game_id,
             message_id,
@@ -316,9 +319,9 @@ impl App {
     }
 }
 
-/// What the front end does after posting a board.
+/// What is done after posting a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardPosted {
+pub(crate) enum BoardPosted {
     /// The board is the channel's current one; strip the controls of message `strip`, the
     /// board it replaces.
     Current { strip: Option<u64> },

@@ -20,8 +20,8 @@ use crate::app::commands::{
 use crate::app::deliver::{Delivery, MessageId, NotShown, Why};
 use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::info::help_lines;
-use crate::app::owed::BotTrigger;
 use crate::app::reply::plain;
+use crate::app::serve::{Respond, Shown};
 use crate::app::settings::Settings;
 use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
 use crate::fl;
@@ -457,32 +457,39 @@ impl Console {
     /// work it started (the bot's move, printed by [`ConsoleOut`]) so that it is printed
     /// before the next line is read.
     async fn show(&mut self, name: &str, answer: Answer) {
-        let out = &*self.delivery;
-        let answer = self.app.open_requested_thread(answer, out).await;
-        for r in &answer.replies {
-            let message = self.printer().print_reply(Some(name), r);
-            self.app.shown(r, message, out).await;
-        }
-        if let Some(board) = answer.strip_board {
-            self.app.strip_board(board, out).await;
-        }
-        if let Some(end) = answer.close_thread {
-            self.app.close_thread(end, out).await;
-        }
-        let (trigger, place) = match answer.bot_turn {
-            Some(owed) => (BotTrigger::Owed, owed),
-            None => (
-                BotTrigger::Nudge,
-                Place {
-                    guild_id: Some(GUILD),
-                    channel_id: CHANNEL,
-                },
-            ),
+        let place = Place {
+            guild_id: Some(GUILD),
+            channel_id: CHANNEL,
+        };
+        let printed = Printed {
+            printer: &self.printer,
+            name,
         };
         self.app
-            .start_bot_turn(&self.delivery, place, self.lang, trigger);
+            .serve(answer, place, self.lang, &printed, &self.delivery)
+            .await;
         self.app.settled().await;
     }
+}
+
+/// The app's [`Respond`] port in a terminal: an answer's replies are printed, the private
+/// ones marked as shown only to `name`.
+struct Printed<'a> {
+    printer: &'a Arc<Mutex<Printer>>,
+    name: &'a str,
+}
+
+#[async_trait::async_trait]
+impl Respond for Printed<'_> {
+    async fn answer(&self, reply: &Reply) -> Shown {
+        Shown::Message(lock(self.printer).print_reply(Some(self.name), reply))
+    }
+
+    async fn follow_up(&self, reply: &Reply) -> Shown {
+        self.answer(reply).await
+    }
+
+    async fn acknowledge(&self) {}
 }
 
 impl Printer {

@@ -1,5 +1,6 @@
-//! Routes commands, autocomplete and component clicks into the application layer, and
-//! delivers its replies. No game logic lives here.
+//! Routes commands, autocomplete and component clicks into the application layer, and shows
+//! its answers as the interaction's response ([`Responder`], the app's
+//! [`Respond`] port); the app does the rest itself ([`App::serve`]). No game logic lives here.
 //!
 //! Delivery rules (see the README's "Running the bot on Discord"):
 //! - an interaction is answered within Discord's 3 s: work that has not finished after
@@ -22,16 +23,15 @@ use super::BotConfig;
 use crate::app::commands::{self, ArgValue, Command, Invocation, Upload, UploadError};
 use crate::app::deliver::Delivery;
 use crate::app::i18n::{self, Lang};
-use crate::app::owed::BotTrigger;
+use crate::app::serve::{Respond, Shown};
 use crate::app::{Actor, Answer, App, Place, Reply, ReplyOutcome, UserRef};
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
-    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind,
-    Context, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseMessage, EventHandler, Guild, GuildChannel, GuildId, Http,
-    Interaction, Member, Message, PartialGuildChannel, Permissions, Ready, ResolvedValue,
-    ResumedEvent, UnavailableGuild, User,
+    ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
+    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
+    EventHandler, Guild, GuildChannel, GuildId, Http, Interaction, Member, Message,
+    PartialGuildChannel, Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use serenity::gateway::{ConnectionStage, ShardStageUpdateEvent};
@@ -176,13 +176,6 @@ impl Target<'_> {
         }
     }
 
-    fn channel_id(&self) -> ChannelId {
-        match self.source {
-            Source::Command(c) => c.channel_id,
-            Source::Component(c) => c.channel_id,
-        }
-    }
-
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
         let sent = match (self.http_answer, self.source) {
             (Some(answer), _) => answer.send(r),
@@ -285,10 +278,12 @@ impl Handler {
                 Reply::failure(i18n::t(lang, fl!("err-bot-failed"))).into()
             }
         };
+        let said = |o: ReplyOutcome| answer.replies.iter().any(|r| r.outcome == o);
         let counted = CountOnDrop {
             target,
             received,
-            answer: &answer,
+            failed: said(ReplyOutcome::Failed),
+            refused: said(ReplyOutcome::Refused),
             shard: (target.http_answer.is_none())
                 .then(|| shard_of(place.guild_id, self.shard_count.load(Ordering::Relaxed))),
         };
@@ -301,22 +296,15 @@ impl Handler {
         {
             deferred = self.defer(http, target, received + ANSWER_WINDOW).await;
         }
-        self.deliver(http, out, target, &answer, deferred, received)
-            .await;
-        if let Some(board) = answer.strip_board {
-            self.app.strip_board(board, &**out).await;
-        }
-        if let Some(end) = answer.close_thread.clone() {
-            self.app.close_thread(end, &**out).await;
-        }
-        // Whatever happened, a game waiting for the bot gets its move (in the game's own
-        // thread when one was just opened).
-        let (trigger, bot_place) = match answer.bot_turn {
-            Some(owed) => (BotTrigger::Owed, owed),
-            None => (BotTrigger::Nudge, place),
+        let responder = Responder {
+            handler: self,
+            http,
+            target,
+            deferred,
+            received,
         };
+        self.app.serve(answer, place, lang, &responder, out).await;
         drop(counted);
-        self.app.start_bot_turn(out, bot_place, lang, trigger);
     }
 
     /// Tells Discord the answer is coming. Returns whether it took.
@@ -341,76 +329,6 @@ impl Handler {
             deferred.send_replace(true);
         }
         took
-    }
-
-    /// Shows an answer: the first reply as the interaction's response (or the completion of
-    /// the deferred one), the rest as follow-ups; public replies go to the channel when the
-    /// interaction cannot carry them.
-    async fn deliver(
-        &self,
-        http: &Arc<Http>,
-        out: &Arc<dyn Delivery>,
-        target: Target<'_>,
-        answer: &Answer,
-        deferred: bool,
-        received: Instant,
-    ) {
-        // Replies for another channel (a new game thread, a thread's parent) are posted there.
-        let here = target.channel_id().get();
-        let (local, elsewhere): (Vec<&Reply>, Vec<&Reply>) = answer
-            .replies
-            .iter()
-            .partition(|r| r.channel.map_or(true, |c| c == here));
-        self.deliver_here(http, &**out, target, &local, deferred, received)
-            .await;
-        for reply in elsewhere.into_iter().filter(|r| !r.is_private()) {
-            let channel = reply.channel.unwrap_or(here);
-            self.app.publish(channel, reply, &**out).await;
-        }
-    }
-
-    /// [`Self::deliver`] for the replies shown where the interaction happened.
-    async fn deliver_here(
-        &self,
-        http: &Arc<Http>,
-        out: &dyn Delivery,
-        target: Target<'_>,
-        replies: &[&Reply],
-        deferred: bool,
-        received: Instant,
-    ) {
-        let mut replies = replies.iter().copied();
-        let Some(first) = replies.next() else {
-            self.acknowledge(http, target, deferred, received).await;
-            return;
-        };
-        let shown = match (deferred, target.source) {
-            (false, _) => self.respond_with(http, target, first, received).await,
-            (true, Source::Command(c)) if !first.is_private() => {
-                with_retries("complete a deferred answer", None, || {
-                    c.edit_response(http, Rendered::new(first).edit_original())
-                })
-                .await
-                .map(Some)
-            }
-            (true, Source::Command(c)) => {
-                // A deferred answer is public; a private one goes out as an ephemeral
-                // follow-up and the placeholder is removed.
-                let sent = self.followup(http, target, first).await;
-                if let Err(e) =
-                    with_retries("remove a placeholder", None, || c.delete_response(http)).await
-                {
-                    tracing::debug!("could not remove a deferred placeholder: {e}");
-                }
-                sent.map(Some)
-            }
-            (true, Source::Component(_)) => self.followup(http, target, first).await.map(Some),
-        };
-        self.shown(out, target, first, shown).await;
-        for reply in replies {
-            let shown = self.followup(http, target, reply).await.map(Some);
-            self.shown(out, target, reply, shown).await;
-        }
     }
 
     /// The first reply as the interaction's own answer, then its message (for a board).
@@ -477,30 +395,6 @@ impl Handler {
             }
         })
         .await
-    }
-
-    /// After a reply was (or was not) shown: a public reply the interaction could not carry
-    /// goes to the channel; what was shown is recorded ([`App::shown`]).
-    async fn shown(
-        &self,
-        out: &dyn Delivery,
-        target: Target<'_>,
-        reply: &Reply,
-        shown: serenity::Result<Option<Message>>,
-    ) {
-        match shown {
-            Ok(Some(m)) => self.app.shown(reply, m.id.get(), out).await,
-            Ok(None) => {}
-            Err(e) if reply.is_private() => tracing::warn!("a private reply was lost: {e}"),
-            Err(e) => {
-                tracing::warn!(
-                    "the interaction could not show a reply ({e}); posting it in the channel"
-                );
-                self.app
-                    .publish(target.channel_id().get(), reply, out)
-                    .await;
-            }
-        }
     }
 
     /// An answer with nothing to say still answers the interaction.
@@ -803,7 +697,9 @@ impl Handler {
 struct CountOnDrop<'a> {
     target: Target<'a>,
     received: Instant,
-    answer: &'a Answer,
+    /// The answer said the request failed, or refused it.
+    failed: bool,
+    refused: bool,
     /// The gateway shard it came on (`None` over HTTP).
     shard: Option<u32>,
 }
@@ -815,12 +711,11 @@ impl Drop for CountOnDrop<'_> {
             .answered
             .at()
             .map(|at| at.duration_since(self.received));
-        let said = |o: ReplyOutcome| self.answer.replies.iter().any(|r| r.outcome == o);
         let outcome = match first {
             None => Outcome::Late,
             Some(latency) if latency > DISCORD_DEADLINE => Outcome::Late,
-            Some(_) if said(ReplyOutcome::Failed) => Outcome::Failed,
-            Some(_) if said(ReplyOutcome::Refused) => Outcome::Refused,
+            Some(_) if self.failed => Outcome::Failed,
+            Some(_) if self.refused => Outcome::Refused,
             Some(_) => Outcome::Answered,
         };
         let kind = self.target.kind();
@@ -836,6 +731,76 @@ impl Drop for CountOnDrop<'_> {
             shard = self.shard,
             "interaction"
         );
+    }
+}
+
+/// Shows an answer as the interaction's response: the first reply as its response (or the
+/// completion of the deferred one), the rest as follow-ups. What could not be shown is
+/// reported to the app, which posts a public reply in the channel instead.
+struct Responder<'a> {
+    handler: &'a Handler,
+    http: &'a Arc<Http>,
+    target: Target<'a>,
+    /// The interaction was deferred: its answer completes (or follows) the deferral.
+    deferred: bool,
+    received: Instant,
+}
+
+#[async_trait::async_trait]
+impl Respond for Responder<'_> {
+    async fn answer(&self, first: &Reply) -> Shown {
+        let (handler, http, target) = (self.handler, self.http, self.target);
+        let shown = match (self.deferred, target.source) {
+            (false, _) => {
+                handler
+                    .respond_with(http, target, first, self.received)
+                    .await
+            }
+            (true, Source::Command(c)) if !first.is_private() => {
+                with_retries("complete a deferred answer", None, || {
+                    c.edit_response(http, Rendered::new(first).edit_original())
+                })
+                .await
+                .map(Some)
+            }
+            (true, Source::Command(c)) => {
+                // A deferred answer is public; a private one goes out as an ephemeral
+                // follow-up and the placeholder is removed.
+                let sent = handler.followup(http, target, first).await;
+                if let Err(e) =
+                    with_retries("remove a placeholder", None, || c.delete_response(http)).await
+                {
+                    tracing::debug!("could not remove a deferred placeholder: {e}");
+                }
+                sent.map(Some)
+            }
+            (true, Source::Component(_)) => handler.followup(http, target, first).await.map(Some),
+        };
+        shown_as(shown)
+    }
+
+    async fn follow_up(&self, reply: &Reply) -> Shown {
+        shown_as(
+            self.handler
+                .followup(self.http, self.target, reply)
+                .await
+                .map(Some),
+        )
+    }
+
+    async fn acknowledge(&self) {
+        self.handler
+            .acknowledge(self.http, self.target, self.deferred, self.received)
+            .await;
+    }
+}
+
+/// What became of a reply, as the app is told.
+fn shown_as(shown: serenity::Result<Option<Message>>) -> Shown {
+    match shown {
+        Ok(Some(m)) => Shown::Message(m.id.get()),
+        Ok(None) => Shown::Shown,
+        Err(e) => Shown::Lost(e.to_string()),
     }
 }
 

@@ -2,7 +2,7 @@
 //! load the game, check and play the move, store it durably (flush), render the board.
 //! Prints p50, p99 and max over many moves. Run: `cargo bench --bench app`.
 
-use damas::app::{Actor, App, Config, Place, UserRef};
+use damas::app::{Actor, App, Place, Settings, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 use std::time::{Duration, Instant};
@@ -23,7 +23,7 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let dir = tempfile::tempdir().expect("temp dir");
     let store = Store::open(dir.path().join("db")).expect("store");
-    let app = App::new(store, Config::default());
+    let app = App::new(store, Settings::default());
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
     let opponent = UserRef {
         user_id: 2,

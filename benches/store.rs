@@ -14,6 +14,7 @@
 mod store_common;
 
 use criterion::Criterion;
+use damas::app::scoring::Scoring;
 use damas::engine::{DrawReason, Outcome, Variant};
 use damas::store::{archived_size, Durability, GameRecord, Store};
 use rand::rngs::SmallRng;
@@ -56,7 +57,7 @@ async fn one_move(store: &Store, channel: u64, rng: &mut SmallRng) -> Option<Dur
     }
     if next.outcome.is_some() {
         store
-            .finish_game(channel, ply, &next)
+            .finish_game(channel, ply, &next, &Scoring)
             .await
             .expect("finish");
         return None;
@@ -218,7 +219,10 @@ fn bytes_per_game(rt: &tokio::runtime::Runtime, backend: Backend) {
             store.create_game(live.clone()).await.expect("create");
             live.moves.clone_from(&rec.moves);
             live.outcome = rec.outcome;
-            store.finish_game(i + 1, 0, &live).await.expect("finish");
+            store
+                .finish_game(i + 1, 0, &live, &Scoring)
+                .await
+                .expect("finish");
         }
         store.flush().await.expect("flush");
         let after = store.size_on_disk().expect("size");

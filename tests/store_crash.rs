@@ -12,6 +12,7 @@
 #[path = "support/store/mod.rs"]
 mod store_common;
 
+use damas::app::scoring::Scoring;
 use damas::engine::{Outcome, Variant, WinReason};
 use damas::store::{GameRecord, Store, StoreError};
 use rand::rngs::SmallRng;
@@ -124,7 +125,7 @@ async fn step(store: &Store, channel: u64, rng: &mut SmallRng, now: u64) -> Resu
             winner: loser.opposite(),
             reason: WinReason::Resignation,
         });
-        store.finish_game(channel, ply, &next).await?;
+        store.finish_game(channel, ply, &next, &Scoring).await?;
         println!("finished {channel} {} {ply} -", rec.id);
         return Ok(());
     }
@@ -134,7 +135,7 @@ async fn step(store: &Store, channel: u64, rng: &mut SmallRng, now: u64) -> Resu
     push_move(&mut next, mv, now);
     let stored = damas::store::StoredMove::from_move(&mv);
     if next.outcome.is_some() {
-        store.finish_game(channel, ply, &next).await?;
+        store.finish_game(channel, ply, &next, &Scoring).await?;
         println!("finished {channel} {} {} {stored}", rec.id, ply + 1);
     } else {
         store.update_game(channel, ply, &next).await?;

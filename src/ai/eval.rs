@@ -617,7 +617,7 @@ mod tests {
     }
 
     #[test]
-    fn basic_follows_seed_002() {
+    fn basic_follows_the_evaluation_of_docs_game_app() {
         // English: a White man on 24 (two rows up from White's back row 29-32) against a
         // Black king on 14, a central square. White to move.
         let p = pos(Variant::English, "W:W24:BK14");

@@ -1,9 +1,9 @@
 //! One way to start the application for every front end (the gateway, the HTTP endpoint,
-//! the console): the store opened with the settings' timeouts, the app configured from the
-//! settings, and — where several processes share PostgreSQL — the claims on the bot's turns.
-//! Front ends never open the store themselves.
+//! the console): the store opened with the settings' timeouts, the app built with the
+//! settings, and — where several processes share PostgreSQL — the claims on the bot's turns;
+//! and one way to stop it ([`App::shut_down`]). Front ends never open the store themselves.
 
-use super::{App, Config};
+use super::App;
 use crate::app::settings::Settings;
 use crate::store::{Durability, Store, StoreError};
 use std::path::{Path, PathBuf};
@@ -21,27 +21,8 @@ pub struct BootError {
     pub source: StoreError,
 }
 
-/// The expert level's thinking time a move (no setting changes it).
-pub const EXPERT_TIME: std::time::Duration = std::time::Duration::from_secs(2);
-
-impl From<&Settings> for Config {
-    /// The settings an operator sets (`DAMAS_*`), as the app reads them; what no variable sets
-    /// (Expert's time, the bot's seed) keeps its default.
-    fn from(settings: &Settings) -> Config {
-        Config {
-            challenge_ttl: settings.challenge_ttl,
-            move_time: settings.move_time,
-            search_threads: settings.search_threads,
-            search_memory_mb: settings.search_memory_mb,
-            max_bot_games: settings.max_bot_games,
-            max_challenges: settings.max_challenges,
-            max_reviews: settings.max_reviews,
-            search_queue: settings.search_queue,
-            expert_time: EXPERT_TIME,
-            bot_seed: None,
-        }
-    }
-}
+/// How long a shutdown waits for the work under way (every front end).
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Where the database lives: `DAMAS_DB` (a folder, or a PostgreSQL URL), or `./data/damas.db`.
 pub fn db_from_vars(var: impl Fn(&str) -> Option<String>) -> PathBuf {
@@ -54,15 +35,15 @@ pub fn db_from_vars(var: impl Fn(&str) -> Option<String>) -> PathBuf {
 }
 
 /// Opens the database at `db` (a sled folder or a PostgreSQL URL) with the settings' timeouts
-/// and builds the app over it with `config`.
-pub fn boot(db: &Path, settings: &Settings, config: Config) -> Result<App, BootError> {
+/// and builds the app over it with the same settings.
+pub fn boot(db: &Path, settings: Settings) -> Result<App, BootError> {
     let store = Store::open_configured(db, Durability::default(), settings.db_timeouts).map_err(
         |source| BootError {
             path: db.to_path_buf(),
             source,
         },
     )?;
-    let app = App::new(store.clone(), config);
+    let app = App::new(store.clone(), settings);
     // Processes sharing PostgreSQL claim the bot's turns there; sled's one process, here.
     Ok(
         match store.bot_turn_leases(
@@ -82,6 +63,25 @@ impl App {
     /// Writes what the store still holds in memory to disk (the last step of a shutdown).
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.store.flush().await
+    }
+
+    /// The one shutdown sequence of every front end, once it takes no new request (the
+    /// gateway closed, the endpoint no longer accepting, the console's input ended): the
+    /// searches stop and the work under way gets at most `grace` ([`App::wind_down`]), the
+    /// front end's sweeper (if it runs one) is stopped — it starts no new pass once the work
+    /// is closed, and a pass cut off is done again at the next start — and the store is
+    /// flushed. Returns whether the work under way finished in time.
+    pub async fn shut_down(
+        &self,
+        grace: std::time::Duration,
+        sweeper: Option<tokio::task::JoinHandle<()>>,
+    ) -> Result<bool, StoreError> {
+        let drained = self.wind_down(grace).await;
+        if let Some(sweeper) = sweeper {
+            sweeper.abort();
+        }
+        self.flush().await?;
+        Ok(drained)
     }
 
     /// Whether the store answers a statement now (readiness probes). Blocks: call it off the
@@ -109,28 +109,18 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn every_setting_reaches_the_app() {
+    fn the_settings_reach_the_app_and_its_search_pool() {
+        let dir = tempfile::tempdir().unwrap();
         let settings = Settings {
             move_time: Duration::from_secs(7),
-            challenge_ttl: Duration::from_secs(11),
-            search_threads: 5,
-            search_memory_mb: 13,
-            max_bot_games: 17,
-            max_challenges: 19,
-            max_reviews: 23,
-            search_queue: 29,
+            expert_time: Duration::from_millis(300),
+            search_threads: 3,
+            bot_seed: Some(11),
             ..Settings::default()
         };
-        let config = Config::from(&settings);
-        assert_eq!(config.move_time, settings.move_time);
-        assert_eq!(config.challenge_ttl, settings.challenge_ttl);
-        assert_eq!(config.search_threads, 5);
-        assert_eq!(config.search_memory_mb, 13);
-        assert_eq!(config.max_bot_games, 17);
-        assert_eq!(config.max_challenges, 19);
-        assert_eq!(config.max_reviews, 23);
-        assert_eq!(config.search_queue, 29);
-        assert_eq!(config.expert_time, Config::default().expert_time);
+        let app = boot(&dir.path().join("db"), settings.clone()).expect("a fresh folder");
+        assert_eq!(app.settings, settings);
+        assert_eq!(app.search_pool().threads(), 3);
     }
 
     #[test]
@@ -153,14 +143,16 @@ mod tests {
         let file = dir.path().join("not-a-folder");
         std::fs::write(&file, b"x").unwrap();
         let settings = Settings::default();
-        let e = boot(&file, &settings, Config::from(&settings))
+        let e = boot(&file, settings.clone())
             .err()
             .expect("a file is not a database");
         assert_eq!(e.path, file);
         assert!(e.to_string().contains("not-a-folder"), "{e}");
 
-        let app = boot(&dir.path().join("db"), &settings, Config::from(&settings))
-            .expect("a fresh folder");
-        app.flush().await.expect("flushed");
+        let app = boot(&dir.path().join("db"), settings).expect("a fresh folder");
+        assert_eq!(
+            app.shut_down(Duration::from_secs(1), None).await.ok(),
+            Some(true)
+        );
     }
 }

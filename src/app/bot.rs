@@ -328,12 +328,12 @@ impl App {
         attempt: u32,
     ) -> Result<SearchResult, SearchFailed> {
         let opts = SearchOptions {
-            seed: self.config.bot_seed.unwrap_or_else(|| self.now_ms())
+            seed: self.settings.bot_seed.unwrap_or_else(|| self.now_ms())
                 ^ (game.ply() as u64)
                 ^ u64::from(attempt - 1),
             ..SearchOptions::default()
         };
-        let expert_time = self.config.expert_time;
+        let expert_time = self.settings.expert_time;
         let hook = self.search_hook.clone();
         let game = game.clone();
         let queued_at = std::time::Instant::now();

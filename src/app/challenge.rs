@@ -112,8 +112,8 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         }
         match self.open_challenges_by(actor.user_id, now) {
-            Ok(n) if n >= self.config.max_challenges => {
-                return too_many_challenges(lang, self.config.max_challenges).into()
+            Ok(n) if n >= self.settings.max_challenges => {
+                return too_many_challenges(lang, self.settings.max_challenges).into()
             }
             Ok(_) => {}
             Err(e) => return storage_failed(lang, &e).into(),
@@ -139,7 +139,7 @@ impl App {
             variant,
             challenger_color: terms.colour,
             created_at_ms: now,
-            expires_at_ms: now + self.config.challenge_ttl.as_millis() as u64,
+            expires_at_ms: now + self.settings.challenge_ttl.as_millis() as u64,
             message_id: None,
             lang,
             move_time_ms: terms.move_time_ms,
@@ -151,19 +151,19 @@ impl App {
         // Counted again now that it is stored: of challenges made at the same moment
         // elsewhere, those that went over the cap take themselves back.
         match self.open_challenges_by(actor.user_id, now) {
-            Ok(n) if n > self.config.max_challenges => {
+            Ok(n) if n > self.settings.max_challenges => {
                 let mine =
                     |c: &Challenge| c.created_at_ms == now && c.challenger.user_id == actor.user_id;
                 if let Err(e) = self.store.take_challenge(place.channel_id, mine).await {
                     return storage_failed(lang, &e).into();
                 }
-                return too_many_challenges(lang, self.config.max_challenges).into();
+                return too_many_challenges(lang, self.settings.max_challenges).into();
             }
             Ok(_) => {}
             // Stored and under the cap when it was checked: it stands.
             Err(e) => tracing::warn!("open challenges not counted again: {e}"),
         }
-        let minutes = self.config.challenge_ttl.as_secs().div_ceil(60);
+        let minutes = self.settings.challenge_ttl.as_secs().div_ceil(60);
         let mut text = tr(
             lang,
             fl!("challenge-posted"),
@@ -297,7 +297,7 @@ impl App {
             tracing::error!("ballot deck unreadable: {e}");
             BallotUnavailable
         })?;
-        let drawn = match self.config.bot_seed {
+        let drawn = match self.settings.bot_seed {
             Some(seed) => deck.draw(&mut SmallRng::seed_from_u64(seed)),
             None => deck.draw(&mut rand::thread_rng()),
         };
@@ -480,8 +480,8 @@ impl App {
                 Err(e) => return Some(storage_failed(lang, &e)),
             }
         }
-        (under_way >= self.config.max_bot_games)
-            .then(|| too_many_bot_games(lang, self.config.max_bot_games))
+        (under_way >= self.settings.max_bot_games)
+            .then(|| too_many_bot_games(lang, self.settings.max_bot_games))
     }
 
     /// Refuses when the channel already has a game that still blocks it.
@@ -517,14 +517,14 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let mut rec = GameRecord::new(id, place.guild_id, place.channel_id, variant, players, now);
-        rec.move_time_ms = move_time_ms.unwrap_or(self.config.move_time.as_millis() as u64);
+        rec.move_time_ms = move_time_ms.unwrap_or(self.settings.move_time.as_millis() as u64);
         rec.lang = lang;
         if let Some(o) = opening {
             rec.moves = o.stored_moves();
             rec.opening = Some(o.to_string());
         }
         let cap = match bot {
-            Some(_) => self.config.max_bot_games,
+            Some(_) => self.settings.max_bot_games,
             None => usize::MAX,
         };
         match self.store.create_game_capped(rec.clone(), cap).await {

@@ -7,9 +7,9 @@ use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::{Attachment, Reply};
 use super::{game_of, seat_name, storage_failed, titles, Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
+use crate::app::scoring;
 use crate::engine::{export_pdn, legal_notations, PdnTags, Variant, THREE_KINGS_MOVES};
 use crate::fl;
-use crate::store::scoring;
 
 impl App {
     /// `/board`: posts the current board again (the old one's controls go away).

@@ -26,6 +26,8 @@ pub mod puzzle;
 pub mod rematch;
 pub mod reply;
 pub mod review;
+pub mod scoring;
+pub mod serve;
 pub mod settings;
 pub mod shown;
 pub mod sweep;
@@ -40,6 +42,7 @@ pub use reply::{
     Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Picture,
     Reply, ReplyOutcome, ThreadLineRef, Visibility, PICTURE_DESCRIPTION_LIMIT,
 };
+pub use settings::Settings;
 pub use sweep::Swept;
 pub use threads::{ThreadEnd, ThreadRequest};
 
@@ -77,22 +80,24 @@ pub struct Place {
     pub channel_id: u64,
 }
 
-/// What a use case answers: messages to show, and whether the bot must now think and move
-/// (the front end calls [`App::bot_turn`] next, after showing these).
+/// What a use case answers: messages to show, and the work the answer leaves to the app.
+/// A front end shows it with [`App::serve`] and reads nothing else of it: the app does that
+/// work itself, after the replies are shown.
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
     pub replies: Vec<Reply>,
+    /// The bot must now think and move here (started once the replies are shown).
     pub bot_turn: Option<Place>,
-    /// A game to start in a new thread: the front end opens the thread, then calls
-    /// [`App::start_in_thread`] (or [`App::start_without_thread`] if it could not) and shows
-    /// that answer instead. The replies here are empty then.
+    /// A game to start in a new thread: the app opens the thread
+    /// ([`App::open_requested_thread`]), starts the game there (or in the channel if it
+    /// could not) and shows that answer instead. The replies here are empty then.
     pub new_thread: Option<ThreadRequest>,
-    /// The game of this thread ended without a board to say so (`/cancel`): the front end
-    /// closes the thread after showing the replies.
-    pub close_thread: Option<ThreadEnd>,
+    /// The game of this thread ended without a board to say so (`/cancel`): the app closes
+    /// the thread after the replies are shown.
+    pub(crate) close_thread: Option<ThreadEnd>,
     /// A board whose game ended without a new board (`/cancel`), as (channel, message): the
-    /// front end takes its controls away.
-    pub strip_board: Option<(u64, u64)>,
+    /// app takes its controls away.
+    pub(crate) strip_board: Option<(u64, u64)>,
 }
 
 impl Answer {
@@ -120,47 +125,15 @@ impl From<Reply> for Answer {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// How long a challenge stays open.
-    pub challenge_ttl: Duration,
-    /// A person's time for each move, unless the challenge set another.
-    pub move_time: Duration,
-    /// The expert level's thinking time.
-    pub expert_time: Duration,
-    /// Fixed seed for the bot's randomness (tests); random when `None`.
-    pub bot_seed: Option<u64>,
-    /// Threads of the search pool.
-    pub search_threads: usize,
-    /// The search pool's transposition tables, in all.
-    pub search_memory_mb: usize,
-    /// Games against the bot one person may have under way at once.
-    pub max_bot_games: usize,
-    /// Open challenges one person may have made at once.
-    pub max_challenges: usize,
-    /// Reviews being made at once, for everyone.
-    pub max_reviews: usize,
-    /// Searches waiting beyond which new work for the bot is refused.
-    pub search_queue: usize,
-}
-
-impl Default for Config {
-    /// The operator's defaults ([`Settings::default`]), read through the one mapping in
-    /// [`boot`].
-    fn default() -> Config {
-        Config::from(&settings::Settings::default())
-    }
-}
-
 type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 /// Runs at the start of every bot search with the attempt number (tests make it panic).
 type SearchHook = Arc<dyn Fn(u32) + Send + Sync>;
 
-/// The bot's shared state: storage, configuration, a clock. Cheap to clone.
+/// The bot's shared state: storage, settings, a clock. Cheap to clone.
 #[derive(Clone)]
 pub struct App {
     pub(crate) store: Store,
-    pub(crate) config: Config,
+    pub(crate) settings: Settings,
     clock: Clock,
     bot_moves: Arc<dyn bot::BotTurnClaims>,
     /// Requests and bot moves under way, for a clean shutdown ([`App::wind_down`]).
@@ -173,7 +146,9 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(store: Store, config: Config) -> App {
+    /// The app over `store` with `settings`; front ends start it with [`boot::boot`], which
+    /// opens the store too.
+    pub fn new(store: Store, settings: Settings) -> App {
         log_endgame_tables();
         App {
             store,
@@ -187,10 +162,10 @@ impl App {
             work: InFlight::new(),
             search_hook: None,
             pool: Arc::new(
-                SearchPool::new(config.search_threads, config.search_memory_mb)
-                    .with_queue_limit(config.search_queue),
+                SearchPool::new(settings.search_threads, settings.search_memory_mb)
+                    .with_queue_limit(settings.search_queue),
             ),
-            config,
+            settings,
             reviews: review::ReviewCache::default(),
         }
     }
@@ -322,12 +297,12 @@ impl App {
         }
     }
 
-    /// The front end posted a board: record it as the channel's board, so the next board
-    /// can strip its controls. [`BoardPosted::Outdated`] when the game moved on (or ended,
-    /// or another started) while it was being posted: the front end strips its controls at
-    /// once. A storage error is logged and treated as current: the board keeps its controls,
-    /// which answer "outdated" themselves once the game moves.
-    pub async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
+    /// A board was posted: record it as the channel's board, so the next board can strip
+    /// its controls. [`BoardPosted::Outdated`] when the game moved on (or ended, or another
+    /// started) while it was being posted: its own controls are stripped at once. A storage
+    /// error is logged and treated as current: the board keeps its controls, which answer
+    /// "outdated" themselves once the game moves.
+    pub(crate) async fn board_posted(&self, board: BoardRef, message_id: u64) -> BoardPosted {
         let post = BoardPost {
             game_id: board.game_id,
             message_id,
@@ -344,9 +319,9 @@ impl App {
     }
 }
 
-/// What the front end does after posting a board.
+/// What is done after posting a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardPosted {
+pub(crate) enum BoardPosted {
     /// The board is the channel's current one; strip the controls of message `strip`, the
     /// board it replaces.
     Current { strip: Option<u64> },

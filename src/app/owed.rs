@@ -26,7 +26,7 @@ impl App {
     /// Makes the bot's move in `place` if it owes one, and posts it there. Runs as a task of
     /// its own, so the request that triggered it is answered meanwhile; nothing starts once
     /// the app is winding down (the move stays owed to the next start).
-    pub fn start_bot_turn(
+    pub(crate) fn start_bot_turn(
         &self,
         out: &Arc<dyn Delivery>,
         place: Place,

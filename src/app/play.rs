@@ -71,7 +71,7 @@ impl App {
         rec.revision = if game.is_over() {
             finished = Some(
                 self.store
-                    .finish_game(rec.channel_id, expected_ply, &rec)
+                    .finish_game(rec.channel_id, expected_ply, &rec, &super::scoring::Scoring)
                     .await?,
             );
             rec.revision + 1

@@ -137,7 +137,7 @@ impl App {
             PuzzlePick::Today => daily,
             PuzzlePick::Random => {
                 let set = puzzle_set(variant);
-                let seed = self.config.bot_seed.unwrap_or(now) ^ actor.user_id;
+                let seed = self.settings.bot_seed.unwrap_or(now) ^ actor.user_id;
                 let mut i = (mix(seed) % set.len() as u64) as usize;
                 if set[i].id == daily.id && set.len() > 1 {
                     i = (i + 1) % set.len();

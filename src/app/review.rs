@@ -12,7 +12,7 @@
 //! [`KEPT_REVIEWS`]) so the page buttons answer at once; after a restart a button asks for a
 //! new `/review`. A review being made is shared with whoever asks for the same game
 //! meanwhile; each person waits for one review at a time, and at most
-//! [`super::Config::max_reviews`] are made at once.
+//! [`super::Settings::max_reviews`] are made at once.
 //!
 //! Fair play ([`App::may_judge`]): no review, of a game here or of a record, while it could
 //! help a game under way.
@@ -585,7 +585,7 @@ impl App {
         let Some(_asking) = self.reviews.start_asking(actor.user_id) else {
             return Reply::refusal(t(lang, fl!("err-review-already-asking"))).into();
         };
-        let reviewed = match self.reviews.join(subject.id, self.config.max_reviews) {
+        let reviewed = match self.reviews.join(subject.id, self.settings.max_reviews) {
             Join::Kept(kept) => Ok(kept),
             Join::Full => Err(ReviewFailed::Busy),
             Join::Running(mut theirs) => match theirs.wait_for(Option::is_some).await {

@@ -1,8 +1,11 @@
-//! The bot's tunable limits, read from the environment by the front end: time per move,
-//! how often the sweeper runs, how long a challenge stays open, the search pool's size, how
-//! long PostgreSQL is waited for, and the caps per person and per bot.
+//! The app's one configuration: every limit an operator tunes, read from the environment by
+//! the front end (time per move, Expert's time a move, how often the sweeper runs, how long a
+//! challenge stays open, the search pool's size, how long PostgreSQL is waited for, the caps
+//! per person and per bot), and what only tests and the console set (the bot's seed).
+//! [`crate::app::boot::boot`] builds the app from it for every front end.
 //! Durations are written like `90s`, `15m`, `3d`; a bad value names its variable.
 
+use crate::ai::Level;
 use crate::store::DbTimeouts;
 use std::time::Duration;
 
@@ -19,6 +22,12 @@ pub struct BadSetting {
 pub struct Settings {
     /// `DAMAS_MOVE_TIME`: a person's time for each move before losing on time.
     pub move_time: Duration,
+    /// `DAMAS_EXPERT_TIME`: Expert's thinking time a move (the pool shortens it while other
+    /// searches wait). Its default is the level's own ([`Level::default_time`]).
+    pub expert_time: Duration,
+    /// Fixed seed for the bot's randomness (tests, the console's `--seed`); random when
+    /// `None`. No variable sets it: a bot serving people plays unpredictably.
+    pub bot_seed: Option<u64>,
     /// `DAMAS_SWEEP_EVERY`: how often reminders, losses on time and expired challenges are
     /// looked for.
     pub sweep_every: Duration,
@@ -50,9 +59,11 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             move_time: Duration::from_millis(crate::store::DEFAULT_MOVE_TIME_MS),
+            expert_time: EXPERT_DEFAULT_TIME,
+            bot_seed: None,
             sweep_every: Duration::from_secs(60),
             challenge_ttl: Duration::from_secs(15 * 60),
-            search_threads: default_search_threads(),
+            search_threads: crate::ai::SearchPool::default_threads(),
             search_memory_mb: 256,
             file_fetch_time: Duration::from_secs(10),
             db_timeouts: DbTimeouts::default(),
@@ -64,6 +75,12 @@ impl Default for Settings {
     }
 }
 
+/// Expert's own clock ([`Level::default_time`]): the one place its default time is written.
+const EXPERT_DEFAULT_TIME: Duration = match Level::Expert.default_time() {
+    Some(t) => t,
+    None => panic!("Expert plays on a clock"),
+};
+
 /// Enough for a game in a few channels or threads at once; each waits for searches.
 pub const DEFAULT_MAX_BOT_GAMES: usize = 3;
 /// Each challenge pings someone: a handful at once is plenty.
@@ -74,14 +91,6 @@ pub const DEFAULT_MAX_REVIEWS: usize = 2;
 /// Above the load benchmark's peak (90 games against the bot started at once), far below
 /// what would keep a move waiting for minutes.
 pub const DEFAULT_SEARCH_QUEUE: usize = 128;
-
-/// Cores less one (the async runtime and the store need one), at least one.
-pub fn default_search_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get().saturating_sub(1))
-        .unwrap_or(1)
-        .max(1)
-}
 
 /// Reads `90s`, `15m`, `3h`, `3d` (a whole number and a unit).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -131,6 +140,7 @@ impl Settings {
             Ok::<(), BadSetting>(())
         };
         duration("DAMAS_MOVE_TIME", &mut s.move_time)?;
+        duration("DAMAS_EXPERT_TIME", &mut s.expert_time)?;
         duration("DAMAS_SWEEP_EVERY", &mut s.sweep_every)?;
         duration("DAMAS_CHALLENGE_TTL", &mut s.challenge_ttl)?;
         duration("DAMAS_FILE_FETCH_TIME", &mut s.file_fetch_time)?;
@@ -200,11 +210,20 @@ mod tests {
         let s = from(&[("DAMAS_MOVE_TIME", "2s"), ("DAMAS_SEARCH_THREADS", "3")]).unwrap();
         assert_eq!(s.move_time, Duration::from_secs(2));
         assert_eq!(s.search_threads, 3);
+        assert_eq!(
+            from(&[]).unwrap().expert_time,
+            Level::Expert.default_time().unwrap_or_default()
+        );
+        let s = from(&[("DAMAS_EXPERT_TIME", "5s")]).unwrap();
+        assert_eq!(s.expert_time, Duration::from_secs(5));
+        assert_eq!(s.bot_seed, None, "no variable seeds the bot");
         let s = from(&[("DAMAS_DB_STATEMENT_TIMEOUT", "2s")]).unwrap();
         assert_eq!(s.db_timeouts.statement, Duration::from_secs(2));
         assert_eq!(s.db_timeouts.connect, DbTimeouts::default().connect);
         for (var, value) in [
             ("DAMAS_MOVE_TIME", "3"),
+            ("DAMAS_EXPERT_TIME", "2"),
+            ("DAMAS_EXPERT_TIME", "0s"),
             ("DAMAS_SWEEP_EVERY", "fast"),
             ("DAMAS_CHALLENGE_TTL", "0m"),
             ("DAMAS_SEARCH_THREADS", "0"),

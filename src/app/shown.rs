@@ -1,7 +1,8 @@
 //! What the app does once a front end has shown something, through the [`Delivery`] port:
 //! it remembers the messages it will need again (a board to strip, a challenge to close, a
 //! thread's line to complete), takes the controls off boards that no longer stand, and opens
-//! and closes the threads games are played in. Front ends only report what they showed.
+//! and closes the threads games are played in. Front ends only report what they showed, to
+//! [`App::serve`].
 
 use super::deliver::{Delivery, MessageId};
 use super::{Answer, App, BoardPosted, Reply, ThreadEnd};
@@ -11,7 +12,7 @@ impl App {
     /// (to close or complete it later), and record a board — stripping the board it
     /// replaces, or this one if the game moved on while it was being shown; a final board in
     /// a game's thread closes the thread.
-    pub async fn shown(&self, reply: &Reply, message: MessageId, out: &dyn Delivery) {
+    pub(crate) async fn shown(&self, reply: &Reply, message: MessageId, out: &dyn Delivery) {
         if let Some(challenge) = reply.challenge_of {
             self.challenge_posted(challenge, message).await;
         }
@@ -36,7 +37,7 @@ impl App {
 
     /// Posts a public reply in `channel` and records it ([`App::shown`]); its message, or
     /// `None` when it could not be shown (logged).
-    pub async fn publish(
+    pub(crate) async fn publish(
         &self,
         channel: u64,
         reply: &Reply,
@@ -50,7 +51,7 @@ impl App {
     /// A game in a thread ended: its line in the parent channel shows the result (edited,
     /// or posted anew and remembered when it cannot be), and the thread is archived (kept,
     /// readable, and reopened by any new message in it).
-    pub async fn close_thread(&self, end: ThreadEnd, out: &dyn Delivery) {
+    pub(crate) async fn close_thread(&self, end: ThreadEnd, out: &dyn Delivery) {
         let parent = end.parent_channel_id;
         let edited = match end.line_message_id {
             Some(message) => out
@@ -91,7 +92,11 @@ impl App {
     }
 
     /// Takes the controls off a board whose game ended without a new board (`/cancel`).
-    pub async fn strip_board(&self, (channel, message): (u64, MessageId), out: &dyn Delivery) {
+    pub(crate) async fn strip_board(
+        &self,
+        (channel, message): (u64, MessageId),
+        out: &dyn Delivery,
+    ) {
         strip_controls(out, channel, message).await;
     }
 }

@@ -1,13 +1,13 @@
 //! Titles against the bot (docs/GAME-APP.md) in words: their names, the line `/stats` shows and the
 //! announcement at the end of the game that earns one. Which title a player holds is decided
-//! by [`crate::store::scoring::title`] alone.
+//! by [`crate::app::scoring::title`] alone.
 
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::UserText;
 use super::seat_arg;
+use crate::app::scoring::{Title, TITLE_LEVEL};
 use crate::engine::{Color, Variant};
 use crate::fl;
-use crate::store::scoring::{Title, TITLE_LEVEL};
 use crate::store::{FinishSummary, GameRecord};
 
 /// "Expert", "Pro".

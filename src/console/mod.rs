@@ -20,10 +20,10 @@ use crate::app::commands::{
 use crate::app::deliver::{Delivery, MessageId, NotShown, Why};
 use crate::app::i18n::{n, s, t, tr, Lang};
 use crate::app::info::help_lines;
-use crate::app::owed::BotTrigger;
 use crate::app::reply::plain;
+use crate::app::serve::{Respond, Shown};
 use crate::app::settings::Settings;
-use crate::app::{Actor, Answer, App, Config, Place, Reply, UserRef};
+use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
 use crate::fl;
 use clap::Args;
 use std::collections::HashMap;
@@ -111,11 +111,13 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         path: args.boards.clone(),
         source,
     })?;
-    let config = Config {
-        bot_seed: args.seed,
-        ..Config::from(&settings)
-    };
-    let app = crate::app::boot::boot(&db_path, &settings, config)?;
+    let app = crate::app::boot::boot(
+        &db_path,
+        Settings {
+            bot_seed: args.seed,
+            ..settings
+        },
+    )?;
     let printer = Arc::new(Mutex::new(Printer {
         lang,
         users: HashMap::new(),
@@ -155,10 +157,20 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         }
         runtime.block_on(console.handle(line));
     }
+    // The input ended: the one shutdown sequence (no sweeper runs here).
+    let stopped = runtime.block_on(
+        console
+            .app
+            .shut_down(crate::app::boot::SHUTDOWN_GRACE, None),
+    );
     drop(console);
     if args.db.is_none() {
         let _ = std::fs::remove_dir_all(&db_path);
     }
+    stopped.map_err(|source| crate::app::boot::BootError {
+        path: db_path.clone(),
+        source,
+    })?;
     Ok(())
 }
 
@@ -445,32 +457,39 @@ impl Console {
     /// work it started (the bot's move, printed by [`ConsoleOut`]) so that it is printed
     /// before the next line is read.
     async fn show(&mut self, name: &str, answer: Answer) {
-        let out = &*self.delivery;
-        let answer = self.app.open_requested_thread(answer, out).await;
-        for r in &answer.replies {
-            let message = self.printer().print_reply(Some(name), r);
-            self.app.shown(r, message, out).await;
-        }
-        if let Some(board) = answer.strip_board {
-            self.app.strip_board(board, out).await;
-        }
-        if let Some(end) = answer.close_thread {
-            self.app.close_thread(end, out).await;
-        }
-        let (trigger, place) = match answer.bot_turn {
-            Some(owed) => (BotTrigger::Owed, owed),
-            None => (
-                BotTrigger::Nudge,
-                Place {
-                    guild_id: Some(GUILD),
-                    channel_id: CHANNEL,
-                },
-            ),
+        let place = Place {
+            guild_id: Some(GUILD),
+            channel_id: CHANNEL,
+        };
+        let printed = Printed {
+            printer: &self.printer,
+            name,
         };
         self.app
-            .start_bot_turn(&self.delivery, place, self.lang, trigger);
+            .serve(answer, place, self.lang, &printed, &self.delivery)
+            .await;
         self.app.settled().await;
     }
+}
+
+/// The app's [`Respond`] port in a terminal: an answer's replies are printed, the private
+/// ones marked as shown only to `name`.
+struct Printed<'a> {
+    printer: &'a Arc<Mutex<Printer>>,
+    name: &'a str,
+}
+
+#[async_trait::async_trait]
+impl Respond for Printed<'_> {
+    async fn answer(&self, reply: &Reply) -> Shown {
+        Shown::Message(lock(self.printer).print_reply(Some(self.name), reply))
+    }
+
+    async fn follow_up(&self, reply: &Reply) -> Shown {
+        self.answer(reply).await
+    }
+
+    async fn acknowledge(&self) {}
 }
 
 impl Printer {

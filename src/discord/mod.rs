@@ -18,7 +18,7 @@ pub mod webhook;
 
 use crate::app::boot::BootError;
 use crate::app::settings::Settings;
-use crate::app::{App, Config};
+use crate::app::App;
 use serenity::all::{Client, GatewayIntents, Http, HttpBuilder};
 use shards::ShardPlan;
 use std::fmt;
@@ -197,11 +197,9 @@ async fn checked_http(config: &BotConfig) -> Result<Http, BotError> {
 
 /// Opens the store and builds the application over it with the configured settings.
 fn open_app(config: &BotConfig) -> Result<App, BotError> {
-    let settings = &config.settings;
     Ok(crate::app::boot::boot(
         &config.db_path,
-        settings,
-        Config::from(settings),
+        config.settings.clone(),
     )?)
 }
 
@@ -250,8 +248,7 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
     }
 }
 
-/// How long a shutdown waits for the work under way.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+pub use crate::app::boot::SHUTDOWN_GRACE;
 
 /// Resolves on SIGTERM or Ctrl-C (SIGINT).
 async fn stop_signal() {
@@ -309,15 +306,16 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
             // The gateway closes first: interactions it already delivered are still
             // answered; then the work under way gets its time.
             shards.shutdown_all().await;
-            handler.app.wind_down(SHUTDOWN_GRACE).await;
         }
     }
-    sweeper.abort();
+    // The gateway stopped (by the signal, or by Discord): the one shutdown sequence.
+    app.shut_down(SHUTDOWN_GRACE, Some(sweeper))
+        .await
+        .map_err(|source| BootError {
+            path: config.db_path.clone(),
+            source,
+        })?;
     drop(client);
-    app.flush().await.map_err(|source| BootError {
-        path: config.db_path.clone(),
-        source,
-    })?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -160,12 +160,11 @@ mod tests {
 
     fn app() -> (tempfile::TempDir, App) {
         let dir = tempfile::tempdir().unwrap();
-        let settings = crate::app::settings::Settings::default();
-        let config = crate::app::Config {
+        let settings = crate::app::Settings {
             search_threads: 1,
-            ..crate::app::Config::default()
+            ..crate::app::Settings::default()
         };
-        let app = crate::app::boot::boot(&dir.path().join("db"), &settings, config).unwrap();
+        let app = crate::app::boot::boot(&dir.path().join("db"), settings).unwrap();
         (dir, app)
     }
 

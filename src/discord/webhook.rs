@@ -480,9 +480,7 @@ pub async fn serve_http(
     tracing::info!("stopping: no new interactions; finishing the work under way");
     let deadline = stopping_since + SHUTDOWN_GRACE - FLUSH_MARGIN;
     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-    app.wind_down(left).await;
-    sweeper.abort();
-    app.flush()
+    app.shut_down(left, Some(sweeper))
         .await
         .map_err(|source| crate::app::boot::BootError {
             path: config.db_path.clone(),

@@ -7,7 +7,7 @@ use super::leaderboards::refresh_boards;
 use super::playing::{game_ended, game_started, games_under_way, TREE_PLAYING};
 use super::records::{FinishSummary, GameRecord, PlayerRecord, Seat};
 use super::{
-    scoring, Invalid, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
+    Invalid, Settle, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
     TREE_BY_CHANNEL, TREE_BY_PLAYER, TREE_GAMES, TREE_PAIRS, TREE_PLAYERS,
 };
 use crate::engine::{ByColour, Game};
@@ -244,6 +244,7 @@ impl Store {
         channel_id: u64,
         expected_ply: usize,
         finished: &GameRecord,
+        policy: &dyn Settle,
     ) -> Result<FinishSummary, StoreError> {
         let expected = Expected {
             channel_id,
@@ -261,7 +262,7 @@ impl Store {
                 revision: old.revision + 1,
                 ..finished.clone()
             };
-            finish_in(tx, &rec, &game)
+            finish_in(tx, &rec, &game, policy)
         })?;
         self.durable().await?;
         Ok(summary)
@@ -270,7 +271,12 @@ impl Store {
 
 /// Inside a transaction: removes the active record, archives `rec`, writes the indexes and
 /// settles the players and leaderboards.
-fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSummary> {
+fn finish_in(
+    tx: &Tx<'_>,
+    rec: &GameRecord,
+    game: &Game,
+    policy: &dyn Settle,
+) -> TxResult<FinishSummary> {
     let Some(outcome) = rec.outcome else {
         return abort(Invalid::NotFinished.into());
     };
@@ -319,7 +325,7 @@ fn finish_in(tx: &Tx<'_>, rec: &GameRecord, game: &Game) -> TxResult<FinishSumma
     if white.is_some() && white == rec.players.black.user_id() {
         records.black = None;
     }
-    let seats = scoring::settle(rec, game, outcome, &mut records);
+    let seats = policy.settle(rec, game, outcome, &mut records);
     for (record, seat) in records.iter_mut().zip(&seats) {
         let Some(p) = record else { continue };
         if let Some(seat) = seat {

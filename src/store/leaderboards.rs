@@ -3,7 +3,7 @@
 use super::codec::{decode, decode_u64, encode, id_key, key_text, Record};
 use super::kv::{abort, Scan, Tx, TxResult};
 use super::records::{self, GameRecord, LeaderboardEntry, PlayerRecord, Rating, Seat, SeatSummary};
-use super::{scoring, Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
+use super::{Store, StoreError, TREE_BOARDS, TREE_BOARD_MEMBERS, TREE_PLAYERS};
 use crate::engine::Variant;
 use crate::level::Level;
 use serde::{Deserialize, Serialize};
@@ -129,8 +129,9 @@ pub(crate) fn refresh_boards(
             Some((after.rating.max(0.0).round() as u32, rating_sort(after))),
         ),
         (None, Some(points)) => {
-            let level =
-                scoring::human_against_bot(rec).and_then(|h| match rec.seat(h.opposite()) {
+            let level = rec
+                .human_against_bot()
+                .and_then(|h| match rec.seat(h.opposite()) {
                     Seat::Bot { level } => Some(*level),
                     _ => None,
                 });

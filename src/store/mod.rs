@@ -73,7 +73,7 @@ pub mod playing;
 pub mod posts;
 pub mod puzzles;
 pub mod records;
-pub mod scoring;
+mod settle;
 mod sightings;
 mod sled_kv;
 pub mod threads;
@@ -89,9 +89,10 @@ pub use posts::{BoardPost, PostRecorded};
 pub use puzzles::{PuzzlePlayer, PuzzleSession, TREE_PUZZLE_MEMBERS, TREE_PUZZLE_PLAYERS};
 pub use records::{
     BotRecord, Challenge, FinishSummary, GameRecord, GameResult, LeaderboardEntry, PlayerRecord,
-    Rating, Seat, SeatSummary, StoredMove, Tally, UserRef, VariantRecord, DEFAULT_MOVE_TIME_MS,
+    Rating, Seat, SeatSummary, StoredMove, Tally, Title, UserRef, VariantRecord,
+    DEFAULT_MOVE_TIME_MS,
 };
-pub use scoring::{rate, score};
+pub use settle::Settle;
 pub use threads::GameThread;
 
 use kv::{Entry, Kv, Scan, Tx, TxResult};

@@ -144,6 +144,15 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The human's colour when exactly one seat is the computer.
+    pub fn human_against_bot(&self) -> Option<Color> {
+        match (&self.players.white, &self.players.black) {
+            (Seat::Human { .. }, Seat::Bot { .. }) => Some(Color::White),
+            (Seat::Bot { .. }, Seat::Human { .. }) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
     /// A game at its start, with nothing played and [`DEFAULT_MOVE_TIME_MS`] per move.
     pub fn new(
         id: u64,
@@ -597,9 +606,27 @@ pub struct SeatSummary {
     pub new_best: bool,
     /// Against a person: rating before and after.
     pub rating: Option<(Rating, Rating)>,
-    /// The title this game earned: its score lifted the best score at
-    /// [`super::scoring::TITLE_LEVEL`] over a threshold for the first time.
-    pub title_earned: Option<super::scoring::Title>,
+    /// The title this game earned: its score lifted the best score at the titles' level
+    /// over a threshold for the first time (the app's policy: `app::scoring`).
+    pub title_earned: Option<Title>,
+}
+
+/// A title earned against the computer, higher titles ordered after lower ones. Only the
+/// value: which scores earn it is the app's policy (`app::scoring`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Title {
+    Expert,
+    Pro,
+}
+
+impl Title {
+    /// A stable name (`expert`, `pro`), e.g. to pick the message that names it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Title::Expert => "expert",
+            Title::Pro => "pro",
+        }
+    }
 }
 
 /// What [`super::Store::finish_game`] did.

@@ -3,7 +3,7 @@
 
 use crate::support::app::*;
 use damas::app::commands::{find, Invocation};
-use damas::app::{Action, Actor, App, Config, Place, Reply, UserRef};
+use damas::app::{Action, Actor, App, Place, Reply, Settings, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::{Seat, Store};
 
@@ -44,7 +44,7 @@ async fn forget_me_asks_first_and_then_erases_everything() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::new(
         Store::open(dir.path().join("db")).unwrap(),
-        Config::default(),
+        Settings::default(),
     );
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
     finished_game(&app, &alice, &bob).await;
@@ -127,9 +127,9 @@ async fn forget_me_leaves_no_name_in_the_kept_reviews() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::new(
         Store::open(dir.path().join("db")).unwrap(),
-        Config {
+        Settings {
             search_threads: 1,
-            ..Config::default()
+            ..Settings::default()
         },
     );
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));

@@ -4,7 +4,7 @@
 
 use crate::support::app::*;
 use damas::ai::{JobClass, Level};
-use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place};
+use damas::app::{Action, Actor, Answer, App, ComponentId, Place, Settings};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 use std::future::Future;
@@ -23,10 +23,10 @@ const OTHER: Place = Place {
 
 fn app(dir: &tempfile::TempDir) -> App {
     let store = Store::open(dir.path().join("db")).expect("store");
-    let config = Config {
+    let config = Settings {
         bot_seed: Some(7),
         search_threads: 2,
-        ..Config::default()
+        ..Settings::default()
     };
     App::new(store, config)
 }
@@ -445,12 +445,12 @@ async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_move
     let dir = tempfile::tempdir().expect("temp dir");
     let app = App::new(
         Store::open(dir.path().join("db")).expect("store"),
-        Config {
+        Settings {
             bot_seed: Some(7),
             search_threads: 1,
             max_reviews: 1,
             search_queue: 2,
-            ..Config::default()
+            ..Settings::default()
         },
     );
     let first = finished_in(&app, PLACE, 12).await;

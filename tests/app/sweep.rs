@@ -5,7 +5,7 @@
 use crate::support::app::*;
 use damas::ai::Level;
 use damas::app::Swept;
-use damas::app::{Action, Actor, ChallengeRef, Config, Place, Reply};
+use damas::app::{Action, Actor, ChallengeRef, Place, Reply, Settings};
 use damas::engine::{Color, Outcome, Variant, WinReason};
 use std::time::Duration;
 
@@ -15,13 +15,13 @@ const T0: u64 = 1_000_000;
 
 fn world() -> World {
     World::clocked(
-        Config {
+        Settings {
             bot_seed: Some(3),
             move_time: MOVE_TIME,
             challenge_ttl: TTL,
             search_threads: 1,
             search_memory_mb: 16,
-            ..Config::default()
+            ..Settings::default()
         },
         T0,
     )

@@ -3,7 +3,7 @@
 
 use crate::support::app::*;
 use damas::ai::Level;
-use damas::app::{Action, Actor, Answer, App, Config, Owed, Place, Reply, UserRef};
+use damas::app::{Action, Actor, Answer, App, Owed, Place, Reply, Settings, UserRef};
 use damas::engine::{Color, Variant};
 use damas::store::Store;
 
@@ -593,10 +593,10 @@ async fn a_long_move_list_is_sent_whole_with_its_pieces_and_a_piece_pick_lists_i
 async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = Store::open(dir.path().join("db")).expect("store");
-    let config = Config {
+    let config = Settings {
         bot_seed: Some(7),
         search_threads: 1,
-        ..Config::default()
+        ..Settings::default()
     };
     // The first search holds the one search thread until released.
     let (entered, search_entered) = std::sync::mpsc::channel();
@@ -666,9 +666,9 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
     let store = Store::open(dir.path().join("db")).expect("store");
     let now = Arc::new(AtomicU64::new(1_800_000_000_000));
     let clock = Arc::clone(&now);
-    let config = Config {
+    let config = Settings {
         bot_seed: Some(7),
-        ..Config::default()
+        ..Settings::default()
     };
     let app = App::new(store, config).with_clock(move || clock.load(Ordering::Relaxed));
     let alice = actor(1, "alice");
@@ -696,8 +696,8 @@ async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
     assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
 }
 
-fn world_with(config: Config) -> World {
-    World::new(Config {
+fn world_with(config: Settings) -> World {
+    World::new(Settings {
         bot_seed: Some(7),
         ..config
     })
@@ -716,10 +716,10 @@ fn channel(channel_id: u64) -> Place {
 /// them.
 #[tokio::test]
 async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
-    let w = world_with(Config {
+    let w = world_with(Settings {
         max_bot_games: 2,
         max_challenges: 2,
-        ..Config::default()
+        ..Settings::default()
     });
     let (alice, bob, carol) = (actor(1, "alice"), actor(2, "bob"), actor(3, "carol"));
     let play = |who: &Actor, place: Place| {

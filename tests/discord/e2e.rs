@@ -3,7 +3,7 @@
 
 use crate::support::bot::*;
 use crate::support::stand_in::*;
-use damas::app::{App, Config};
+use damas::app::{App, Settings};
 use damas::discord::Token;
 use damas::engine::{Color, Position, Variant};
 use damas::store::Store;
@@ -323,7 +323,7 @@ async fn a_rejected_token_gives_a_clear_error() {
     let mut config = bot_config(&standin, &dir.path().join("db"));
     config.token = Token::new("wrong.token.here");
     let store = Store::open(dir.path().join("db")).unwrap();
-    let err = damas::discord::client(&config, App::new(store, Config::default()))
+    let err = damas::discord::client(&config, App::new(store, Settings::default()))
         .await
         .err()
         .expect("a wrong token is refused");

@@ -102,6 +102,7 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
     for (variable, value) in [
         ("DISCORD_SHARDS", "2-4"),
         ("DAMAS_MOVE_TIME", "3"),
+        ("DAMAS_EXPERT_TIME", "0s"),
         ("DAMAS_SWEEP_EVERY", "fast"),
         ("DAMAS_CHALLENGE_TTL", "0m"),
         ("DAMAS_SEARCH_THREADS", "0"),

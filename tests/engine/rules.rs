@@ -882,11 +882,11 @@ fn sequences_with_the_same_start_end_and_captures_are_one_move() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The common mistakes seed 000 lists
+// The common mistakes of docs/RULES.md
 // ---------------------------------------------------------------------------------------
 
 #[test]
-fn seed_000_mistake_capturing_backwards_with_a_man() {
+fn common_mistake_capturing_backwards_with_a_man() {
     // "Querer comer para atrás con un peón. No se puede. Solo la dama come en las cuatro
     // direcciones." The white man on 14 has a black man behind it (10, with 5 empty).
     check(&SPANISH_RULES, "W:W14:B10", |t| {
@@ -920,7 +920,7 @@ fn seed_000_mistake_capturing_backwards_with_a_man() {
 }
 
 #[test]
-fn seed_000_mistake_choosing_the_small_capture() {
+fn common_mistake_choosing_the_small_capture() {
     // "Elegir la captura chica. Si hay una que se lleva más, es obligatoria, aunque la otra
     // te convenga." 22x29 would crown, but 9x25 takes two men.
     check(&SPANISH_RULES, "W:W9,22:B13,21,26", |t| {
@@ -938,7 +938,7 @@ fn seed_000_mistake_choosing_the_small_capture() {
 }
 
 #[test]
-fn seed_000_mistake_believing_that_keeping_pieces_is_enough() {
+fn common_mistake_believing_that_keeping_pieces_is_enough() {
     // "Creer que quedarse con piezas alcanza. El que no puede mover pierde." Black has
     // three men to White's two, all blocked: Black, to move, has lost.
     use damas::engine::{Outcome, WinReason};

@@ -77,7 +77,7 @@ async fn records_the_store_will_not_write(db) {
     let rec = new_game(2, None, 1, Variant::Spanish, [human(1), human(2)]);
     store.create_game(rec.clone()).await.unwrap();
     assert!(matches!(
-        store.finish_game(1, 0, &rec).await,
+        store.finish_game(1, 0, &rec, &Scoring).await,
         Err(StoreError::Invalid(Invalid::NotFinished))
     ));
     assert!(matches!(
@@ -92,7 +92,7 @@ async fn records_the_store_will_not_write(db) {
         reason: DrawReason::Agreement,
     });
     assert!(matches!(
-        store.finish_game(1, 0, &other).await,
+        store.finish_game(1, 0, &other, &Scoring).await,
         Err(StoreError::Conflict { .. })
     ));
     let elsewhere = damas::store::GameRecord {
@@ -100,7 +100,7 @@ async fn records_the_store_will_not_write(db) {
         ..other.clone()
     };
     assert!(matches!(
-        store.finish_game(4, 0, &elsewhere).await,
+        store.finish_game(4, 0, &elsewhere, &Scoring).await,
         Err(StoreError::Conflict {
             found_ply: None,
             ..
@@ -110,7 +110,7 @@ async fn records_the_store_will_not_write(db) {
     let mut wrong = rec.clone();
     wrong.outcome = Some(win(Color::White, WinReason::NoPieces));
     assert!(matches!(
-        store.finish_game(1, 0, &wrong).await,
+        store.finish_game(1, 0, &wrong, &Scoring).await,
         Err(StoreError::OutcomeMismatch { .. })
     ));
     assert!(store.active_game(1).unwrap().is_some());
@@ -176,7 +176,7 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     // The final board of a finished game is current; the post outlives the game.
     let mut done = undone.clone();
     done.outcome = Some(win(Color::Black, WinReason::Resignation));
-    store.finish_game(30, 0, &done).await.unwrap();
+    store.finish_game(30, 0, &done, &Scoring).await.unwrap();
     assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
     assert_eq!(
         store.record_board_post(30, post(1, 105, 0)).await.unwrap(),

@@ -17,7 +17,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         );
         store.create_game(g.clone()).await.unwrap();
         g.outcome = Some(win(Color::White, WinReason::Time));
-        store.finish_game(channel, 0, &g).await.unwrap();
+        store.finish_game(channel, 0, &g, &Scoring).await.unwrap();
     }
     let bot_game = one_move_win_game(store.new_game_id().unwrap(), 10, 3, 7, Level::Hard);
     store.create_game(bot_game.clone()).await.unwrap();

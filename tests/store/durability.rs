@@ -54,7 +54,7 @@ async fn reopening_keeps_every_game_exactly(db) {
         reason: DrawReason::Agreement,
     });
     store
-        .finish_game(done.channel_id, done.ply(), &done)
+        .finish_game(done.channel_id, done.ply(), &done, &Scoring)
         .await
         .unwrap();
 
@@ -178,7 +178,7 @@ fn the_store_and_its_futures_can_be_shared_across_tasks() {
     let rec = new_game(1, None, 1, Variant::Spanish, [human(1), human(2)]);
     sendable(store.create_game(rec.clone()));
     sendable(store.update_game(1, 0, &rec));
-    sendable(store.finish_game(1, 0, &rec));
+    sendable(store.finish_game(1, 0, &rec, &Scoring));
     sendable(store.put_challenge(1, &challenge(1, 2, 0)));
     sendable(store.take_challenge(1, |_| true));
     sendable(store.flush());
@@ -278,7 +278,7 @@ async fn corrupt_values_are_reported_and_never_overwritten(db) {
     finished.outcome = Some(Outcome::Draw {
         reason: DrawReason::Agreement,
     });
-    let err = store.finish_game(10, 0, &finished).await.unwrap_err();
+    let err = store.finish_game(10, 0, &finished, &Scoring).await.unwrap_err();
     assert!(is_corrupt_game(&err), "{err}");
 
     assert!(matches!(
@@ -299,7 +299,7 @@ async fn corrupt_values_are_reported_and_never_overwritten(db) {
     let mut other = new_game(3, Some(3), 11, Variant::Spanish, [human(1), human(2)]);
     store.create_game(other.clone()).await.unwrap();
     other.outcome = Some(win(Color::White, WinReason::Resignation));
-    let summary = store.finish_game(11, 0, &other).await.unwrap();
+    let summary = store.finish_game(11, 0, &other, &Scoring).await.unwrap();
     assert!(matches!(
         summary.skipped.as_slice(),
         [StoreError::Corrupt { tree, key, .. }] if *tree == TREE_PLAYERS && key == "2"

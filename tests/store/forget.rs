@@ -23,7 +23,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
         let mut g = new_game(id, Some(guild), id, Variant::Spanish, players);
         store.create_game(g.clone()).await.unwrap();
         g.outcome = Some(win(Color::White, WinReason::Time));
-        store.finish_game(id, 0, &g).await.unwrap();
+        store.finish_game(id, 0, &g, &Scoring).await.unwrap();
         finished.push(g);
     }
     let mut vs_bot = one_move_win_game(3, 500, 3, gone, Level::Hard);
@@ -128,7 +128,7 @@ async fn forgetting_someone_who_plays_erases_nothing(db) {
     let mut first = new_game(1, Some(5), 1, Variant::Spanish, [human(gone), human(other)]);
     store.create_game(first.clone()).await.unwrap();
     first.outcome = Some(win(Color::Black, WinReason::Resignation));
-    store.finish_game(1, 0, &first).await.unwrap();
+    store.finish_game(1, 0, &first, &Scoring).await.unwrap();
     store
         .update_puzzle_player(gone, "gone", 5, |p| Ok::<_, ()>((p, ())))
         .await
@@ -169,7 +169,7 @@ async fn a_game_never_starts_between_the_check_and_the_erasure(db) {
         old.outcome = Some(Outcome::Draw {
             reason: DrawReason::Agreement,
         });
-        store.finish_game(old.channel_id, 0, &old).await.unwrap();
+        store.finish_game(old.channel_id, 0, &old, &Scoring).await.unwrap();
         let game = new_game(5_000 + round, Some(5), channel, Variant::Spanish, [human(user), bot(Level::Easy)]);
         let (a, b) = (store.clone(), store.clone());
         let create = tokio::spawn(async move { a.create_game(game).await });

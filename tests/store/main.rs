@@ -17,11 +17,12 @@ mod scores;
 mod versions;
 
 use crate::support::store::*;
+use damas::app::scoring::{score, Scoring};
 use damas::engine::{ByColour, Color, DrawReason, Outcome, Position, Variant, WinReason};
 use damas::lang::Lang;
 use damas::store::{
-    score, BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store,
-    StoreError, StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
+    BoardPost, Challenge, ForgetSummary, GameResult, Invalid, PostRecorded, Store, StoreError,
+    StoredMove, UserRef, DEFAULT_MOVE_TIME_MS, FORMAT_VERSION, TREES, TREE_ARCHIVE,
     TREE_CHALLENGES, TREE_GAMES, TREE_PLAYERS, TREE_PLAYING,
 };
 use rand::rngs::SmallRng;
@@ -81,7 +82,7 @@ async fn win_it(store: &Store, mut rec: damas::store::GameRecord) -> damas::stor
     push_move(&mut rec, mv, 2_000);
     assert!(rec.outcome.is_some());
     store
-        .finish_game(rec.channel_id, 0, &rec)
+        .finish_game(rec.channel_id, 0, &rec, &Scoring)
         .await
         .expect("finish")
 }

@@ -2,7 +2,7 @@
 
 use crate::support::store::postgres::{self, SilenceableProxy};
 use damas::app::i18n::{t, Lang};
-use damas::app::{App, Config, Place, Visibility};
+use damas::app::{App, Place, Settings, Visibility};
 use damas::engine::{Color, Variant};
 use damas::store::{DbTimeouts, Durability, Store, StoreError, TREE_GAMES};
 use std::path::Path;
@@ -174,10 +174,10 @@ async fn a_database_that_stops_answering_gets_try_again_and_acknowledges_nothing
         }));
     let app = App::new(
         store.clone(),
-        Config {
+        Settings {
             search_threads: 1,
             search_memory_mb: 8,
-            ..Config::default()
+            ..Settings::default()
         },
     );
     let actor = damas::app::Actor {
@@ -287,10 +287,10 @@ async fn readiness_follows_the_database() {
         .expect("open through the proxy");
     let app = App::new(
         store,
-        Config {
+        Settings {
             search_threads: 1,
             search_memory_mb: 8,
-            ..Config::default()
+            ..Settings::default()
         },
     );
     let health = Health::new(app, SHORT.connect + SHORT.pool_wait + SHORT.statement);

@@ -4,7 +4,7 @@ use super::*;
 
 on_both_backends! {
 #[tokio::test]
-async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
+async fn wins_against_the_computer_score_and_rank_as_docs_game_app_says(db) {
     let store = db.open();
     let guild = 77;
     // A ranked win.
@@ -44,7 +44,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
     );
     store.create_game(left.clone()).await.unwrap();
     left.outcome = Some(win(Color::White, WinReason::Abandoned));
-    let summary = store.finish_game(12, 0, &left).await.unwrap();
+    let summary = store.finish_game(12, 0, &left, &Scoring).await.unwrap();
     let seat = summary.seats.black.as_ref().unwrap();
     assert_eq!(
         (seat.result, seat.score, seat.ranked),
@@ -63,7 +63,7 @@ async fn wins_against_the_computer_score_and_rank_per_seed_002(db) {
     let pos = Position::from_fen(Variant::English, "B:W22:B18").unwrap();
     store.create_game(slower.clone()).await.unwrap();
     push_move(&mut slower, pos.parse_move("18x25").unwrap(), 2_000);
-    let summary = store.finish_game(13, 0, &slower).await.unwrap();
+    let summary = store.finish_game(13, 0, &slower, &Scoring).await.unwrap();
     let seat = summary.seats.black.as_ref().unwrap();
     assert_eq!(
         (seat.score, seat.ranked, seat.new_best),
@@ -117,7 +117,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board(db) {
     );
     store.create_game(g.clone()).await.unwrap();
     g.outcome = Some(resign(Color::Black));
-    let summary = store.finish_game(100, 0, &g).await.unwrap();
+    let summary = store.finish_game(100, 0, &g, &Scoring).await.unwrap();
     let (before, after) = summary.seats.white.as_ref().unwrap().rating.unwrap();
     assert!(after.rating > before.rating);
     let (_, bob_after) = summary.seats.black.as_ref().unwrap().rating.unwrap();
@@ -142,7 +142,7 @@ async fn glicko2_ratings_follow_results_on_every_guilds_board(db) {
         );
         store.create_game(g.clone()).await.unwrap();
         g.outcome = Some(resign(Color::Black));
-        store.finish_game(channel, 0, &g).await.unwrap();
+        store.finish_game(channel, 0, &g, &Scoring).await.unwrap();
     }
     let alice_now = store.player(alice).unwrap().unwrap();
     let spanish = alice_now.variant(Variant::Spanish);
@@ -227,7 +227,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
 
     let mut timed_out = offer.clone();
     timed_out.outcome = Some(win(Color::White, WinReason::Time));
-    let summary = store.finish_game(30, 1, &timed_out).await.unwrap();
+    let summary = store.finish_game(30, 1, &timed_out, &Scoring).await.unwrap();
     assert_eq!(summary.outcome, timed_out.outcome.unwrap());
     let archived = store.archived_game(1).unwrap().unwrap();
     assert_eq!(archived.outcome, timed_out.outcome);
@@ -250,7 +250,7 @@ async fn a_loss_on_time_is_archived_and_scored_like_any_loss(db) {
     let mut b = new_game(3, Some(1), 31, Variant::Spanish, [human(9), bot(Level::Easy)]);
     store.create_game(b.clone()).await.unwrap();
     b.outcome = Some(win(Color::Black, WinReason::Time));
-    let summary = store.finish_game(31, 0, &b).await.unwrap();
+    let summary = store.finish_game(31, 0, &b, &Scoring).await.unwrap();
     let human = summary.seats.white.as_ref().unwrap();
     assert_eq!((human.result, human.score), (GameResult::Loss, Some(0)));
     let record = store.player(9).unwrap().unwrap();

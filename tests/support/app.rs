@@ -1,7 +1,7 @@
 //! What the tests of the application layer share: a world (an app on a temporary store),
 //! people, and reading answers.
 
-use damas::app::{Action, Actor, Answer, App, ComponentId, Config, Place, Reply, UserRef};
+use damas::app::{Action, Actor, Answer, App, ComponentId, Place, Reply, Settings, UserRef};
 use damas::store::{GameRecord, Store};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -51,7 +51,7 @@ pub struct World {
 
 impl World {
     /// `config` on a fresh store, on the real clock.
-    pub fn new(config: Config) -> World {
+    pub fn new(config: Settings) -> World {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path().join("db")).expect("store");
         World {
@@ -63,7 +63,7 @@ impl World {
 
     /// `config` on a fresh store, on a clock that stands at `start` (ms since the epoch) until
     /// [`World::at`] moves it.
-    pub fn clocked(config: Config, start: u64) -> World {
+    pub fn clocked(config: Settings, start: u64) -> World {
         let mut w = World::new(config);
         let clock = Arc::new(AtomicU64::new(start));
         let now = clock.clone();
@@ -88,10 +88,10 @@ impl World {
 }
 
 /// The default configuration with the bot's moves seeded by `seed`.
-pub fn seeded(seed: u64) -> Config {
-    Config {
+pub fn seeded(seed: u64) -> Settings {
+    Settings {
         bot_seed: Some(seed),
-        ..Config::default()
+        ..Settings::default()
     }
 }
 

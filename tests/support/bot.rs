@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use super::stand_in::*;
-use damas::app::{App, Config};
+use damas::app::{App, Settings};
 use damas::discord::{BotConfig, Token};
 use damas::engine::{Color, Position, Square};
 use damas::store::Store;
@@ -65,13 +65,13 @@ pub async fn start_bot_app(
     let settings = &config.settings;
     let app = app(App::new(
         store,
-        Config {
+        Settings {
             bot_seed: Some(11),
             challenge_ttl: settings.challenge_ttl,
             move_time: settings.move_time,
             search_threads: 1,
             search_memory_mb: 32,
-            ..Config::default()
+            ..Settings::default()
         },
     ));
     let client = damas::discord::client(&config, app.clone())

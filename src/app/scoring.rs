@@ -1,10 +1,13 @@
-//! Scores against the computer (docs/GAME-APP.md), Glicko-2 ratings between people, and how a finished
-//! game changes the players' records. Pure functions: the store calls them inside its
-//! transaction.
+//! Scores against the computer (docs/GAME-APP.md), titles, Glicko-2 ratings between people,
+//! and how a finished game changes the players' records: the game's policy. The store applies
+//! it inside its finish-game transaction through [`Settle`], which [`Scoring`] implements; the
+//! store itself keeps only the bytes and the transaction.
 
-use super::records::{GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary};
 use crate::engine::{ByColour, Color, Game, Outcome, Variant};
 use crate::level::Level;
+pub use crate::store::records::Title;
+use crate::store::records::{GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary};
+use crate::store::Settle;
 use skillratings::glicko2::{glicko2, Glicko2Config};
 use skillratings::Outcomes;
 
@@ -22,31 +25,14 @@ pub const EXPERT_SCORE: u32 = 500;
 /// Best score at [`TITLE_LEVEL`] that earns [`Title::Pro`] (docs/GAME-APP.md).
 pub const PRO_SCORE: u32 = 1000;
 
-/// A title earned against the computer, higher titles ordered after lower ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Title {
-    Expert,
-    Pro,
-}
-
-impl Title {
-    /// The title a best score at [`TITLE_LEVEL`] earns, if any.
-    pub fn for_best_score(best: u32) -> Option<Title> {
-        if best >= PRO_SCORE {
-            Some(Title::Pro)
-        } else if best >= EXPERT_SCORE {
-            Some(Title::Expert)
-        } else {
-            None
-        }
-    }
-
-    /// A stable name (`expert`, `pro`), e.g. to pick the message that names it.
-    pub fn id(self) -> &'static str {
-        match self {
-            Title::Expert => "expert",
-            Title::Pro => "pro",
-        }
+/// The title a best score at [`TITLE_LEVEL`] earns, if any.
+pub fn title_for_best_score(best: u32) -> Option<Title> {
+    if best >= PRO_SCORE {
+        Some(Title::Pro)
+    } else if best >= EXPERT_SCORE {
+        Some(Title::Expert)
+    } else {
+        None
     }
 }
 
@@ -56,14 +42,14 @@ impl Title {
 pub fn title(p: &PlayerRecord, variant: Variant) -> Option<Title> {
     p.bot(variant, TITLE_LEVEL)
         .best_score
-        .and_then(Title::for_best_score)
+        .and_then(title_for_best_score)
 }
 
 /// The game app's score of a finished game for the human against the computer: 100 per own
 /// piece left plus 10 per own move under 60 for a win; 0 for anything else (a draw, a loss,
 /// a game between people, a game still going, or a record that does not replay).
 pub fn score(rec: &GameRecord) -> u32 {
-    let Some(human) = human_against_bot(rec) else {
+    let Some(human) = rec.human_against_bot() else {
         return 0;
     };
     match rec.to_game() {
@@ -96,15 +82,6 @@ pub fn own_moves(game: &Game, color: Color) -> usize {
         .count()
 }
 
-/// The human's colour when exactly one seat is the computer.
-pub fn human_against_bot(rec: &GameRecord) -> Option<Color> {
-    match (&rec.players.white, &rec.players.black) {
-        (Seat::Human { .. }, Seat::Bot { .. }) => Some(Color::White),
-        (Seat::Bot { .. }, Seat::Human { .. }) => Some(Color::Black),
-        _ => None,
-    }
-}
-
 fn result_for(outcome: Outcome, color: Color) -> GameResult {
     match outcome.winner() {
         Some(w) if w == color => GameResult::Win,
@@ -127,6 +104,22 @@ pub fn rate(white: Rating, black: Rating, outcome: Outcome) -> (Rating, Rating) 
         &Glicko2Config::new(),
     );
     (w.into(), b.into())
+}
+
+/// The game app's policy, as the store's finish-game transaction asks for it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scoring;
+
+impl Settle for Scoring {
+    fn settle(
+        &self,
+        rec: &GameRecord,
+        game: &Game,
+        outcome: Outcome,
+        players: &mut ByColour<Option<PlayerRecord>>,
+    ) -> ByColour<Option<SeatSummary>> {
+        settle(rec, game, outcome, players)
+    }
 }
 
 /// Applies a finished game to the players' records, indexed by colour. A `None` record is a
@@ -172,7 +165,7 @@ pub(crate) fn settle(
             }
         }
         _ => {
-            let Some(human) = human_against_bot(rec) else {
+            let Some(human) = rec.human_against_bot() else {
                 // Two computers, or someone playing themselves: nothing to count.
                 return seats;
             };
@@ -214,7 +207,7 @@ pub(crate) fn settle(
     seats
 }
 
-fn count(t: &mut super::records::Tally, result: GameResult) {
+fn count(t: &mut crate::store::Tally, result: GameResult) {
     match result {
         GameResult::Win => t.wins += 1,
         GameResult::Loss => t.losses += 1,
@@ -227,6 +220,7 @@ mod tests {
     use super::*;
     use crate::engine::{Position, WinReason};
     use crate::store::records::StoredMove;
+    use crate::store::PlayerRecord;
 
     fn human(id: u64) -> Seat {
         Seat::Human {
@@ -355,22 +349,19 @@ mod tests {
     fn settled(rec: &GameRecord, players: &mut ByColour<Option<PlayerRecord>>) -> SeatSummary {
         let game = rec.to_game().unwrap();
         let seats = settle(rec, &game, rec.outcome.unwrap(), players);
-        let human = human_against_bot(rec).unwrap();
+        let human = rec.human_against_bot().unwrap();
         seats[human].clone().unwrap()
     }
 
     #[test]
     fn titles_start_at_500_and_1000() {
-        assert_eq!(Title::for_best_score(0), None);
-        assert_eq!(Title::for_best_score(win_points(4, 51)), None, "490");
-        assert_eq!(Title::for_best_score(499), None);
-        assert_eq!(
-            Title::for_best_score(win_points(5, 60)),
-            Some(Title::Expert)
-        );
-        assert_eq!(Title::for_best_score(999), Some(Title::Expert));
-        assert_eq!(Title::for_best_score(win_points(10, 60)), Some(Title::Pro));
-        assert_eq!(Title::for_best_score(1800), Some(Title::Pro));
+        assert_eq!(title_for_best_score(0), None);
+        assert_eq!(title_for_best_score(win_points(4, 51)), None, "490");
+        assert_eq!(title_for_best_score(499), None);
+        assert_eq!(title_for_best_score(win_points(5, 60)), Some(Title::Expert));
+        assert_eq!(title_for_best_score(999), Some(Title::Expert));
+        assert_eq!(title_for_best_score(win_points(10, 60)), Some(Title::Pro));
+        assert_eq!(title_for_best_score(1800), Some(Title::Pro));
 
         // Only the best score at Medium, in the variant asked about, counts.
         let mut p = PlayerRecord::new(7, "ana".into());

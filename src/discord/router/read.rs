@@ -1,0 +1,73 @@
+//! Reading an interaction: the command as the app's table reads it, who acts and with what
+//! permissions. Discord's shapes in, the app's plain values out.
+
+use super::*;
+
+/// A slash command as the app's command table reads it; `None` for a name the table does
+/// not know (a command left registered by an older version).
+pub(super) fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
+    let spec = commands::find(&cmd.data.name)?;
+    let mut invocation = Invocation::new(spec);
+    for o in cmd.data.options() {
+        // Discord sends the registered (English) option names.
+        let Some(option) = spec.option(o.name) else {
+            continue;
+        };
+        let value = match o.value {
+            ResolvedValue::String(s) => ArgValue::Text(s.to_string()),
+            ResolvedValue::Integer(i) => ArgValue::Integer(i),
+            // Fetched by [`Handler::fetch_files`] before the app sees it.
+            ResolvedValue::Attachment(a) => ArgValue::File(Upload {
+                filename: a.filename.clone(),
+                content: Err(UploadError::Failed),
+            }),
+            ResolvedValue::User(u, m) => ArgValue::User(UserRef {
+                user_id: u.id.get(),
+                name: m
+                    .and_then(|m| m.nick.clone())
+                    .or_else(|| u.global_name.clone())
+                    .unwrap_or_else(|| u.name.clone()),
+                is_bot: u.bot,
+            }),
+            _ => continue,
+        };
+        invocation.args.push((option.name, value));
+    }
+    invocation.can_create_threads = can_create_threads(cmd);
+    Some(invocation)
+}
+
+/// Whether the bot may open a public thread where a command was run: its permissions there
+/// (the interaction's `app_permissions`) include Create Public Threads, and the channel is not
+/// a thread itself (threads do not nest).
+pub(super) fn can_create_threads(cmd: &CommandInteraction) -> bool {
+    let in_thread = cmd.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    });
+    cmd.guild_id.is_some()
+        && !in_thread
+        && cmd
+            .app_permissions
+            .is_some_and(|p| p.contains(Permissions::CREATE_PUBLIC_THREADS))
+}
+
+fn display_name(user: &User, member: Option<&Member>) -> String {
+    member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone())
+}
+
+pub(super) fn actor(user: &User, member: Option<&Member>, locale: &str) -> Actor {
+    Actor {
+        user_id: user.id.get(),
+        name: display_name(user, member),
+        locale: locale.to_string(),
+        can_manage_messages: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_messages()),
+    }
+}

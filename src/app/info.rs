@@ -249,6 +249,7 @@ impl App {
                     &[("name", u(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
+                tournament: self.store.tournament_of_game(rec.id).ok().flatten(),
                 strip_board: match self.store.board_post(place.channel_id) {
                     Ok(Some(post)) if post.game_id == rec.id => {
                         Some((place.channel_id, post.message_id))

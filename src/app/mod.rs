@@ -62,6 +62,8 @@ pub struct Actor {
     pub locale: String,
     /// Members with Manage Messages may cancel stuck games.
     pub can_manage_messages: bool,
+    /// Members with Manage Events may run any tournament of the server.
+    pub can_manage_events: bool,
 }
 
 impl Actor {
@@ -93,6 +95,10 @@ pub struct Answer {
     /// A board whose game ended without a new board (`/cancel`), as (channel, message): the
     /// front end takes its controls away.
     pub strip_board: Option<(u64, u64)>,
+    /// A tournament that may have something to do now (a round to start, a result to
+    /// record): the app moves it on once the answer is shown
+    /// ([`App::open_requested_thread`]).
+    pub tournament: Option<u64>,
 }
 
 impl Answer {

@@ -16,4 +16,5 @@ mod layers;
 mod puzzles;
 mod review;
 mod sweep;
+mod tournament;
 mod use_cases;

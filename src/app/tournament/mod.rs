@@ -7,6 +7,7 @@
 //! touches floating point: ranks must not depend on rounding.
 
 pub mod pairing;
+pub mod run;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +50,7 @@ impl Field {
     pub fn active_in(&self, round: u8) -> impl Iterator<Item = &Player> {
         self.players
             .iter()
-            .filter(move |p| p.withdrawn_from.is_none_or(|from| round < from))
+            .filter(move |p| p.withdrawn_from.map_or(true, |from| round < from))
     }
 }
 

@@ -661,6 +661,9 @@ commands! {
         player: UserRef,
     }
     TournamentCancel "tournament" "cancel" Everywhere [] {}
+    TournamentPdn "tournament" "pdn" Everywhere [] {
+        tournament: Option<String>,
+    }
     /// The challenge's Accept button, at the keyboard.
     Accept "accept" Console [] {}
     /// The challenge's Decline button, at the keyboard.
@@ -970,6 +973,7 @@ impl App {
                 self.tournament_withdraw(actor, place, &c.player).await
             }
             Command::TournamentCancel(_) => self.tournament_cancel(actor, place).await,
+            Command::TournamentPdn(c) => self.tournament_pdn(actor, place, c.tournament.as_deref()),
             // The front end leaves before asking (the console): nothing to do here.
             Command::Quit(_) => Answer::default(),
         }

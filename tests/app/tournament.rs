@@ -260,6 +260,18 @@ async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
     let rec = stored(&w.app);
     assert_eq!(rec.state.stage, Stage::Finished);
     assert_eq!(rec.state.rounds.len(), 2);
+    // The whole tournament as one PDN file: every game, with its event and round.
+    let a = w.app.tournament_pdn(&people[0], place(CHANNEL), None);
+    let pdn = String::from_utf8(a.replies[0].files[0].bytes.clone()).unwrap();
+    assert_eq!(pdn.matches("[Event \"Spring open\"]").count(), 4, "{pdn}");
+    for round in ["1.1", "1.2", "2.1", "2.2"] {
+        assert!(pdn.contains(&format!("[Round \"{round}\"]")), "{pdn}");
+    }
+    assert_eq!(
+        pdn.matches("[Result \"*\"]").count(),
+        0,
+        "every game has its result: {pdn}"
+    );
     let last = out.posts_in(CHANNEL);
     let finals = last.last().expect("the final standings");
     assert!(

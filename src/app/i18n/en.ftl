@@ -667,3 +667,10 @@ err-tournament-no-round = There is no round { $round } yet; { $rounds ->
 } been paired.
 err-tournament-not-running = That tournament is not running.
 err-tournament-withdrawn-already = That player has already been withdrawn.
+cmd-tournament-pdn = pdn
+cmd-tournament-pdn-desc = Every game of the tournament in one PDN file
+tournament-pdn-attached = The games of «{ $tournament }» ({ $count ->
+    [one] one game
+   *[other] { $count } games
+}) as a PDN file.
+err-tournament-no-games = No game of this tournament has started yet.

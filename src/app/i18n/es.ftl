@@ -666,3 +666,10 @@ err-tournament-no-round = Todavía no hay ronda { $round }; { $rounds ->
 }.
 err-tournament-not-running = Ese torneo no está en marcha.
 err-tournament-withdrawn-already = Ese jugador ya fue retirado.
+cmd-tournament-pdn = pdn
+cmd-tournament-pdn-desc = Todas las partidas del torneo en un archivo PDN
+tournament-pdn-attached = Las partidas de «{ $tournament }» ({ $count ->
+    [one] una partida
+   *[other] { $count } partidas
+}) en un archivo PDN.
+err-tournament-no-games = Todavía no ha empezado ninguna partida de este torneo.

@@ -872,6 +872,59 @@ impl App {
         }
     }
 
+    /// `/tournament pdn`: every game of the tournament so far, ended or in play, in one PDN
+    /// file, each with the tournament as its `Event` and its round (`round.board`) as `Round`.
+    pub fn tournament_pdn(&self, actor: &Actor, place: Place, id: Option<&str>) -> Answer {
+        let lang = actor.lang();
+        let rec = match self.find_tournament(lang, place, id, false) {
+            Ok(r) => r,
+            Err(a) => return a,
+        };
+        let mut games = Vec::new();
+        for (r, boards) in rec.state.games.iter().enumerate() {
+            for (b, slots) in boards.iter().enumerate() {
+                for slot in slots {
+                    let found = match self.store.archived_game(slot.game_id) {
+                        Ok(Some(g)) => Some(g),
+                        Ok(None) => slot
+                            .channel
+                            .and_then(|c| self.store.active_game(c).ok().flatten())
+                            .filter(|g| g.id == slot.game_id),
+                        Err(e) => return storage_failed(lang, &e).into(),
+                    };
+                    let Some(game_rec) = found else { continue };
+                    let game = match crate::app::game_of(lang, &game_rec) {
+                        Ok(g) => g,
+                        Err(r) => return r.into(),
+                    };
+                    let mut tags = crate::app::info::pdn_tags(lang, &game_rec);
+                    tags.event = Some(rec.state.name.clone());
+                    tags.round = Some(format!("{}.{}", r + 1, b + 1));
+                    // A resignation or a loss on time is the record's, not the moves'.
+                    tags.result = Some(crate::engine::PdnResult::of(game_rec.outcome));
+                    games.push(crate::engine::export_pdn(&game, &tags));
+                }
+            }
+        }
+        if games.is_empty() {
+            return refusal(lang, fl!("err-tournament-no-games"));
+        }
+        let mut reply = Reply::public(tr(
+            lang,
+            fl!("tournament-pdn-attached"),
+            &[
+                ("tournament", u(&rec.state.name)),
+                ("count", n(games.len() as u32)),
+            ],
+        ));
+        reply.files.push(crate::app::Attachment {
+            filename: format!("tournament-{}.pdn", rec.id),
+            bytes: games.join("\n").into_bytes(),
+            description: None,
+        });
+        reply.into()
+    }
+
     // ---- pairing and the games ----
 
     /// Enough fresh game ids for any round of this field (ids are cheap; unused ones are

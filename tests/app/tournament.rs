@@ -3,7 +3,7 @@
 //! final boards reported through `App::shown`), on a delivery port that records what the app
 //! posted and the threads it opened.
 
-use crate::support::app::{actor, user, world, World};
+use crate::support::app::{actor, seeded, user, world, World};
 use damas::app::commands::{Command, TournamentCreate, TournamentFormat};
 use damas::app::deliver::{Delivery, MessageId, NotShown, Why};
 use damas::app::tournament::run::{Stage, Tournament};
@@ -540,4 +540,39 @@ async fn standings_and_pairings_answer_in_the_tournaments_words() {
         .app
         .tournament_standings(&people[0], place(1), Some("12345"));
     assert!(refused(&a).contains("no tournament number"));
+}
+
+#[tokio::test]
+async fn a_loss_on_time_found_by_the_sweeper_ends_the_round() {
+    const DAY: u64 = 86_400_000;
+    let w = World::clocked(seeded(7), 100 * DAY);
+    let out = Shown::default();
+    let people = players(3);
+    entered(&w, &out, &people[0], &people, 2).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let (thread, ..) = games_in_play(&w.app)[0];
+    let game = w.active_game(thread).unwrap();
+    let to_move = match game.seat(game.variant.first_player()) {
+        Seat::Human { user_id, .. } => *user_id,
+        other => panic!("{other:?}"),
+    };
+    // Nobody moves for longer than the time per move (3 days).
+    w.at(4 * DAY);
+    w.app.sweep_and_show(&out).await;
+    assert!(w.active_game(thread).is_none(), "lost on time");
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds.len(), 2, "round 2 paired at once");
+    let slot = &rec.state.games[0].iter().flatten().next().unwrap();
+    let result = slot.result.expect("scored");
+    let white_id = match &rec.entrants[usize::from(slot.white.0)] {
+        Seat::Human { user_id, .. } => *user_id,
+        other => panic!("{other:?}"),
+    };
+    let (for_mover, for_other) = if white_id == to_move {
+        (result.white, result.black)
+    } else {
+        (result.black, result.white)
+    };
+    assert_eq!((for_mover, for_other, result.forfeit), (0, 2, false));
 }

@@ -184,7 +184,7 @@ impl App {
         }
         let mut reply = Reply::public(text).with_title(t(lang, fl!("challenge-title")));
         // The embed names them; only the content's mention notifies, and only them.
-        reply.mention = Some(opponent.user_id);
+        reply.mention = vec![opponent.user_id];
         reply.challenge_of = Some(ChallengeRef {
             channel_id: place.channel_id,
             created_at_ms: now,

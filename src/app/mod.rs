@@ -112,9 +112,7 @@ impl Answer {
     /// The answer as shown to the person who acted: nobody is notified of their own action.
     pub fn for_actor(mut self, user_id: u64) -> Answer {
         for r in &mut self.replies {
-            if r.mention == Some(user_id) {
-                r.mention = None;
-            }
+            r.mention.retain(|&u| u != user_id);
         }
         self
     }

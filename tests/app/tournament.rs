@@ -237,6 +237,16 @@ async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
         );
     }
 
+    // Round 1's announcement notifies its four players, each once, and nobody else.
+    let announced = out.posts_in(CHANNEL);
+    let round1 = announced
+        .iter()
+        .find(|r| r.title.as_deref().is_some_and(|t| t.contains("round 1")))
+        .expect("round 1 announced");
+    let mut notified = round1.mention.clone();
+    notified.sort_unstable();
+    assert_eq!(notified, vec![100, 101, 102, 103]);
+
     // Round 1 ends: round 2 is paired and its games start, without anyone asking.
     white_wins_all(&w, &out, &people).await;
     let rec = stored(&w.app);
@@ -289,7 +299,7 @@ async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
     assert_eq!(standings[0].rank, 1);
     assert_eq!(
         finals.mention,
-        Some(100 + u64::from(standings[0].entry.0)),
+        vec![100 + u64::from(standings[0].entry.0)],
         "the winner"
     );
     // Nothing more happens however often it is moved on.

@@ -991,6 +991,20 @@ impl App {
         );
         let mut reply = Reply::public(pairings_text(rec, round)).with_title(title);
         reply.channel = Some(rec.channel_id);
+        // Every player of the round, each once (a board names two, a bye one).
+        if let Some(r) = rec.state.rounds.get(round) {
+            for board in &r.boards {
+                let entries = match board {
+                    Board::Game { white, black, .. } => vec![*white, *black],
+                    Board::Bye(e) => vec![*e],
+                };
+                for user in entries.into_iter().filter_map(|e| entrant_user(rec, e)) {
+                    if !reply.mention.contains(&user) {
+                        reply.mention.push(user);
+                    }
+                }
+            }
+        }
         reply
     }
 
@@ -1297,9 +1311,10 @@ impl App {
         );
         let mut reply = Reply::public(text).with_title(title);
         reply.mention = lines
-            .first()
-            .filter(|_| winners.len() == 1)
-            .and_then(|l| entrant_user(rec, l.entry));
+            .iter()
+            .filter(|l| l.rank == 1)
+            .filter_map(|l| entrant_user(rec, l.entry))
+            .collect();
         self.publish(rec.channel_id, &reply, out).await;
     }
 

@@ -13,6 +13,7 @@ fn actor(id: u64, name: &str) -> Actor {
         name: name.into(),
         locale: "en-US".into(),
         can_manage_messages: false,
+        can_manage_events: false,
     }
 }
 

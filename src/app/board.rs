@@ -523,7 +523,7 @@ pub fn notify_side_to_move(reply: &mut Reply, rec: &GameRecord, game: &Game) {
         return;
     }
     if let Seat::Human { user_id, .. } = rec.seat(game.side_to_move()) {
-        reply.mention = Some(*user_id);
+        reply.mention = vec![*user_id];
     }
 }
 

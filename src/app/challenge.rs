@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// The ballot deck could not be read (a broken build; logged where it happens).
-struct BallotUnavailable;
+pub(crate) struct BallotUnavailable;
 
 impl BallotUnavailable {
     fn into_reply(self, lang: Lang) -> Reply {
@@ -184,7 +184,7 @@ impl App {
         }
         let mut reply = Reply::public(text).with_title(t(lang, fl!("challenge-title")));
         // The embed names them; only the content's mention notifies, and only them.
-        reply.mention = Some(opponent.user_id);
+        reply.mention = vec![opponent.user_id];
         reply.challenge_of = Some(ChallengeRef {
             channel_id: place.channel_id,
             created_at_ms: now,
@@ -283,6 +283,7 @@ impl App {
             move_time_ms: c.move_time_ms,
             note: None,
             thread_parent: None,
+            game_id: None,
         };
         if in_thread {
             return self.thread_request(place, start);
@@ -292,7 +293,7 @@ impl App {
 
     /// A ballot opening from the deck: seeded by the bot's seed when one is configured (tests,
     /// `console --seed`), random otherwise.
-    fn draw_ballot(&self) -> Result<Opening, BallotUnavailable> {
+    pub(crate) fn draw_ballot(&self) -> Result<Opening, BallotUnavailable> {
         let deck = ballot::deck().map_err(|e| {
             tracing::error!("ballot deck unreadable: {e}");
             BallotUnavailable
@@ -454,6 +455,7 @@ impl App {
             move_time_ms: None,
             note: (threading == Threading::Unavailable).then(|| t(lang, fl!("thread-unavailable"))),
             thread_parent: None,
+            game_id: None,
         };
         if in_thread {
             return self.thread_request(place, start);
@@ -506,13 +508,14 @@ impl App {
             move_time_ms,
             note,
             thread_parent,
+            game_id,
         } = start;
         let opening = opening.as_ref();
         let now = self.now_ms();
         if bot.is_some() && !self.pool.has_room() {
             return Reply::refusal(t(lang, fl!("err-bot-busy"))).into();
         }
-        let id = match self.store.new_game_id() {
+        let id = match game_id.map_or_else(|| self.store.new_game_id(), Ok) {
             Ok(id) => id,
             Err(e) => return storage_failed(lang, &e).into(),
         };
@@ -617,4 +620,6 @@ pub struct GameStart {
     pub(crate) note: Option<String>,
     /// When the game starts in a thread just opened: the channel it was opened in.
     pub(crate) thread_parent: Option<u64>,
+    /// The id reserved for the game (a tournament's pairing); a fresh one when `None`.
+    pub(crate) game_id: Option<u64>,
 }

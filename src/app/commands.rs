@@ -11,6 +11,8 @@ use super::ballot::OpeningChoice;
 use super::i18n::{self, t, Lang};
 use super::puzzle::PuzzlePick;
 use super::reply::Reply;
+use super::tournament::run::{NewTournament, DEFAULT_SWISS_ROUNDS};
+use super::tournament::Format;
 use super::{Actor, Answer, App, Place, UserRef};
 use crate::ai::Level;
 use crate::engine::{Color, Variant};
@@ -142,6 +144,10 @@ choice_enum!(
 choice_enum!(
     /// `/board`'s `text`: the board in words instead of a picture.
     BoardInWords, "text", { Yes = "yes", No = "no" }
+);
+choice_enum!(
+    /// `/tournament create`'s `format`: how the rounds are paired.
+    TournamentFormat, "format", { Swiss = "swiss", RoundRobin = "round-robin" }
 );
 choice_enum!(
     /// `/leaderboard`'s `type`: the players of games or the puzzle solvers.
@@ -306,6 +312,12 @@ impl<const MIN: i64, const MAX: i64> OptionValue for Bounded<MIN, MAX> {
 /// The time limit a challenge may set, in days per move.
 pub type Days = Bounded<1, 14>;
 
+/// A Swiss tournament's rounds.
+pub type Rounds = Bounded<1, 15>;
+
+/// A round of a tournament, from 1.
+pub type RoundNumber = Bounded<1, 63>;
+
 /// A game's number in a PDN file, from 1 (a file of 256 KB holds fewer games than the most).
 pub type GameNumber = Bounded<1, 100_000>;
 
@@ -337,7 +349,7 @@ macro_rules! required {
         }
     )*};
 }
-required!(UserRef, MoveText);
+required!(UserRef, MoveText, String);
 
 // ---------------------------------------------------------------------------------------------
 // The table
@@ -374,9 +386,15 @@ pub enum Surface {
 #[derive(Debug)]
 pub struct CommandSpec {
     pub id: CommandId,
-    /// The name Discord registers (English, lower case); `cmd-<name>` is its localized name
-    /// and `cmd-<name>-desc` its description.
+    /// The name Discord registers (English, lower case): the command's, or the subcommand's
+    /// within its [`group`](CommandSpec::group).
     pub name: &'static str,
+    /// The command this one is a subcommand of (`tournament` for `/tournament create`),
+    /// registered on Discord as one command with a SUB_COMMAND option per member.
+    pub group: Option<&'static str>,
+    /// The middle of its Fluent ids: `cmd-<key>` is its localized name and `cmd-<key>-desc`
+    /// its description (`tournament-create` for a subcommand, the name otherwise).
+    pub key: &'static str,
     pub surface: Surface,
     /// Short names the console also accepts (`/m` for `/move`).
     pub aliases: &'static [&'static str],
@@ -385,11 +403,11 @@ pub struct CommandSpec {
 
 impl CommandSpec {
     pub fn name_id(&self) -> String {
-        format!("cmd-{}", self.name)
+        format!("cmd-{}", self.key)
     }
 
     pub fn description_id(&self) -> String {
-        format!("cmd-{}-desc", self.name)
+        format!("cmd-{}-desc", self.key)
     }
 
     pub fn localized_name(&self, lang: Lang) -> String {
@@ -410,9 +428,17 @@ impl CommandSpec {
         })
     }
 
-    /// `/name option [option]…` in a language, for usage lines.
+    /// `/name option [option]…` (`/group name option…` for a subcommand) in a language, for
+    /// usage lines.
     pub fn usage(&self, lang: Lang) -> String {
-        let mut out = format!("/{}", self.localized_name(lang));
+        let mut out = match self.group {
+            Some(group) => format!(
+                "/{} {}",
+                t(lang, &group_name_id(group)),
+                self.localized_name(lang)
+            ),
+            None => format!("/{}", self.localized_name(lang)),
+        };
         for o in self.options {
             let name = o.localized_name(lang);
             if o.required {
@@ -423,6 +449,30 @@ impl CommandSpec {
         }
         out
     }
+}
+
+/// The Fluent id of a group of subcommands' localized name (`cmd-tournament`); its
+/// description is that id with `-desc`.
+pub fn group_name_id(group: &str) -> String {
+    format!("cmd-{group}")
+}
+
+/// A spec's registered name and group from the entry's one or two names.
+macro_rules! spec_name {
+    ($name:literal) => {
+        $name
+    };
+    ($group:literal $sub:literal) => {
+        $sub
+    };
+}
+macro_rules! spec_group {
+    ($name:literal) => {
+        None
+    };
+    ($group:literal $sub:literal) => {
+        Some($group)
+    };
 }
 
 /// An option's name: the field's, or the one given with `as` (`mv as "move"`).
@@ -449,10 +499,11 @@ macro_rules! option_description {
 /// console's short names, and its options as fields (`name: Type`, `field as "name": Type`,
 /// `=> "description-id"` where one option name serves two commands with different
 /// descriptions). A required option's type is the value's; an optional one's is `Option` of it.
+/// A subcommand gives its group's name, then its own (`"tournament" "create"`).
 macro_rules! commands {
     ($(
         $(#[doc = $doc:literal])*
-        $id:ident $name:literal $surface:ident [$($alias:literal),*] {
+        $id:ident $name:literal $($sub:literal)? $surface:ident [$($alias:literal),*] {
             $($field:ident $(as $oname:literal)? : $ty:ty $(=> $desc:literal)?),* $(,)?
         }
     )*) => {
@@ -480,7 +531,9 @@ macro_rules! commands {
         pub static COMMANDS: &[CommandSpec] = &[$(
             CommandSpec {
                 id: CommandId::$id,
-                name: $name,
+                name: spec_name!($name $($sub)?),
+                group: spec_group!($name $($sub)?),
+                key: concat!($name $(, "-", $sub)?),
                 surface: Surface::$surface,
                 aliases: &[$($alias),*],
                 options: &[$(
@@ -500,6 +553,13 @@ macro_rules! commands {
                 i18n::has(concat!("cmd-", $name)) && i18n::has(concat!("cmd-", $name, "-desc")),
                 concat!("/", $name, " needs cmd-", $name, " and cmd-", $name, "-desc in the Fluent files")
             );
+            $(
+                const _: () = assert!(
+                    i18n::has(concat!("cmd-", $name, "-", $sub))
+                        && i18n::has(concat!("cmd-", $name, "-", $sub, "-desc")),
+                    concat!("/", $name, " ", $sub, " needs cmd-", $name, "-", $sub, " and its -desc in the Fluent files")
+                );
+            )?
             $(
                 const _: () = assert!(
                     i18n::has(concat!("opt-", option_name!($field $($oname)?))),
@@ -578,6 +638,32 @@ commands! {
         number: Option<GameNumber>,
         variant: Option<Variant> => "opt-file-variant-desc",
     }
+    /// A tournament taking entries in this channel.
+    TournamentCreate "tournament" "create" Everywhere [] {
+        name: String,
+        variant: Option<Variant>,
+        format: Option<TournamentFormat>,
+        rounds: Option<Rounds>,
+        days: Option<Days>,
+        opening: Option<OpeningChoice>,
+    }
+    TournamentJoin "tournament" "join" Everywhere [] {}
+    TournamentLeave "tournament" "leave" Everywhere [] {}
+    TournamentStart "tournament" "start" Everywhere [] {}
+    TournamentStandings "tournament" "standings" Everywhere [] {
+        tournament: Option<String>,
+    }
+    TournamentPairings "tournament" "pairings" Everywhere [] {
+        round: Option<RoundNumber>,
+        tournament: Option<String>,
+    }
+    TournamentWithdraw "tournament" "withdraw" Everywhere [] {
+        player: UserRef,
+    }
+    TournamentCancel "tournament" "cancel" Everywhere [] {}
+    TournamentPdn "tournament" "pdn" Everywhere [] {
+        tournament: Option<String>,
+    }
     /// The challenge's Accept button, at the keyboard.
     Accept "accept" Console [] {}
     /// The challenge's Decline button, at the keyboard.
@@ -616,16 +702,45 @@ impl Threading {
 }
 
 /// A command by its name: the registered English name or its localization in either
-/// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent).
+/// language (`/desafiar`, `/estadísticas`, and `/estadisticas` without the accent). Not a
+/// subcommand: see [`find_group`] and [`find_in_group`].
 pub fn find(name: &str) -> Option<&'static CommandSpec> {
     let name = name.trim().trim_start_matches('/').to_lowercase();
-    COMMANDS.iter().find(|c| {
-        c.name == name
-            || c.aliases.contains(&name.as_str())
-            || [Lang::Es, Lang::En].iter().any(|&l| {
-                let local = c.localized_name(l);
-                local == name || without_accents(&local) == name
-            })
+    COMMANDS.iter().filter(|c| c.group.is_none()).find(|c| {
+        c.name == name || c.aliases.contains(&name.as_str()) || names_match(&c.name_id(), &name)
+    })
+}
+
+/// A group of subcommands by its name in English or either language (`/torneo`): its
+/// registered name.
+pub fn find_group(name: &str) -> Option<&'static str> {
+    let name = name.trim().trim_start_matches('/').to_lowercase();
+    groups().find(|&g| g == name || names_match(&group_name_id(g), &name))
+}
+
+/// A subcommand of `group` by its name in English or either language.
+pub fn find_in_group(group: &str, name: &str) -> Option<&'static CommandSpec> {
+    let name = name.trim().to_lowercase();
+    COMMANDS
+        .iter()
+        .filter(|c| c.group == Some(group))
+        .find(|c| c.name == name || names_match(&c.name_id(), &name))
+}
+
+/// Every group of subcommands, each once, in the table's order.
+pub fn groups() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().enumerate().filter_map(|(i, c)| {
+        let g = c.group?;
+        (!COMMANDS[..i].iter().any(|o| o.group == Some(g))).then_some(g)
+    })
+}
+
+/// Whether `name` (lower case) is the message `id` in either language, with or without its
+/// accents.
+fn names_match(id: &str, name: &str) -> bool {
+    [Lang::Es, Lang::En].iter().any(|&l| {
+        let local = t(l, &id.to_owned());
+        local == name || without_accents(&local) == name
     })
 }
 
@@ -822,6 +937,43 @@ impl App {
                 };
                 Reply::private(text).into()
             }
+            Command::TournamentCreate(c) => {
+                let format = match c.format.unwrap_or(TournamentFormat::Swiss) {
+                    TournamentFormat::Swiss => Format::Swiss {
+                        rounds: c.rounds.map_or(DEFAULT_SWISS_ROUNDS, |r| r.get() as u8),
+                    },
+                    TournamentFormat::RoundRobin => Format::RoundRobin,
+                };
+                let new = NewTournament {
+                    name: c.name,
+                    variant: c.variant.unwrap_or_default(),
+                    format,
+                    move_time_ms: c
+                        .days
+                        .map_or(self.settings.move_time.as_millis() as u64, |d| {
+                            d.get() as u64 * 86_400_000
+                        }),
+                    ballot: c.opening == Some(OpeningChoice::Ballot),
+                };
+                self.tournament_create(actor, place, new).await
+            }
+            Command::TournamentJoin(_) => self.tournament_join(actor, place).await,
+            Command::TournamentLeave(_) => self.tournament_leave(actor, place).await,
+            Command::TournamentStart(_) => self.tournament_start(actor, place).await,
+            Command::TournamentStandings(c) => {
+                self.tournament_standings(actor, place, c.tournament.as_deref())
+            }
+            Command::TournamentPairings(c) => self.tournament_pairings(
+                actor,
+                place,
+                c.round.map(|r| r.get() as u8),
+                c.tournament.as_deref(),
+            ),
+            Command::TournamentWithdraw(c) => {
+                self.tournament_withdraw(actor, place, &c.player).await
+            }
+            Command::TournamentCancel(_) => self.tournament_cancel(actor, place).await,
+            Command::TournamentPdn(c) => self.tournament_pdn(actor, place, c.tournament.as_deref()),
             // The front end leaves before asking (the console): nothing to do here.
             Command::Quit(_) => Answer::default(),
         }

@@ -36,7 +36,7 @@ pub enum Why {
 /// make the bot's moves, so `'static`.
 #[async_trait]
 pub trait Delivery: Send + Sync + 'static {
-    /// Posts a public reply in `channel`, notifying `reply.mention` and nobody else.
+    /// Posts a public reply in `channel`, notifying the users of `reply.mention` and nobody else.
     async fn post(&self, channel: u64, reply: &Reply) -> Result<MessageId, NotShown>;
     /// Rewrites a message to show `reply` (its text and controls; its pictures stay).
     async fn edit(&self, channel: u64, message: MessageId, reply: &Reply) -> Result<(), NotShown>;

@@ -198,19 +198,7 @@ impl App {
             Ok(g) => g,
             Err(r) => return r.into(),
         };
-        let tags = PdnTags {
-            event: Some("damas (Discord)".into()),
-            site: None,
-            date: Some(pdn_date(rec.created_at_ms)),
-            white: Some(seat_name(lang, rec.seat(crate::engine::Color::White))),
-            black: Some(seat_name(lang, rec.seat(crate::engine::Color::Black))),
-            opening: rec
-                .opening
-                .as_ref()
-                .map(|o| super::ballot::pdn_opening_tag(o)),
-            ..PdnTags::default()
-        };
-        let text = export_pdn(&game, &tags);
+        let text = export_pdn(&game, &pdn_tags(lang, &rec));
         let mut reply = Reply::public(t(lang, fl!("pdn-attached")));
         reply.files.push(Attachment {
             filename: format!("damas-{}.pdn", rec.id),
@@ -249,6 +237,7 @@ impl App {
                     &[("name", u(&actor.name))],
                 ))],
                 close_thread: self.thread_game_cancelled(&rec),
+                tournament: self.store.tournament_of_game(rec.id).ok().flatten(),
                 strip_board: match self.store.board_post(place.channel_id) {
                     Ok(Some(post)) if post.game_id == rec.id => {
                         Some((place.channel_id, post.message_id))
@@ -295,6 +284,23 @@ pub fn help_lines(lang: Lang, surface: Surface) -> Vec<String> {
             format!("{} — {}", c.usage(lang), i18n::decapitalized(&what))
         })
         .collect()
+}
+
+/// A stored game's PDN tags: played here, on its day, by its players, from its opening.
+/// A tournament's games change the event and add their round.
+pub(crate) fn pdn_tags(lang: Lang, rec: &crate::store::GameRecord) -> PdnTags {
+    PdnTags {
+        event: Some("damas (Discord)".into()),
+        site: None,
+        date: Some(pdn_date(rec.created_at_ms)),
+        white: Some(seat_name(lang, rec.seat(crate::engine::Color::White))),
+        black: Some(seat_name(lang, rec.seat(crate::engine::Color::Black))),
+        opening: rec
+            .opening
+            .as_ref()
+            .map(|o| super::ballot::pdn_opening_tag(o)),
+        ..PdnTags::default()
+    }
 }
 
 /// `YYYY.MM.DD` (UTC) from a Unix time in milliseconds, as PDN's Date tag wants it.

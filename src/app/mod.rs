@@ -65,6 +65,8 @@ pub struct Actor {
     pub locale: String,
     /// Members with Manage Messages may cancel stuck games.
     pub can_manage_messages: bool,
+    /// Members with Manage Events may run any tournament of the server.
+    pub can_manage_events: bool,
 }
 
 impl Actor {
@@ -98,6 +100,10 @@ pub struct Answer {
     /// A board whose game ended without a new board (`/cancel`), as (channel, message): the
     /// app takes its controls away.
     pub(crate) strip_board: Option<(u64, u64)>,
+    /// A tournament that may have something to do now (a round to start, a result to
+    /// record): the app moves it on once the answer is shown
+    /// ([`App::open_requested_thread`]).
+    pub tournament: Option<u64>,
 }
 
 impl Answer {
@@ -111,9 +117,7 @@ impl Answer {
     /// The answer as shown to the person who acted: nobody is notified of their own action.
     pub fn for_actor(mut self, user_id: u64) -> Answer {
         for r in &mut self.replies {
-            if r.mention == Some(user_id) {
-                r.mention = None;
-            }
+            r.mention.retain(|&u| u != user_id);
         }
         self
     }

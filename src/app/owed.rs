@@ -141,5 +141,7 @@ impl App {
                 }
             }
         }
+        // Rounds whose last game ended while no process was there to see it.
+        self.advance_tournaments(out).await;
     }
 }

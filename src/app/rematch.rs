@@ -99,6 +99,7 @@ impl App {
             move_time_ms: None,
             note: None,
             thread_parent: None,
+            game_id: None,
         };
         self.start_game(place, start).await
     }

@@ -180,9 +180,10 @@ pub struct Reply {
     /// The challenge this message shows: the front end reports the posted message's id back
     /// with [`crate::app::App::challenge_posted`], so that it can be edited when it expires.
     pub challenge_of: Option<ChallengeRef>,
-    /// The one user this message should notify (the challenged friend, the person to move);
-    /// the front end mentions them in its own way and notifies nobody else.
-    pub mention: Option<u64>,
+    /// The users this message should notify (the challenged friend, the person to move, the
+    /// players of a tournament's round), each once; the front end mentions them in its own
+    /// way and notifies nobody else.
+    pub mention: Vec<u64>,
     /// Post this message in that channel rather than where the person acted (a game's first
     /// board in its new thread, a thread's line in the channel it was opened in).
     pub channel: Option<u64>,
@@ -244,7 +245,7 @@ impl Reply {
             files: vec![],
             board_of: None,
             challenge_of: None,
-            mention: None,
+            mention: vec![],
             channel: None,
             links_to: None,
             line_of: None,

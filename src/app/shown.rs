@@ -30,6 +30,9 @@ impl App {
                 if let Some(end) = self.thread_game_over(board).await {
                     self.close_thread(end, out).await;
                 }
+                if board.over {
+                    self.tournament_game_ended(board.game_id, out).await;
+                }
             }
             BoardPosted::Outdated => strip_controls(out, board.channel_id, message).await,
         }
@@ -77,7 +80,12 @@ impl App {
     /// Opens the thread `answer` asks for and starts its game there; when the front end
     /// refuses (no permission after all, a thread limit, no threads at all), the game
     /// starts in the channel and says why. Any other answer is returned as it is.
+    /// A tournament the answer names moves on first (its round's games start in threads of
+    /// their own).
     pub async fn open_requested_thread(&self, answer: Answer, out: &dyn Delivery) -> Answer {
+        if let Some(id) = answer.tournament {
+            self.advance_tournament(id, out).await;
+        }
         let Some(request) = answer.new_thread else {
             return answer;
         };

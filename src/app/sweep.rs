@@ -132,7 +132,7 @@ impl App {
                         fl!("reminder"),
                         &[("unit", s(unit)), ("count", n(count as f64))],
                     ));
-                    reply.mention = Some(user_id);
+                    reply.mention = vec![user_id];
                     crate::metrics::sweep_action(SweepAction::Reminder);
                     return Some(Swept::Post { place, reply });
                 }

@@ -266,6 +266,7 @@ impl Console {
             name: name.to_string(),
             locale: self.lang.code().to_string(),
             can_manage_messages: true,
+            can_manage_events: true,
         }
     }
 
@@ -316,8 +317,15 @@ impl Console {
             .unwrap_or("")
             .trim_start_matches('/')
             .to_lowercase();
-        let words: Vec<&str> = words.collect();
-        let Some(spec) = commands::find(&name) else {
+        let mut words: Vec<&str> = words.collect();
+        let found = commands::find(&name).or_else(|| {
+            // A group's member: `/tournament join`, `/torneo unirse`.
+            let group = commands::find_group(&name)?;
+            let sub = commands::find_in_group(group, words.first()?)?;
+            words.remove(0);
+            Some(sub)
+        });
+        let Some(spec) = found else {
             return Err(tr(
                 lang,
                 fl!("console-unknown-command"),

@@ -2,7 +2,9 @@
 //! names, Spanish localizations (es-ES and es-419), descriptions and choice labels in both
 //! languages from the Fluent files.
 
-use crate::app::commands::{CommandSpec, OptionKind, OptionSpec, Surface, COMMANDS};
+use crate::app::commands::{
+    group_name_id, groups, CommandSpec, OptionKind, OptionSpec, Surface, COMMANDS,
+};
 use crate::app::i18n::{t, Lang};
 use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
 
@@ -19,6 +21,37 @@ fn command(spec: &CommandSpec) -> CreateCommand {
     }
     for o in spec.options {
         c = c.add_option(option(o));
+    }
+    c
+}
+
+/// A group of subcommands (`/tournament`): one command whose options are its members, each
+/// a SUB_COMMAND with its own options.
+fn group(name: &'static str) -> CreateCommand {
+    let id = group_name_id(name);
+    let description = format!("{id}-desc");
+    let mut c = CreateCommand::new(name).description(t(Lang::En, &description));
+    for l in SPANISH {
+        c = c
+            .name_localized(l, t(Lang::Es, &id))
+            .description_localized(l, t(Lang::Es, &description));
+    }
+    for spec in COMMANDS.iter().filter(|s| s.group == Some(name)) {
+        let description = spec.description_id();
+        let mut sub = CreateCommandOption::new(
+            CommandOptionType::SubCommand,
+            spec.name,
+            t(Lang::En, &description),
+        );
+        for l in SPANISH {
+            sub = sub
+                .name_localized(l, spec.localized_name(Lang::Es))
+                .description_localized(l, t(Lang::Es, &description));
+        }
+        for o in spec.options {
+            sub = sub.add_sub_option(option(o));
+        }
+        c = c.add_option(sub);
     }
     c
 }
@@ -62,7 +95,8 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
 pub fn all() -> Vec<CreateCommand> {
     COMMANDS
         .iter()
-        .filter(|c| c.surface == Surface::Everywhere)
+        .filter(|c| c.surface == Surface::Everywhere && c.group.is_none())
         .map(command)
+        .chain(groups().map(group))
         .collect()
 }

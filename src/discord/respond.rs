@@ -223,7 +223,14 @@ impl Rendered {
         // Discord notifies only for mentions in the content, and only those that
         // allowed_mentions lets through: the one person the app asks to notify, nobody else —
         // so names and typed text never ping anyone, @everyone and roles included.
-        let mention = reply.mention.map(|id| format!("<@{id}>"));
+        let mention = (!reply.mention.is_empty()).then(|| {
+            reply
+                .mention
+                .iter()
+                .map(|id| format!("<@{id}>"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
         let text = if embed.is_none() {
             Some(text.as_str())
         } else {
@@ -242,10 +249,8 @@ impl Rendered {
             }
             content.push_str(&format!("<#{channel}>"));
         }
-        let mentions = match reply.mention {
-            Some(id) => CreateAllowedMentions::new().users([UserId::new(id.max(1))]),
-            None => CreateAllowedMentions::new(),
-        };
+        let mentions = CreateAllowedMentions::new()
+            .users(reply.mention.iter().map(|&id| UserId::new(id.max(1))));
         // A picture's description is its alt text: screen readers read it out.
         let mut files = Vec::new();
         if let Some(picture) = &reply.image {

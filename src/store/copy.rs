@@ -163,6 +163,12 @@ pub(crate) fn check_decodes(
         TREE_THREADS => {
             decode::<super::GameThread>(tree, key, value)?;
         }
+        super::TREE_TOURNAMENTS => {
+            super::tournaments::check_head(key, value)?;
+        }
+        super::TREE_TOURNAMENT_GAMES => {
+            decode_u64(tree, key, value)?;
+        }
         super::TREE_PLAYING => {
             decode::<super::Playing>(tree, key, value)?;
         }

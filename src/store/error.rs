@@ -105,6 +105,15 @@ pub enum StoreError {
         found_ply: Option<usize>,
     },
 
+    /// The tournament changed since it was read (or, creating one, its id was taken): the
+    /// write was refused and nothing was written.
+    #[error("tournament {tournament_id} changed: expected version {expected_version:?}")]
+    TournamentConflict {
+        tournament_id: u64,
+        /// The version the write was built on; `None` for a creation.
+        expected_version: Option<u64>,
+    },
+
     /// A person asked for one more game against the bot than the cap allows.
     #[error("user {user_id} already has {limit} games against the bot under way")]
     TooManyBotGames { user_id: u64, limit: usize },

@@ -25,6 +25,8 @@ pub struct ForgetSummary {
     pub player_record: bool,
     /// Whether they had a puzzle record (puzzle rating, streaks, the puzzle under way).
     pub puzzle_record: bool,
+    /// Tournaments whose entry (or organiser) was theirs, now a deleted player.
+    pub tournaments: usize,
 }
 
 /// Every tree `/forget-me`'s transaction reads or writes.
@@ -76,8 +78,12 @@ impl Store {
         for _ in 0..PLAN_ATTEMPTS {
             let plan = self.forget_plan(user_id)?;
             let erased = self.transaction(&FORGET_TREES, |tx| forget_in(tx, user_id, &plan))?;
-            if let Some(summary) = erased {
+            if let Some(mut summary) = erased {
                 self.durable().await?;
+                // After the games: a tournament entry names nobody once its games say
+                // "deleted player". A crash in between leaves names that the next
+                // `/forget-me` erases.
+                summary.tournaments = self.forget_in_tournaments(user_id).await?;
                 return Ok(summary);
             }
             // A game started or ended, or a puzzle was played, since the plan: plan again.

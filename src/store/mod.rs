@@ -23,6 +23,8 @@
 //! - `threads`: thread id → [`GameThread`], the threads the bot opened for games ([`threads`]).
 //! - `puzzle_players`, `puzzle_members`: puzzle solvers ([`puzzles`]).
 //! - `playing`: user id → [`Playing`], the games under way each person sits in ([`playing`]).
+//! - `tournaments`: tournament id → [`TournamentRecord`]; `tournament_games`: game id →
+//!   tournament id ([`tournaments`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -49,6 +51,8 @@
 //! - finished games ([`archive`]): [`Store::archived_game`], [`Store::games_of_player`],
 //!   [`Store::games_in_channel`], [`Store::last_game_between`];
 //! - players and leaderboards ([`leaderboards`]): [`Store::player`], [`Store::leaderboard`];
+//! - tournaments ([`tournaments`]): [`Store::create_tournament`], [`Store::tournament`],
+//!   [`Store::tournaments`], [`Store::update_tournament`], [`Store::tournament_of_game`];
 //! - erasure ([`forget`]): [`Store::forget_user`];
 //! - interactions already acted on, shared between processes on PostgreSQL ([`sightings`]):
 //!   [`Store::first_sighting`], [`Store::forget_sightings`];
@@ -77,6 +81,7 @@ mod settle;
 mod sightings;
 mod sled_kv;
 pub mod threads;
+pub mod tournaments;
 
 pub use archive::{archived_size, ArchivedSize};
 pub use codec::FORMAT_VERSION;
@@ -94,6 +99,7 @@ pub use records::{
 };
 pub use settle::Settle;
 pub use threads::GameThread;
+pub use tournaments::{TournamentRecord, TREE_TOURNAMENTS, TREE_TOURNAMENT_GAMES};
 
 use kv::{Entry, Kv, Scan, Tx, TxResult};
 use pg::PgKv;
@@ -114,7 +120,7 @@ pub const TREE_BOARD_MEMBERS: &str = "board_members";
 pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 14] = [
+pub const TREES: [&str; 16] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -129,6 +135,8 @@ pub const TREES: [&str; 14] = [
     TREE_PUZZLE_PLAYERS,
     TREE_PUZZLE_MEMBERS,
     TREE_PLAYING,
+    TREE_TOURNAMENTS,
+    TREE_TOURNAMENT_GAMES,
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL

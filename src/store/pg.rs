@@ -59,6 +59,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         include_str!("migrations/0005_seen_interactions.sql"),
     ),
     (6, "playing", include_str!("migrations/0006_playing.sql")),
+    (
+        7,
+        "tournaments",
+        include_str!("migrations/0007_tournaments.sql"),
+    ),
 ];
 
 /// How long the store waits on PostgreSQL (`DAMAS_DB_CONNECT_TIMEOUT`,

@@ -120,6 +120,13 @@ fn both_languages_define_the_same_messages_and_the_code_asks_only_for_those() {
     for c in COMMANDS {
         built.push(c.name_id());
         built.push(c.description_id());
+        if let Some(group) = c.group {
+            built.push(damas::app::commands::group_name_id(group));
+            built.push(format!(
+                "{}-desc",
+                damas::app::commands::group_name_id(group)
+            ));
+        }
         for o in c.options {
             built.push(o.name_id());
             built.push(o.description.id().to_string());
@@ -145,7 +152,28 @@ fn command_names_descriptions_and_choices_are_valid_on_discord() {
         for c in COMMANDS {
             let name = c.localized_name(lang);
             assert!(valid_discord_name(&name), "{lang:?} command name {name:?}");
-            assert!(names.insert(name.clone()), "{lang:?}: {name} twice");
+            // A subcommand's name is unique within its group.
+            assert!(
+                names.insert((c.group, name.clone())),
+                "{lang:?}: {name} twice"
+            );
+            if let Some(group) = c.group {
+                let group_name = t(lang, &damas::app::commands::group_name_id(group));
+                assert!(
+                    valid_discord_name(&group_name),
+                    "{lang:?} group {group_name:?}"
+                );
+                assert!(
+                    !group_name.chars().any(|ch| "áéíóúñ".contains(ch))
+                        && !name.chars().any(|ch| "áéíóúñ".contains(ch)),
+                    "subcommands and their groups are named without accents: {group_name} {name}"
+                );
+                let desc = t(
+                    lang,
+                    &format!("{}-desc", damas::app::commands::group_name_id(group)),
+                );
+                assert!((1..=100).contains(&desc.chars().count()), "{desc:?}");
+            }
             if lang == Lang::En {
                 assert_eq!(name, c.name, "the English name is the registered one");
             }

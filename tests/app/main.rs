@@ -16,5 +16,6 @@ mod layers;
 mod puzzles;
 mod review;
 mod sweep;
+mod tournament;
 mod tournament_rules;
 mod use_cases;

@@ -81,7 +81,7 @@ async fn a_reminder_at_half_time_then_a_loss_on_time() {
     assert_eq!(reminders.len(), 1, "{swept:#?}");
     let (where_, reminder) = reminders[0];
     assert_eq!(where_.channel_id, 30);
-    assert_eq!(reminder.mention, Some(1), "alice, to move, and only her");
+    assert_eq!(reminder.mention, vec![1], "alice, to move, and only her");
     assert!(
         reminder.text.contains("left before you lose on time"),
         "{}",
@@ -156,7 +156,7 @@ async fn a_move_restarts_the_clock_and_earns_a_new_reminder() {
     let swept = w.app.sweep().await;
     let reminders = posts(&swept);
     assert_eq!(reminders.len(), 1, "{swept:#?}");
-    assert_eq!(reminders[0].1.mention, Some(2));
+    assert_eq!(reminders[0].1.mention, vec![2]);
 }
 
 #[tokio::test]

@@ -40,7 +40,7 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
         "{}",
         r.text
     );
-    assert_eq!(r.mention, Some(2));
+    assert_eq!(r.mention, vec![2]);
     let accept = button_id(r, Action::Accept);
     // Carol's click is refused privately and changes nothing.
     let refused = w.app.component(&carol, PLACE, &accept, &[]).await;

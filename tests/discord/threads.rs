@@ -517,7 +517,7 @@ async fn a_rematch_between_people_swaps_colours_and_only_the_opponent_accepts() 
         let a = w.app.component(&bob, PLACE, &rematch, &[]).await;
         let challenge = only(&a);
         assert!(!challenge.is_private(), "{round}: {}", challenge.text);
-        assert_eq!(challenge.mention, Some(alice.user_id));
+        assert_eq!(challenge.mention, vec![alice.user_id]);
         let accept = button_id(challenge, Action::Accept);
         for stranger in [&bob, &carol] {
             let a = w.app.component(stranger, PLACE, &accept, &[]).await;

@@ -50,6 +50,21 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         line_message_id: Some(556),
     };
     store.put_game_thread(8, &thread).await.unwrap();
+    // A tournament whose game is the running one (its state the app's; here a stand-in).
+    let tournament = damas::store::TournamentRecord {
+        id: 9,
+        version: 0,
+        guild_id: Some(10),
+        channel_id: 5,
+        organiser: 1,
+        entrants: vec![human(1), human(2)],
+        state: ("spring".to_string(), vec![1u32, 2]),
+    };
+    store.create_tournament(&tournament).await.unwrap();
+    store
+        .update_tournament(&tournament, &[running.id])
+        .await
+        .unwrap();
     // A puzzle solver on a server's puzzle board.
     puzzle_solved(store, 3, "solver", 10, 1_350.0).await;
     running
@@ -58,7 +73,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
 /// What the bot reads of [`one_of_everything`]'s data, record by record.
 fn readings(store: &Store) -> String {
     format!(
-        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         store
             .active_games()
             .unwrap()
@@ -80,6 +95,7 @@ fn readings(store: &Store) -> String {
         store
             .leaderboard(10, Variant::English, Some(Level::Hard), 10)
             .unwrap(),
+        store.tournaments::<(String, Vec<u32>)>().unwrap(),
     )
 }
 

@@ -70,6 +70,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
             challenges: 1,
             player_record: true,
             puzzle_record: true,
+            tournaments: 0,
         }
     );
     assert_eq!(

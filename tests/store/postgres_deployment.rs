@@ -185,6 +185,7 @@ async fn a_database_that_stops_answering_gets_try_again_and_acknowledges_nothing
         name: "alice".into(),
         locale: "en-US".into(),
         can_manage_messages: false,
+        can_manage_events: false,
     };
     let place = Place {
         guild_id: Some(1),

@@ -574,3 +574,103 @@ opt-from-desc = The start of a move, for example 11 or 22x
 cmd-quit = quit
 cmd-quit-desc = Leave the console
 moves-none = No legal move here starts like that.
+
+## tournaments
+cmd-tournament = tournament
+cmd-tournament-desc = Tournaments run by the bot: Swiss or round robin
+cmd-tournament-create = create
+cmd-tournament-create-desc = Create a tournament in this channel; players join until you start it
+cmd-tournament-join = join
+cmd-tournament-join-desc = Enter this channel's tournament before it starts
+cmd-tournament-leave = leave
+cmd-tournament-leave-desc = Leave this channel's tournament (once it runs, your games left are lost)
+cmd-tournament-start = start
+cmd-tournament-start-desc = Start the tournament and pair round 1 (its organiser, or Manage Events)
+cmd-tournament-standings = standings
+cmd-tournament-standings-desc = The tournament's standings, with its tie-breaks
+cmd-tournament-pairings = pairings
+cmd-tournament-pairings-desc = Who plays whom in a round (the current one by default)
+cmd-tournament-withdraw = withdraw
+cmd-tournament-withdraw-desc = Withdraw a player from the tournament (its organiser, or Manage Events)
+cmd-tournament-cancel = cancel
+cmd-tournament-cancel-desc = Cancel the tournament; games under way go on (its organiser, or Manage Events)
+opt-name = name
+opt-name-desc = The tournament's name
+opt-format = format
+opt-format-desc = Swiss (by default) or round robin
+opt-rounds = rounds
+opt-rounds-desc = Rounds of a Swiss tournament (5 if left out)
+opt-round = round
+opt-round-desc = The round (the current one if left out)
+opt-tournament = tournament
+opt-tournament-desc = The tournament's number (this channel's latest if left out)
+opt-player = player
+opt-player-desc = The player to withdraw
+choice-format-swiss = Swiss
+choice-format-round-robin = Round robin
+tb-buchholz = Buchholz
+tb-median-buchholz = median Buchholz
+tb-sonneborn-berger = Sonneborn–Berger
+tb-direct-encounter = direct encounter
+tournament-format-swiss = Swiss in { $rounds ->
+    [one] one round
+   *[other] { $rounds } rounds
+}
+tournament-format-round-robin = round robin
+tournament-created = { $organiser } created the tournament «{ $name }» (number { $id }), { $format }, { $variant }, { $days ->
+    [one] one day
+   *[other] { $days } days
+} per move. Join it with /tournament join.
+tournament-joined = { $name } joined «{ $tournament }» ({ $count ->
+    [one] one player
+   *[other] { $count } players
+} so far).
+tournament-left = { $name } left «{ $tournament }».
+tournament-withdrawn = { $name } was withdrawn from «{ $tournament }». Their games still in play count as lost, and later rounds are paired without them.
+tournament-cancelled = { $name } cancelled the tournament «{ $tournament }». Games under way go on as ordinary games.
+tournament-standings-title = { $round ->
+    [0] «{ $tournament }» before round 1
+   *[other] «{ $tournament }» after round { $round }
+}
+tournament-round-title = «{ $tournament }», round { $round }
+tournament-final-title = «{ $tournament }», final standings
+tournament-winner = { $count ->
+    [one] The winner is { $names }.
+   *[other] Shared first place for { $names }.
+}
+tournament-standing-line = { $rank }. { $name } — { $points } ({ $tiebreaks })
+tournament-pairing-line = Board { $board }. { $white } (white) against { $black } (black) — { $result }
+tournament-bye-line = Board { $board }. { $name } has the bye (counted as a win)
+tournament-in-play = in play
+tournament-no-players = Nobody has joined yet.
+tournament-thread = { $tournament } · round { $round } · { $white } vs { $black }
+err-no-tournament = There is no tournament in this channel. Create one with /tournament create.
+err-tournament-unknown = There is no tournament number { $id } in this server.
+err-tournament-server-only = Tournaments are played in a server's channels, not in direct messages.
+err-tournament-name = A tournament needs a name of 1 to { $limit } characters.
+err-ballot-english-only = The three-move ballot is played only in English draughts. Choose variant English, or leave out the opening.
+err-tournament-channel-busy = This channel already runs «{ $name }» (number { $id }). Create the new one in another channel.
+err-tournament-started = That tournament has already started, so entries can no longer change.
+err-tournament-joined-already = You have already joined this tournament.
+err-tournament-not-entered = You are not in this tournament.
+err-tournament-player-not-entered = { $name } is not in this tournament.
+err-tournament-organiser-only = Only the tournament's organiser, or members with Manage Events or Manage Messages, can do that.
+err-tournament-too-few = A tournament needs at least 3 players to start; it has { $count ->
+    [one] one
+   *[other] { $count }
+}.
+err-tournament-pairing = The first round could not be paired. Nothing has changed.
+err-tournament-not-started = The tournament has not started yet, so there are no pairings.
+err-tournament-no-round = There is no round { $round } yet; { $rounds ->
+    [one] one round has
+   *[other] { $rounds } rounds have
+} been paired.
+err-tournament-not-running = That tournament is not running.
+err-tournament-withdrawn-already = That player has already been withdrawn.
+cmd-tournament-pdn = pdn
+cmd-tournament-pdn-desc = Every game of the tournament in one PDN file
+tournament-pdn-attached = The games of «{ $tournament }» ({ $count ->
+    [one] one game
+   *[other] { $count } games
+}) as a PDN file.
+err-tournament-no-games = No game of this tournament has started yet.

@@ -573,3 +573,103 @@ opt-from-desc = El comienzo de una jugada, por ejemplo 11 o 22x
 cmd-quit = salir
 cmd-quit-desc = Sale de la consola
 moves-none = Aquí no hay ninguna jugada legal que empiece así.
+
+## torneos
+cmd-tournament = torneo
+cmd-tournament-desc = Torneos que organiza el bot: suizo o liga
+cmd-tournament-create = crear
+cmd-tournament-create-desc = Crea un torneo en este canal; los jugadores se apuntan hasta que lo empiezas
+cmd-tournament-join = unirse
+cmd-tournament-join-desc = Apúntate al torneo de este canal antes de que empiece
+cmd-tournament-leave = salir
+cmd-tournament-leave-desc = Deja el torneo de este canal (si ya empezó, pierdes las partidas que te quedan)
+cmd-tournament-start = empezar
+cmd-tournament-start-desc = Empieza el torneo y empareja la ronda 1 (su organizador, o Gestionar eventos)
+cmd-tournament-standings = clasificacion
+cmd-tournament-standings-desc = La clasificación del torneo, con sus desempates
+cmd-tournament-pairings = emparejamientos
+cmd-tournament-pairings-desc = Quién juega contra quién en una ronda (la actual si no se indica)
+cmd-tournament-withdraw = retirar
+cmd-tournament-withdraw-desc = Retira a un jugador del torneo (su organizador, o Gestionar eventos)
+cmd-tournament-cancel = cancelar
+cmd-tournament-cancel-desc = Cancela el torneo; las partidas en curso siguen (su organizador, o Gestionar eventos)
+opt-name = nombre
+opt-name-desc = El nombre del torneo
+opt-format = formato
+opt-format-desc = Suizo (por defecto) o liga
+opt-rounds = rondas
+opt-rounds-desc = Rondas de un torneo suizo (5 si no se indica)
+opt-round = ronda
+opt-round-desc = La ronda (la actual si no se indica)
+opt-tournament = torneo
+opt-tournament-desc = El número del torneo (el último de este canal si no se indica)
+opt-player = jugador
+opt-player-desc = El jugador que se retira
+choice-format-swiss = Suizo
+choice-format-round-robin = Liga
+tb-buchholz = Buchholz
+tb-median-buchholz = Buchholz mediano
+tb-sonneborn-berger = Sonneborn-Berger
+tb-direct-encounter = enfrentamiento directo
+tournament-format-swiss = suizo a { $rounds ->
+    [one] una ronda
+   *[other] { $rounds } rondas
+}
+tournament-format-round-robin = liga
+tournament-created = { $organiser } creó el torneo «{ $name }» (número { $id }), { $format }, { $variant }, { $days ->
+    [one] un día
+   *[other] { $days } días
+} por jugada. Apúntate con /torneo unirse.
+tournament-joined = { $name } se apuntó a «{ $tournament }» ({ $count ->
+    [one] un jugador
+   *[other] { $count } jugadores
+} por ahora).
+tournament-left = { $name } dejó «{ $tournament }».
+tournament-withdrawn = { $name } fue retirado de «{ $tournament }». Sus partidas en juego cuentan como perdidas, y las rondas siguientes se emparejan sin él.
+tournament-cancelled = { $name } canceló el torneo «{ $tournament }». Las partidas en curso siguen como partidas normales.
+tournament-standings-title = { $round ->
+    [0] «{ $tournament }» antes de la ronda 1
+   *[other] «{ $tournament }» tras la ronda { $round }
+}
+tournament-round-title = «{ $tournament }», ronda { $round }
+tournament-final-title = «{ $tournament }», clasificación final
+tournament-winner = { $count ->
+    [one] Gana { $names }.
+   *[other] Comparten el primer puesto { $names }.
+}
+tournament-standing-line = { $rank }. { $name } — { $points } ({ $tiebreaks })
+tournament-pairing-line = Tablero { $board }. { $white } (blancas) contra { $black } (negras) — { $result }
+tournament-bye-line = Tablero { $board }. { $name } descansa (cuenta como victoria)
+tournament-in-play = en juego
+tournament-no-players = Todavía no se ha apuntado nadie.
+tournament-thread = { $tournament } · ronda { $round } · { $white } contra { $black }
+err-no-tournament = No hay ningún torneo en este canal. Crea uno con /torneo crear.
+err-tournament-unknown = No hay ningún torneo con el número { $id } en este servidor.
+err-tournament-server-only = Los torneos se juegan en los canales de un servidor, no en mensajes directos.
+err-tournament-name = Un torneo necesita un nombre de 1 a { $limit } caracteres.
+err-ballot-english-only = El sorteo de tres jugadas solo se juega en damas inglesas. Elige la variante inglesas, o no indiques la apertura.
+err-tournament-channel-busy = Este canal ya tiene en marcha «{ $name }» (número { $id }). Crea el nuevo en otro canal.
+err-tournament-started = Ese torneo ya ha empezado, así que las inscripciones ya no cambian.
+err-tournament-joined-already = Ya te has apuntado a este torneo.
+err-tournament-not-entered = No estás en este torneo.
+err-tournament-player-not-entered = { $name } no está en este torneo.
+err-tournament-organiser-only = Solo el organizador del torneo, o quien tenga Gestionar eventos o Gestionar mensajes, puede hacerlo.
+err-tournament-too-few = Un torneo necesita al menos 3 jugadores para empezar; tiene { $count ->
+    [one] uno
+   *[other] { $count }
+}.
+err-tournament-pairing = No se pudo emparejar la primera ronda. No ha cambiado nada.
+err-tournament-not-started = El torneo todavía no ha empezado, así que no hay emparejamientos.
+err-tournament-no-round = Todavía no hay ronda { $round }; { $rounds ->
+    [one] se ha emparejado una ronda
+   *[other] se han emparejado { $rounds } rondas
+}.
+err-tournament-not-running = Ese torneo no está en marcha.
+err-tournament-withdrawn-already = Ese jugador ya fue retirado.
+cmd-tournament-pdn = pdn
+cmd-tournament-pdn-desc = Todas las partidas del torneo en un archivo PDN
+tournament-pdn-attached = Las partidas de «{ $tournament }» ({ $count ->
+    [one] una partida
+   *[other] { $count } partidas
+}) en un archivo PDN.
+err-tournament-no-games = Todavía no ha empezado ninguna partida de este torneo.

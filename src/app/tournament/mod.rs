@@ -8,6 +8,7 @@
 
 mod matching;
 pub mod pairing;
+pub mod run;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};

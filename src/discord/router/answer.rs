@@ -68,7 +68,7 @@ impl Target<'_> {
     /// app's table, so a bounded set), `component`, or `unknown`.
     fn kind(&self) -> &'static str {
         match self.source {
-            Source::Command(c) => commands::find(&c.data.name).map_or("unknown", |spec| spec.name),
+            Source::Command(c) => read::invocation(c).map_or("unknown", |inv| inv.command.key),
             Source::Component(_) => "component",
         }
     }

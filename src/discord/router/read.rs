@@ -6,9 +6,21 @@ use super::*;
 /// A slash command as the app's command table reads it; `None` for a name the table does
 /// not know (a command left registered by an older version).
 pub(super) fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
-    let spec = commands::find(&cmd.data.name)?;
+    let options = cmd.data.options();
+    let (spec, options) = match commands::find(&cmd.data.name) {
+        Some(spec) => (spec, options),
+        // A group's member: its one option is the subcommand, with the options inside.
+        None => {
+            let group = commands::find_group(&cmd.data.name)?;
+            let sub = options.into_iter().next()?;
+            let ResolvedValue::SubCommand(inner) = sub.value else {
+                return None;
+            };
+            (commands::find_in_group(group, sub.name)?, inner)
+        }
+    };
     let mut invocation = Invocation::new(spec);
-    for o in cmd.data.options() {
+    for o in options {
         // Discord sends the registered (English) option names.
         let Some(option) = spec.option(o.name) else {
             continue;
@@ -69,5 +81,8 @@ pub(super) fn actor(user: &User, member: Option<&Member>, locale: &str) -> Actor
         can_manage_messages: member
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.manage_messages()),
+        can_manage_events: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_events()),
     }
 }

@@ -1,0 +1,607 @@
+//! Tournaments run by the app: the `/tournament` use cases and their refusals, and the rounds
+//! moving on by themselves as games end — driven as a front end drives them (answers shown,
+//! final boards reported through `App::shown`), on a delivery port that records what the app
+//! posted and the threads it opened.
+
+use crate::support::app::{actor, seeded, user, world, World};
+use damas::app::commands::{Command, TournamentCreate, TournamentFormat};
+use damas::app::deliver::{Delivery, MessageId, NotShown, Why};
+use damas::app::i18n::Lang;
+use damas::app::serve::{Respond, Shown as Served};
+use damas::app::tournament::run::{Stage, Tournament};
+use damas::app::tournament::{Board, Entry};
+use damas::app::{Actor, Answer, App, Place, Reply, ReplyOutcome};
+use damas::engine::Color;
+use damas::store::{Seat, TournamentRecord};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+const GUILD: u64 = 10;
+const CHANNEL: u64 = 2_000;
+
+fn place(channel_id: u64) -> Place {
+    Place {
+        guild_id: Some(GUILD),
+        channel_id,
+    }
+}
+
+/// What the app showed outside its answers: posts by channel, threads opened. Channels in
+/// `gone` were deleted: posting or opening a thread there fails as Discord's 404 does.
+#[derive(Default)]
+struct Shown {
+    next: AtomicU64,
+    posts: Mutex<Vec<(u64, Reply)>>,
+    threads: Mutex<Vec<(u64, u64, String)>>,
+    gone: Mutex<HashSet<u64>>,
+}
+
+impl Shown {
+    fn gone(channel: u64) -> NotShown {
+        NotShown {
+            why: Why::Gone,
+            detail: format!("channel {channel} is gone"),
+        }
+    }
+
+    fn posts_in(&self, channel: u64) -> Vec<Reply> {
+        self.posts
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(c, _)| *c == channel)
+            .map(|(_, r)| r.clone())
+            .collect()
+    }
+
+    fn thread_names(&self) -> Vec<String> {
+        self.threads
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|t| t.2.clone())
+            .collect()
+    }
+}
+
+#[async_trait::async_trait]
+impl Delivery for Shown {
+    async fn post(&self, channel: u64, reply: &Reply) -> Result<MessageId, NotShown> {
+        if self.gone.lock().unwrap().contains(&channel) {
+            return Err(Shown::gone(channel));
+        }
+        self.posts.lock().unwrap().push((channel, reply.clone()));
+        Ok(900_000 + self.next.fetch_add(1, Ordering::SeqCst))
+    }
+    async fn edit(&self, _: u64, _: MessageId, _: &Reply) -> Result<(), NotShown> {
+        Ok(())
+    }
+    async fn strip_controls(&self, _: u64, _: MessageId) -> Result<(), NotShown> {
+        Ok(())
+    }
+    async fn open_thread(&self, parent: u64, name: &str) -> Result<u64, NotShown> {
+        if self.gone.lock().unwrap().contains(&parent) {
+            return Err(Shown::gone(parent));
+        }
+        let id = 50_000 + self.next.fetch_add(1, Ordering::SeqCst);
+        self.threads
+            .lock()
+            .unwrap()
+            .push((parent, id, name.to_string()));
+        Ok(id)
+    }
+    async fn archive_thread(&self, _: u64) -> Result<(), NotShown> {
+        Ok(())
+    }
+}
+
+/// Shows an answer as a front end does: through [`App::serve`], with its replies here recorded
+/// in `out` as the channel's posts (private ones are seen by their reader only).
+async fn show(app: &App, answer: Answer, out: &Arc<Shown>, channel: u64) {
+    struct Here<'a> {
+        out: &'a Shown,
+        channel: u64,
+    }
+    #[async_trait::async_trait]
+    impl Respond for Here<'_> {
+        async fn answer(&self, reply: &Reply) -> Served {
+            self.follow_up(reply).await
+        }
+        async fn follow_up(&self, reply: &Reply) -> Served {
+            if !reply.is_private() {
+                self.out
+                    .posts
+                    .lock()
+                    .unwrap()
+                    .push((self.channel, reply.clone()));
+            }
+            Served::Message(800_000 + self.out.next.fetch_add(1, Ordering::SeqCst))
+        }
+        async fn acknowledge(&self) {}
+    }
+    let delivery: Arc<dyn Delivery> = out.clone();
+    let here = Here { out, channel };
+    app.serve(answer, place(channel), Lang::En, &here, &delivery)
+        .await;
+}
+
+fn refused(a: &Answer) -> &str {
+    assert_eq!(a.replies.len(), 1, "{:#?}", a.replies);
+    assert_eq!(
+        a.replies[0].outcome,
+        ReplyOutcome::Refused,
+        "{:#?}",
+        a.replies
+    );
+    &a.replies[0].text
+}
+
+fn stored(app: &App) -> TournamentRecord<Tournament> {
+    let all = app.store().tournaments::<Tournament>().unwrap();
+    all.into_iter()
+        .map(Result::unwrap)
+        .next_back()
+        .expect("a tournament")
+}
+
+fn players(n: u64) -> Vec<Actor> {
+    [
+        "ana", "beto", "carla", "dani", "eva", "fede", "gala", "hugo",
+    ]
+    .iter()
+    .take(n as usize)
+    .enumerate()
+    .map(|(i, name)| actor(100 + i as u64, name))
+    .collect()
+}
+
+fn create(name: &str, format: TournamentFormat, rounds: Option<i64>) -> Command {
+    let mut c = TournamentCreate {
+        name: name.to_string(),
+        variant: None,
+        format: Some(format),
+        rounds: None,
+        days: None,
+        opening: None,
+    };
+    if let Some(r) = rounds {
+        c.rounds = damas::app::commands::Rounds::RANGE
+            .contains(&r)
+            .then(|| read_rounds(r));
+    }
+    Command::TournamentCreate(c)
+}
+
+/// A `rounds` option as an interaction sends it.
+fn read_rounds(r: i64) -> damas::app::commands::Rounds {
+    use damas::app::commands::{ArgValue, OptionValue};
+    damas::app::commands::Rounds::from_arg(&ArgValue::Integer(r)).unwrap()
+}
+
+/// A tournament created by `organiser` in [`CHANNEL`] and joined by `entrants`.
+async fn entered(w: &World, out: &Shown, organiser: &Actor, entrants: &[Actor], rounds: i64) {
+    let a = w
+        .app
+        .run(
+            organiser,
+            place(CHANNEL),
+            create("Spring open", TournamentFormat::Swiss, Some(rounds)),
+            false,
+        )
+        .await;
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{:#?}", a.replies);
+    for p in entrants {
+        let a = w.app.tournament_join(p, place(CHANNEL)).await;
+        assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{:#?}", a.replies);
+    }
+    let _ = out;
+}
+
+/// The games of the current round still in play: (thread, white, black).
+fn games_in_play(app: &App) -> Vec<(u64, u64, u64)> {
+    let rec = stored(app);
+    let round = rec.state.games.last().cloned().unwrap_or_default();
+    let id = |e: Entry| match &rec.entrants[usize::from(e.0)] {
+        Seat::Human { user_id, .. } => *user_id,
+        other => panic!("{other:?}"),
+    };
+    round
+        .iter()
+        .flatten()
+        .filter(|s| s.result.is_none())
+        .map(|s| (s.channel.expect("started"), id(s.white), id(s.black)))
+        .collect()
+}
+
+/// Every game of the round in play ends: White wins each by Black's resignation.
+async fn white_wins_all(w: &World, out: &Arc<Shown>, people: &[Actor]) {
+    for (thread, _, black) in games_in_play(&w.app) {
+        let who = people.iter().find(|p| p.user_id == black).unwrap();
+        let a = w.app.resign(who, place(thread)).await;
+        assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{:#?}", a.replies);
+        show(&w.app, a, out, thread).await;
+    }
+}
+
+#[tokio::test]
+async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(4);
+    entered(&w, &out, &people[0], &people, 2).await;
+
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.stage, Stage::Running);
+    assert_eq!(rec.state.rounds.len(), 1);
+    // Two games, each in a thread of the tournament's channel named after it and the round.
+    let names = out.thread_names();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.contains("Spring open") && n.contains("round 1")),
+        "{names:?}"
+    );
+    let in_play = games_in_play(&w.app);
+    assert_eq!(in_play.len(), 2);
+    for (thread, white, _) in &in_play {
+        let game = w.active_game(*thread).expect("a game in the thread");
+        assert!(matches!(game.seat(Color::White), Seat::Human { user_id, .. } if user_id == white));
+        assert_eq!(
+            w.app.store().tournament_of_game(game.id).unwrap(),
+            Some(rec.id)
+        );
+    }
+
+    // Round 1's announcement notifies its four players, each once, and nobody else.
+    let announced = out.posts_in(CHANNEL);
+    let round1 = announced
+        .iter()
+        .find(|r| r.title.as_deref().is_some_and(|t| t.contains("round 1")))
+        .expect("round 1 announced");
+    let mut notified = round1.mention.clone();
+    notified.sort_unstable();
+    assert_eq!(notified, vec![100, 101, 102, 103]);
+
+    // Round 1 ends: round 2 is paired and its games start, without anyone asking.
+    white_wins_all(&w, &out, &people).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds.len(), 2);
+    assert!(rec.state.rounds[0].is_complete());
+    assert_eq!(out.thread_names().len(), 4);
+    // Winners meet winners.
+    let winners: HashSet<u64> = in_play.iter().map(|g| g.1).collect();
+    let round2 = games_in_play(&w.app);
+    assert!(round2
+        .iter()
+        .any(|g| winners.contains(&g.1) && winners.contains(&g.2)));
+
+    // A result reported again changes nothing.
+    let before = stored(&w.app);
+    let old_game = w.app.store().games_in_channel(in_play[0].0, 1).unwrap();
+    w.app.tournament_game_ended(old_game[0].id, &*out).await;
+    assert_eq!(stored(&w.app), before);
+
+    white_wins_all(&w, &out, &people).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.stage, Stage::Finished);
+    assert_eq!(rec.state.rounds.len(), 2);
+    // The whole tournament as one PDN file: every game, with its event and round.
+    let a = w.app.tournament_pdn(&people[0], place(CHANNEL), None);
+    let pdn = String::from_utf8(a.replies[0].files[0].bytes.clone()).unwrap();
+    assert_eq!(pdn.matches("[Event \"Spring open\"]").count(), 4, "{pdn}");
+    for round in ["1.1", "1.2", "2.1", "2.2"] {
+        assert!(pdn.contains(&format!("[Round \"{round}\"]")), "{pdn}");
+    }
+    assert_eq!(
+        pdn.matches("[Result \"*\"]").count(),
+        0,
+        "every game has its result: {pdn}"
+    );
+    let last = out.posts_in(CHANNEL);
+    let finals = last.last().expect("the final standings");
+    assert!(
+        finals.title.as_deref().unwrap().contains("final standings"),
+        "{finals:#?}"
+    );
+    assert!(finals.text.contains("The winner is"), "{}", finals.text);
+    // The winner is notified, nobody else.
+    let standings = damas::app::tournament::standings::standings(
+        rec.state.format,
+        &rec.state.field,
+        &rec.state.rounds,
+    );
+    assert_eq!(standings[0].points, 4);
+    assert_eq!(standings[0].rank, 1);
+    assert_eq!(
+        finals.mention,
+        vec![100 + u64::from(standings[0].entry.0)],
+        "the winner"
+    );
+    // Nothing more happens however often it is moved on.
+    w.app.advance_tournaments(&*out).await;
+    assert_eq!(stored(&w.app).version, rec.version);
+}
+
+#[tokio::test]
+async fn bad_entries_and_starts_are_refused_and_change_nothing() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(3);
+    entered(&w, &out, &people[0], &people[..2], 3).await;
+
+    // Joining twice.
+    let before = stored(&w.app);
+    let a = w.app.tournament_join(&people[1], place(CHANNEL)).await;
+    assert!(refused(&a).contains("already joined"), "{a:#?}");
+    assert_eq!(stored(&w.app), before);
+
+    // Fewer than 3 players.
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    assert!(refused(&a).contains("at least 3 players"), "{a:#?}");
+    assert_eq!(stored(&w.app), before);
+
+    // Someone else than the organiser.
+    w.app.tournament_join(&people[2], place(CHANNEL)).await;
+    let before = stored(&w.app);
+    let a = w.app.tournament_start(&people[1], place(CHANNEL)).await;
+    assert!(
+        refused(&a).contains("Only the tournament's organiser"),
+        "{a:#?}"
+    );
+    let a = w.app.tournament_cancel(&people[1], place(CHANNEL)).await;
+    assert!(
+        refused(&a).contains("Only the tournament's organiser"),
+        "{a:#?}"
+    );
+    let a = w
+        .app
+        .tournament_withdraw(&people[1], place(CHANNEL), &user(&people[2]))
+        .await;
+    assert!(
+        refused(&a).contains("Only the tournament's organiser"),
+        "{a:#?}"
+    );
+    assert_eq!(stored(&w.app), before);
+
+    // A member with Manage Events may start it.
+    let mut steward = actor(999, "steward");
+    steward.can_manage_events = true;
+    let a = w.app.tournament_start(&steward, place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    assert_eq!(stored(&w.app).state.stage, Stage::Running);
+
+    // Once it runs, entries no longer change, and it cannot start again.
+    let late = actor(500, "late");
+    let a = w.app.tournament_join(&late, place(CHANNEL)).await;
+    assert!(refused(&a).contains("already started"), "{a:#?}");
+    // A second tournament in the same channel.
+    let a = w
+        .app
+        .run(
+            &late,
+            place(CHANNEL),
+            create("Other", TournamentFormat::RoundRobin, None),
+            false,
+        )
+        .await;
+    assert!(refused(&a).contains("already runs"), "{a:#?}");
+    // No tournament in another channel.
+    let a = w.app.tournament_join(&late, place(CHANNEL + 1)).await;
+    assert!(refused(&a).contains("no tournament"), "{a:#?}");
+}
+
+#[tokio::test]
+async fn leaving_before_the_start_removes_the_entry() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(4);
+    entered(&w, &out, &people[0], &people, 3).await;
+    let a = w.app.tournament_leave(&people[1], place(CHANNEL)).await;
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done);
+    let rec = stored(&w.app);
+    assert_eq!(rec.entrants.len(), 3);
+    assert!(rec
+        .state
+        .field
+        .players
+        .iter()
+        .enumerate()
+        .all(|(i, p)| p.entry == Entry(i as u16)));
+    let a = w.app.tournament_leave(&people[1], place(CHANNEL)).await;
+    assert!(refused(&a).contains("not in this tournament"));
+}
+
+#[tokio::test]
+async fn a_player_who_leaves_mid_tournament_is_withdrawn_and_paired_no_more() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(5);
+    entered(&w, &out, &people[0], &people, 3).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let (thread, white, black) = games_in_play(&w.app)[0];
+    let leaver = people.iter().find(|p| p.user_id == black).unwrap().clone();
+
+    let a = w.app.tournament_leave(&leaver, place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    // Their game is over, lost by forfeit; the tournament scored it.
+    assert!(w.active_game(thread).is_none());
+    let rec = stored(&w.app);
+    let entry = rec
+        .entrants
+        .iter()
+        .position(|s| matches!(s, Seat::Human { user_id, .. } if *user_id == black))
+        .unwrap();
+    let board = rec.state.rounds[0]
+        .boards
+        .iter()
+        .find(|b| matches!(b, Board::Game { black: e, .. } if usize::from(e.0) == entry))
+        .unwrap();
+    let Board::Game {
+        score: Some(score), ..
+    } = board
+    else {
+        panic!("scored: {board:?}")
+    };
+    assert_eq!((score.white, score.black, score.forfeit), (2, 0, true));
+    assert_eq!(rec.state.field.players[entry].withdrawn_from, Some(2));
+    let _ = white;
+
+    // The other games end: round 2 is paired without them.
+    white_wins_all(&w, &out, &people).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds.len(), 2);
+    let paired: Vec<Entry> = rec.state.rounds[1]
+        .boards
+        .iter()
+        .flat_map(|b| match b {
+            Board::Game { white, black, .. } => vec![*white, *black],
+            Board::Bye(e) => vec![*e],
+        })
+        .collect();
+    assert!(!paired.contains(&Entry(entry as u16)), "{paired:?}");
+    assert_eq!(paired.len(), 4);
+
+    // Withdrawing again is refused.
+    let a = w.app.tournament_leave(&leaver, place(CHANNEL)).await;
+    assert!(refused(&a).contains("already been withdrawn"), "{a:#?}");
+}
+
+#[tokio::test]
+async fn a_game_cancelled_by_a_moderator_counts_as_lost_by_both() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(4);
+    entered(&w, &out, &people[0], &people, 2).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let (thread, ..) = games_in_play(&w.app)[0];
+    let mut moderator = actor(77, "mod");
+    moderator.can_manage_messages = true;
+    let a = w.app.cancel(&moderator, place(thread)).await;
+    show(&w.app, a, &out, thread).await;
+    let rec = stored(&w.app);
+    let scored: Vec<_> = rec.state.games[0]
+        .iter()
+        .flatten()
+        .filter_map(|s| s.result)
+        .collect();
+    assert_eq!(scored.len(), 1, "{scored:?}");
+    assert_eq!(
+        (scored[0].white, scored[0].black, scored[0].forfeit),
+        (0, 0, true)
+    );
+}
+
+#[tokio::test]
+async fn a_tournament_whose_channel_was_deleted_is_cancelled() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(3);
+    entered(&w, &out, &people[0], &people, 2).await;
+    out.gone.lock().unwrap().insert(CHANNEL);
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    assert_eq!(stored(&w.app).state.stage, Stage::Cancelled);
+    assert!(out.thread_names().is_empty());
+}
+
+#[tokio::test]
+async fn a_round_that_ended_while_nobody_watched_is_caught_up_once() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(4);
+    entered(&w, &out, &people[0], &people, 3).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    // The games end, but their final boards are never shown (the process stopped).
+    for (thread, _, black) in games_in_play(&w.app) {
+        let who = people.iter().find(|p| p.user_id == black).unwrap();
+        w.app.resign(who, place(thread)).await;
+    }
+    assert_eq!(stored(&w.app).state.rounds.len(), 1);
+    // The sweeper, twice (or two processes): round 2 once.
+    w.app.advance_tournaments(&*out).await;
+    w.app.advance_tournaments(&*out).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds.len(), 2);
+    assert_eq!(out.thread_names().len(), 4);
+}
+
+#[tokio::test]
+async fn standings_and_pairings_answer_in_the_tournaments_words() {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(3);
+    entered(&w, &out, &people[0], &people, 2).await;
+    let a = w
+        .app
+        .tournament_pairings(&people[0], place(CHANNEL), None, None);
+    assert!(refused(&a).contains("has not started"));
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let a = w
+        .app
+        .tournament_pairings(&people[0], place(CHANNEL), None, None);
+    let text = &a.replies[0].text;
+    assert!(text.contains("Board 1.") && text.contains("bye"), "{text}");
+    let a = w
+        .app
+        .tournament_pairings(&people[0], place(CHANNEL), Some(3), None);
+    assert!(refused(&a).contains("no round 3"));
+    let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
+    let text = &a.replies[0].text;
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.contains("Buchholz"), "{text}");
+    // From inside a game's thread, the tournament is found too.
+    let (thread, ..) = games_in_play(&w.app)[0];
+    let a = w.app.tournament_standings(&people[0], place(thread), None);
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{a:#?}");
+    // And by its number from anywhere in the server.
+    let id = stored(&w.app).id.to_string();
+    let a = w.app.tournament_standings(&people[0], place(1), Some(&id));
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{a:#?}");
+    let a = w
+        .app
+        .tournament_standings(&people[0], place(1), Some("12345"));
+    assert!(refused(&a).contains("no tournament number"));
+}
+
+#[tokio::test]
+async fn a_loss_on_time_found_by_the_sweeper_ends_the_round() {
+    const DAY: u64 = 86_400_000;
+    let w = World::clocked(seeded(7), 100 * DAY);
+    let out = Arc::new(Shown::default());
+    let people = players(3);
+    entered(&w, &out, &people[0], &people, 2).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let (thread, ..) = games_in_play(&w.app)[0];
+    let game = w.active_game(thread).unwrap();
+    let to_move = match game.seat(game.variant.first_player()) {
+        Seat::Human { user_id, .. } => *user_id,
+        other => panic!("{other:?}"),
+    };
+    // Nobody moves for longer than the time per move (3 days).
+    w.at(4 * DAY);
+    w.app.sweep_and_show(&*out).await;
+    assert!(w.active_game(thread).is_none(), "lost on time");
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds.len(), 2, "round 2 paired at once");
+    let slot = &rec.state.games[0].iter().flatten().next().unwrap();
+    let result = slot.result.expect("scored");
+    let white_id = match &rec.entrants[usize::from(slot.white.0)] {
+        Seat::Human { user_id, .. } => *user_id,
+        other => panic!("{other:?}"),
+    };
+    let (for_mover, for_other) = if white_id == to_move {
+        (result.white, result.black)
+    } else {
+        (result.black, result.white)
+    };
+    assert_eq!((for_mover, for_other, result.forfeit), (0, 2, false));
+}

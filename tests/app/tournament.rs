@@ -321,6 +321,18 @@ async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
         vec![100 + u64::from(standings[0].entry.0)],
         "the winner"
     );
+    // With the crosstable as a picture, described in words for a screen reader.
+    let picture = finals.image.as_ref().expect("the standings picture");
+    assert!(picture.png.starts_with(b"\x89PNG"), "a PNG");
+    let winner = match &rec.entrants[usize::from(standings[0].entry.0)] {
+        Seat::Human { name, .. } => name.clone(),
+        other => panic!("a person wins, not {other:?}"),
+    };
+    assert!(
+        picture.description.contains(&winner),
+        "{}",
+        picture.description
+    );
     // Nothing more happens however often it is moved on.
     w.app.advance_tournaments(&*out).await;
     assert_eq!(stored(&w.app).version, rec.version);

@@ -611,6 +611,14 @@ choice-format-round-robin = Round robin
 tb-buchholz = Buchholz
 tb-median-buchholz = median Buchholz
 tb-sonneborn-berger = Sonneborn–Berger
+tournament-col-rank = #
+tournament-col-name = Player
+tournament-col-points = Pts
+tournament-col-bye = bye
+tb-buchholz-short = BH
+tb-median-buchholz-short = MBH
+tb-sonneborn-berger-short = SB
+tb-direct-encounter-short = DE
 tb-direct-encounter = direct encounter
 tournament-format-swiss = Swiss in { $rounds ->
     [one] one round

@@ -610,6 +610,14 @@ choice-format-round-robin = Liga
 tb-buchholz = Buchholz
 tb-median-buchholz = Buchholz mediano
 tb-sonneborn-berger = Sonneborn-Berger
+tournament-col-rank = #
+tournament-col-name = Jugador
+tournament-col-points = Ptos
+tournament-col-bye = libre
+tb-buchholz-short = BH
+tb-median-buchholz-short = BHM
+tb-sonneborn-berger-short = SB
+tb-direct-encounter-short = ED
 tb-direct-encounter = enfrentamiento directo
 tournament-format-swiss = suizo a { $rounds ->
     [one] una ronda

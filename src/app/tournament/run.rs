@@ -11,13 +11,13 @@
 //! one write that appends it, and a game is started only by whoever claimed its slot.
 
 use super::pairing::{pair_round, rounds_in, PairingError};
-use super::standings::{standings, tie_breaks, TieBreak};
+use super::standings::{standings, table, tie_breaks, TableWords, TieBreak};
 use super::{Board, Entry, Field, Format, Player, Round, Score};
 use crate::app::ballot::Opening;
 use crate::app::challenge::GameStart;
 use crate::app::deliver::{Delivery, Why};
 use crate::app::i18n::{self, n, s, t, tr, u, Lang};
-use crate::app::reply::{is_bidi_control, plain, Reply, UserText};
+use crate::app::reply::{is_bidi_control, plain, Picture, Reply, UserText};
 use crate::app::{seat_arg, storage_failed, Actor, Answer, App, Place};
 use crate::engine::{ByColour, Color, Variant};
 use crate::fl;
@@ -244,6 +244,62 @@ pub fn standings_text(rec: &TournamentRec) -> String {
         ));
     }
     out.join("\n")
+}
+
+/// The standings as a picture (the crosstable: rank, name, points, tie-breaks, each round),
+/// with its alt text; `None` if it could not be drawn (the text says it all). Names are drawn
+/// as typed: a picture has no markup to escape.
+pub fn standings_picture(rec: &TournamentRec) -> Option<Picture> {
+    let st = &rec.state;
+    let lang = st.lang;
+    let title = tr(
+        lang,
+        fl!("tournament-standings-title"),
+        &[
+            ("tournament", s(&st.name)),
+            ("round", n(st.rounds.len() as u32)),
+        ],
+    );
+    let names: Vec<String> = (0..rec.entrants.len())
+        .map(|i| match &rec.entrants[i] {
+            Seat::Human { name, .. } => name.clone(),
+            other => crate::app::seat_name(lang, other),
+        })
+        .collect();
+    let words = TableWords {
+        title,
+        rank: t(lang, fl!("tournament-col-rank")),
+        name: t(lang, fl!("tournament-col-name")),
+        points: t(lang, fl!("tournament-col-points")),
+        tie_breaks: tie_breaks(st.format)
+            .iter()
+            .map(|&tb| t(lang, tie_break_short_id(tb)))
+            .collect(),
+        bye: t(lang, fl!("tournament-col-bye")),
+    };
+    let table = table(st.format, &st.field, &st.rounds, &names, &words);
+    let description: String = table
+        .alt_text()
+        .chars()
+        .take(crate::app::PICTURE_DESCRIPTION_LIMIT)
+        .collect();
+    match crate::render::standings_png(&table) {
+        Ok(png) => Some(Picture { png, description }),
+        Err(e) => {
+            tracing::warn!(error = %e, "the standings picture could not be drawn");
+            None
+        }
+    }
+}
+
+/// A tie-break's column header in the standings picture.
+fn tie_break_short_id(tb: TieBreak) -> i18n::Msg<'static> {
+    match tb {
+        TieBreak::Buchholz => fl!("tb-buchholz-short"),
+        TieBreak::MedianBuchholz => fl!("tb-median-buchholz-short"),
+        TieBreak::SonnebornBerger => fl!("tb-sonneborn-berger-short"),
+        TieBreak::DirectEncounter => fl!("tb-direct-encounter-short"),
+    }
 }
 
 /// A round's pairings as lines of text.
@@ -663,7 +719,11 @@ impl App {
         } else {
             standings_text(&rec)
         };
-        Reply::public(body).with_title(title).into()
+        let mut reply = Reply::public(body).with_title(title);
+        if !rec.entrants.is_empty() {
+            reply.image = standings_picture(&rec);
+        }
+        reply.into()
     }
 
     /// `/tournament pairings [round]`: the last round's, or the one asked for.
@@ -1310,6 +1370,7 @@ impl App {
             standings_text(rec)
         );
         let mut reply = Reply::public(text).with_title(title);
+        reply.image = standings_picture(rec);
         reply.mention = lines
             .iter()
             .filter(|l| l.rank == 1)

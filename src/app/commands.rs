@@ -645,6 +645,7 @@ commands! {
         format: Option<TournamentFormat>,
         rounds: Option<Rounds>,
         days: Option<Days>,
+        start: Option<String>,
         opening: Option<OpeningChoice>,
     }
     TournamentJoin "tournament" "join" Everywhere [] {}
@@ -954,6 +955,7 @@ impl App {
                             d.get() as u64 * 86_400_000
                         }),
                     ballot: c.opening == Some(OpeningChoice::Ballot),
+                    start: c.start,
                 };
                 self.tournament_create(actor, place, new).await
             }

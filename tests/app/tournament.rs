@@ -7,6 +7,7 @@ use crate::support::app::{actor, seeded, user, world, World};
 use damas::app::commands::{Command, TournamentCreate, TournamentFormat};
 use damas::app::deliver::{Delivery, MessageId, NotShown, Why};
 use damas::app::i18n::Lang;
+use damas::app::reply::plain;
 use damas::app::serve::{Respond, Shown as Served};
 use damas::app::tournament::run::{Stage, Tournament};
 use damas::app::tournament::{Board, Entry};
@@ -163,6 +164,7 @@ fn create(name: &str, format: TournamentFormat, rounds: Option<i64>) -> Command 
         format: Some(format),
         rounds: None,
         days: None,
+        start: None,
         opening: None,
     };
     if let Some(r) = rounds {
@@ -616,4 +618,251 @@ async fn a_loss_on_time_found_by_the_sweeper_ends_the_round() {
         (result.black, result.white)
     };
     assert_eq!((for_mover, for_other, result.forfeit), (0, 2, false));
+}
+
+/// 2026-12-04 12:00 UTC, when the scheduled tournaments below are created.
+const NOON: u64 = 1_796_385_600_000;
+const HOUR: u64 = 3_600_000;
+
+/// `/tournament create` of a Swiss in 2 rounds that starts by itself at `start`, as typed.
+fn create_starting(start: &str) -> Command {
+    let Command::TournamentCreate(mut c) = create("Spring open", TournamentFormat::Swiss, Some(2))
+    else {
+        unreachable!("create makes a /tournament create")
+    };
+    c.start = Some(start.to_string());
+    Command::TournamentCreate(c)
+}
+
+/// A tournament created at [`NOON`] by `people[0]` to start at `start`, joined by `people`.
+async fn scheduled(w: &World, people: &[Actor], start: &str) -> Answer {
+    let a = w
+        .app
+        .run(&people[0], place(CHANNEL), create_starting(start), false)
+        .await;
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{:#?}", a.replies);
+    for p in people {
+        let joined = w.app.tournament_join(p, place(CHANNEL)).await;
+        assert_eq!(joined.replies[0].outcome, ReplyOutcome::Done, "{joined:#?}");
+    }
+    a
+}
+
+/// How many times round `round` was announced in the tournament's channel.
+fn announced(out: &Shown, round: u32) -> usize {
+    let title = format!("«Spring open», round {round}");
+    out.posts_in(CHANNEL)
+        .iter()
+        .filter(|r| r.title.as_deref().map(plain).as_deref() == Some(title.as_str()))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_starts_by_itself_at_its_time_once() {
+    let w = World::clocked(seeded(7), NOON);
+    let out = Arc::new(Shown::default());
+    let people = players(4);
+    let created = scheduled(&w, &people, "in 2h").await;
+    let said = plain(&created.replies[0].text);
+    assert!(
+        said.contains("It starts by itself at 2026-12-04 14:00 UTC"),
+        "{said}"
+    );
+    assert_eq!(stored(&w.app).state.starts_at_ms, Some(NOON + 2 * HOUR));
+
+    // Before its time the sweeper leaves it open.
+    w.at(2 * HOUR - 1);
+    w.app.sweep_and_show(&*out).await;
+    assert_eq!(stored(&w.app).state.stage, Stage::Open);
+    assert_eq!(announced(&out, 1), 0);
+
+    // At its time two processes sweep at once: round 1 is paired and announced once, each
+    // player notified once, and its games start.
+    w.at(2 * HOUR);
+    let other = App::new(w.app.store().clone(), seeded(7)).with_clock(|| NOON + 2 * HOUR);
+    tokio::join!(w.app.sweep_and_show(&*out), other.sweep_and_show(&*out));
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.stage, Stage::Running);
+    assert_eq!(rec.state.rounds.len(), 1);
+    assert_eq!(announced(&out, 1), 1);
+    let round1 = out
+        .posts_in(CHANNEL)
+        .into_iter()
+        .find(|r| r.title.as_deref().map(plain).as_deref() == Some("«Spring open», round 1"))
+        .unwrap();
+    let mut notified = round1.mention.clone();
+    notified.sort_unstable();
+    assert_eq!(notified, vec![100, 101, 102, 103]);
+    assert_eq!(out.thread_names().len(), 2);
+    assert_eq!(games_in_play(&w.app).len(), 2);
+
+    // Later sweeps start nothing more.
+    w.at(3 * HOUR);
+    w.app.sweep_and_show(&*out).await;
+    assert_eq!(stored(&w.app).state.rounds.len(), 1);
+    assert_eq!(announced(&out, 1), 1);
+    assert_eq!(out.thread_names().len(), 2);
+}
+
+#[tokio::test]
+async fn a_tournament_short_of_players_at_its_time_is_cancelled_and_says_so() {
+    let w = World::clocked(seeded(7), NOON);
+    let out = Arc::new(Shown::default());
+    let people = players(2);
+    scheduled(&w, &people, "2026-12-04 18:00").await;
+    w.at(6 * HOUR);
+    w.app.sweep_and_show(&*out).await;
+    assert_eq!(stored(&w.app).state.stage, Stage::Cancelled);
+    let posts = out.posts_in(CHANNEL);
+    assert_eq!(posts.len(), 1, "{posts:#?}");
+    let said = plain(&posts[0].text);
+    assert!(
+        said.contains("«Spring open» was due to start at 2026-12-04 18:00 UTC")
+            && said.contains("only 2 players had joined")
+            && said.contains("cancelled"),
+        "{said}"
+    );
+    assert!(out.thread_names().is_empty());
+    // Said once.
+    w.at(7 * HOUR);
+    w.app.sweep_and_show(&*out).await;
+    assert_eq!(out.posts_in(CHANNEL).len(), 1);
+}
+
+#[tokio::test]
+async fn a_scheduled_tournament_can_still_be_started_by_hand_before_its_time() {
+    let w = World::clocked(seeded(7), NOON);
+    let out = Arc::new(Shown::default());
+    let people = players(3);
+    scheduled(&w, &people, "in 1d").await;
+    w.at(HOUR);
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    let started = stored(&w.app);
+    assert_eq!(started.state.stage, Stage::Running);
+    assert_eq!(announced(&out, 1), 1);
+    // Its time comes: nothing is started again.
+    w.at(25 * HOUR);
+    w.app.sweep_and_show(&*out).await;
+    let rec = stored(&w.app);
+    assert_eq!(rec.state.rounds, started.state.rounds);
+    assert_eq!(announced(&out, 1), 1);
+    assert_eq!(out.thread_names().len(), 1);
+}
+
+#[tokio::test]
+async fn a_bad_start_time_is_refused_in_both_languages_and_nothing_is_created() {
+    let w = World::clocked(seeded(7), NOON);
+    let en = actor(100, "ana");
+    let es = Actor {
+        locale: "es-ES".into(),
+        ..actor(101, "beto")
+    };
+    let cases = [
+        (
+            "tomorrow at six",
+            "I cannot read tomorrow at six as a start time",
+            "No entiendo tomorrow at six como hora de inicio",
+        ),
+        (
+            "2026-12-04 11:00",
+            "has already passed (times are UTC; it is 2026-12-04 12:00 UTC now)",
+            "ya pasó (las horas son UTC; ahora son las 2026-12-04 12:00 UTC)",
+        ),
+        ("in 0m", "has already passed", "ya pasó"),
+        ("in 91d", "at most 90 days ahead", "como mucho con 90 días"),
+    ];
+    for (start, in_english, in_spanish) in cases {
+        for (who, expected) in [(&en, in_english), (&es, in_spanish)] {
+            let a = w
+                .app
+                .run(who, place(CHANNEL), create_starting(start), false)
+                .await;
+            let said = plain(refused(&a));
+            assert!(said.contains(expected), "{start:?}: {said}");
+        }
+    }
+    assert!(w
+        .app
+        .store()
+        .tournaments::<Tournament>()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_tournament_stored_before_start_times_existed_still_reads() {
+    let w = World::clocked(seeded(7), NOON);
+    let people = players(3);
+    entered(&w, &Shown::default(), &people[0], &people, 2).await;
+    let now = stored(&w.app);
+    assert_eq!(now.state.starts_at_ms, None);
+    // The same record as the version before wrote it: without the last field (a `None` is
+    // postcard's one zero byte).
+    let mut entries = w.app.store().raw_page("tournaments", None, 10).unwrap();
+    assert_eq!(entries.len(), 1);
+    let bytes = &mut entries[0].1;
+    assert_eq!(
+        bytes.pop(),
+        Some(0),
+        "the start time is the record's last byte"
+    );
+    w.app
+        .store()
+        .raw_put("tournaments", &entries)
+        .await
+        .unwrap();
+    assert_eq!(stored(&w.app), now);
+    // A record with bytes left over after it is still refused.
+    entries[0].1.extend_from_slice(&[0, 7]);
+    w.app
+        .store()
+        .raw_put("tournaments", &entries)
+        .await
+        .unwrap();
+    let read = w.app.store().tournament::<Tournament>(now.id);
+    assert!(read.is_err(), "{read:?}");
+}
+
+#[test]
+fn start_times_read_in_both_forms_as_utc() {
+    use damas::app::tournament::schedule::{parse_start, start_text, BadStart};
+    const MINUTE: u64 = 60_000;
+    const DAY: u64 = 24 * HOUR;
+    assert_eq!(start_text(NOON), "2026-12-04 12:00 UTC");
+    let evening = NOON + 30 * HOUR;
+    for text in [
+        "2026-12-05 18:00",
+        " 2026-12-05T18:00 ",
+        "2026-12-05 18:00 UTC",
+        "2026-12-05 18:00Z",
+    ] {
+        assert_eq!(parse_start(text, NOON), Ok(evening), "{text:?}");
+    }
+    assert_eq!(parse_start("in 2h", NOON), Ok(NOON + 2 * HOUR));
+    assert_eq!(parse_start("en 90m", NOON), Ok(NOON + 90 * MINUTE));
+    assert_eq!(parse_start("3d", NOON), Ok(NOON + 3 * DAY));
+    assert_eq!(parse_start("In 1 hour", NOON), Ok(NOON + HOUR));
+    assert_eq!(parse_start("in 90d", NOON), Ok(NOON + 90 * DAY));
+    for text in [
+        "",
+        "tomorrow",
+        "in h",
+        "in 2w",
+        "18:00",
+        "2026-13-05 18:00",
+        "in -2h",
+    ] {
+        assert_eq!(
+            parse_start(text, NOON),
+            Err(BadStart::Unreadable),
+            "{text:?}"
+        );
+    }
+    for text in ["2026-12-04 12:00", "2025-01-01 00:00", "in 0m"] {
+        assert_eq!(parse_start(text, NOON), Err(BadStart::Past), "{text:?}");
+    }
+    for text in ["in 91d", "2027-12-05 18:00", "in 99999999999999d"] {
+        assert_eq!(parse_start(text, NOON), Err(BadStart::TooFar), "{text:?}");
+    }
 }

@@ -12,3 +12,4 @@ mod restart;
 mod scale;
 mod smoke;
 mod threads;
+mod tournament;

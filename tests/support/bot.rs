@@ -41,6 +41,24 @@ pub async fn open_store(db: &Path) -> Store {
     Store::open(db).unwrap_or_else(|e| panic!("store opens: {e}"))
 }
 
+/// Waits until nothing holds the sled database `db` any more (its `db` file, which sled locks
+/// with `flock`), at most 10 s: a store this process dropped lets go from sled's own threads a
+/// moment later, and a `damas` process started before then would fail to open it.
+pub async fn wait_store_released(db: &Path) {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::open(db.join("db")).expect("the sled database's db file");
+    for _ in 0..200 {
+        // SAFETY: flock on a descriptor this function owns for the whole call.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            // SAFETY: as above; the lock just taken is let go at once.
+            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_UN) };
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the store at {} was not let go within 10 s", db.display());
+}
+
 /// Starts the bot (store, app, serenity client) in this process against the stand-in.
 pub async fn start_bot(standin: &StandIn, db: &Path) -> RunningClient {
     start_bot_with(standin, bot_config(standin, db), |app| app).await

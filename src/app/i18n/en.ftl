@@ -682,3 +682,13 @@ tournament-pdn-attached = The games of «{ $tournament }» ({ $count ->
    *[other] { $count } games
 }) as a PDN file.
 err-tournament-no-games = No game of this tournament has started yet.
+opt-start = start
+opt-start-desc = Starts by itself at a UTC time (2026-12-05 18:00) or after a while (in 2h); else when you say
+tournament-starts-at = It starts by itself at { $when }, or earlier if its organiser starts it.
+tournament-scheduled-too-few = «{ $tournament }» was due to start at { $when }, but only { $count ->
+    [one] one player
+   *[other] { $count } players
+} had joined; it needs at least 3, so it is cancelled.
+err-tournament-start-unreadable = I cannot read { $text } as a start time. Write a UTC date and time like 2026-12-05 18:00, or a time from now like in 2h, in 90m or in 3d.
+err-tournament-start-past = That start time has already passed (times are UTC; it is { $now } now). Give a later one, or leave start out and use /tournament start.
+err-tournament-start-far = A tournament can be set to start at most { $days } days ahead.

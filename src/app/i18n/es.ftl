@@ -681,3 +681,13 @@ tournament-pdn-attached = Las partidas de «{ $tournament }» ({ $count ->
    *[other] { $count } partidas
 }) en un archivo PDN.
 err-tournament-no-games = Todavía no ha empezado ninguna partida de este torneo.
+opt-start = inicio
+opt-start-desc = Empieza solo a una hora UTC (2026-12-05 18:00) o tras un plazo (en 2h); si no, cuando digas
+tournament-starts-at = Empieza solo el { $when }, o antes si su organizador lo empieza.
+tournament-scheduled-too-few = «{ $tournament }» debía empezar el { $when }, pero solo se { $count ->
+    [one] había apuntado un jugador
+   *[other] habían apuntado { $count } jugadores
+}; necesita al menos 3, así que se cancela.
+err-tournament-start-unreadable = No entiendo { $text } como hora de inicio. Escribe una fecha y hora UTC como 2026-12-05 18:00, o un plazo desde ahora como en 2h, en 90m o en 3d.
+err-tournament-start-past = Esa hora de inicio ya pasó (las horas son UTC; ahora son las { $now }). Indica una posterior, o deja el inicio en blanco y usa /torneo empezar.
+err-tournament-start-far = Un torneo puede programarse como mucho con { $days } días de antelación.

@@ -9,6 +9,7 @@
 mod matching;
 pub mod pairing;
 pub mod run;
+pub mod schedule;
 pub mod standings;
 
 use serde::{Deserialize, Serialize};

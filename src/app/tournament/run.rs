@@ -11,6 +11,7 @@
 //! one write that appends it, and a game is started only by whoever claimed its slot.
 
 use super::pairing::{pair_round, rounds_in, PairingError};
+use super::schedule::{parse_start, start_text, BadStart, START_LIMIT_DAYS};
 use super::standings::{standings, table, tie_breaks, TableWords, TieBreak};
 use super::{Board, Entry, Field, Format, Player, Round, Score};
 use crate::app::ballot::Opening;
@@ -84,6 +85,21 @@ pub struct Tournament {
     pub rounds: Vec<Round>,
     /// For each round, for each board, its games (none for a bye).
     pub games: Vec<Vec<Vec<Slot>>>,
+    /// When the sweeper starts it by itself (ms since the epoch), if its organiser set a
+    /// time; it can still be started by hand before. Last, and read as `None` from records
+    /// written before it existed (see [`absent_at_the_end`]).
+    #[serde(default, deserialize_with = "absent_at_the_end")]
+    pub starts_at_ms: Option<u64>,
+}
+
+/// Reads an optional field added at the end of the stored state. postcard lays a struct out
+/// as its fields one after the other, with no names and no length, so a record written
+/// before the field existed simply ends where it would start: reading it there fails for
+/// lack of bytes, and the field was not set. (serde's `default` alone does not do this:
+/// postcard asks for every field of a struct.) A record that goes on after a bad value is
+/// still refused, for the bytes left over.
+fn absent_at_the_end<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Ok(Option::<u64>::deserialize(d).unwrap_or(None))
 }
 
 impl Tournament {
@@ -111,6 +127,8 @@ pub struct NewTournament {
     pub format: Format,
     pub move_time_ms: u64,
     pub ballot: bool,
+    /// `start`: when it starts by itself, as typed (see [`super::schedule`]).
+    pub start: Option<String>,
 }
 
 /// The most rounds a Swiss tournament may have when none is given.
@@ -367,6 +385,28 @@ fn thread_name(rec: &TournamentRec, round: usize, slot: &Slot) -> String {
         .collect()
 }
 
+/// Why `/tournament create`'s start time was refused.
+fn bad_start(lang: Lang, bad: BadStart, text: &str, now_ms: u64) -> Answer {
+    let said = match bad {
+        BadStart::Unreadable => tr(
+            lang,
+            fl!("err-tournament-start-unreadable"),
+            &[("text", u(text.trim()))],
+        ),
+        BadStart::Past => tr(
+            lang,
+            fl!("err-tournament-start-past"),
+            &[("now", s(start_text(now_ms)))],
+        ),
+        BadStart::TooFar => tr(
+            lang,
+            fl!("err-tournament-start-far"),
+            &[("days", n(START_LIMIT_DAYS as u32))],
+        ),
+    };
+    Reply::refusal(said).into()
+}
+
 /// Why a tournament command was refused.
 fn refusal(lang: Lang, id: i18n::Msg<'static>) -> Answer {
     Reply::refusal(t(lang, id)).into()
@@ -484,6 +524,14 @@ impl App {
         if new.ballot && new.variant != Variant::English {
             return refusal(lang, fl!("err-ballot-english-only"));
         }
+        let now = self.now_ms();
+        let starts_at_ms = match new.start.as_deref() {
+            None => None,
+            Some(text) => match parse_start(text, now) {
+                Ok(at) => Some(at),
+                Err(bad) => return bad_start(lang, bad, text, now),
+            },
+        };
         let channel = self.tournament_channel(place);
         if let Ok(running) = self.find_tournament(lang, place, None, true) {
             return Reply::refusal(tr(
@@ -515,6 +563,7 @@ impl App {
                 field: Field::default(),
                 rounds: vec![],
                 games: vec![],
+                starts_at_ms,
             },
         };
         if let Err(e) = self.store.create_tournament(&rec).await {
@@ -529,7 +578,7 @@ impl App {
             ),
             Format::RoundRobin => t(lang, fl!("tournament-format-round-robin")),
         };
-        Reply::public(tr(
+        let mut text = tr(
             lang,
             fl!("tournament-created"),
             &[
@@ -540,8 +589,16 @@ impl App {
                 ("format", s(format)),
                 ("days", n((new.move_time_ms / 86_400_000) as u32)),
             ],
-        ))
-        .into()
+        );
+        if let Some(at) = starts_at_ms {
+            text.push('\n');
+            text.push_str(&tr(
+                lang,
+                fl!("tournament-starts-at"),
+                &[("when", s(start_text(at)))],
+            ));
+        }
+        Reply::public(text).into()
     }
 
     /// `/tournament join`.
@@ -1079,7 +1136,7 @@ impl App {
     }
 
     /// Every running tournament moves on: the sweeper's catch-up (rounds whose games ended
-    /// while the bot was down).
+    /// while the bot was down); and every open one whose start time has come starts.
     pub async fn advance_tournaments(&self, out: &dyn Delivery) {
         let all = match self.store.tournaments::<Tournament>() {
             Ok(all) => all,
@@ -1088,9 +1145,94 @@ impl App {
                 return;
             }
         };
+        let now = self.now_ms();
         for rec in all.into_iter().filter_map(Result::ok) {
-            if rec.state.stage == Stage::Running {
-                self.advance_tournament(rec.id, out).await;
+            match rec.state.stage {
+                Stage::Running => self.advance_tournament(rec.id, out).await,
+                Stage::Open if rec.state.starts_at_ms.is_some_and(|at| at <= now) => {
+                    self.start_on_time(rec.id, out).await
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Tournament `id`'s start time has come: it starts by itself — round 1 paired and
+    /// announced, its games started — or, with fewer than 3 players, it is cancelled and says
+    /// so. Once, whichever process sweeps first: the change from `Open` is a compare-and-swap,
+    /// and only the process whose change was stored posts. One started by hand before its time
+    /// is no longer `Open`, and is left alone.
+    async fn start_on_time(&self, id: u64, out: &dyn Delivery) {
+        let now = self.now_ms();
+        let mut ids = Vec::new();
+        for _ in 0..ATTEMPTS {
+            let mut rec = match self.store.tournament::<Tournament>(id) {
+                Ok(Some(rec)) => rec,
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::error!("tournament {id}: cannot read it to start it: {e}");
+                    return;
+                }
+            };
+            let due = rec.state.starts_at_ms.is_some_and(|at| at <= now);
+            if rec.state.stage != Stage::Open || !due {
+                return;
+            }
+            let players = rec.entrants.len();
+            let links = if players < 3 {
+                rec.state.stage = Stage::Cancelled;
+                vec![]
+            } else {
+                if ids.len() < players {
+                    ids = match self.reserve_ids(&rec.state, players) {
+                        Ok(ids) => ids,
+                        Err(e) => {
+                            tracing::error!("tournament {id}: no game ids to start it: {e}");
+                            return;
+                        }
+                    };
+                }
+                rec.state.stage = Stage::Running;
+                match self.pair_next(&mut rec, &ids) {
+                    Ok(links) => links,
+                    Err(e) => {
+                        tracing::error!(
+                            "tournament {id}: round 1 not paired at its start time: {e}"
+                        );
+                        return;
+                    }
+                }
+            };
+            match self.store.update_tournament(&rec, &links).await {
+                Ok(rec) if rec.state.stage == Stage::Running => {
+                    tracing::info!("tournament {id} started at its time with {players} players");
+                    let announcement = self.round_announcement(&rec, 0);
+                    self.publish(rec.channel_id, &announcement, out).await;
+                    self.advance_tournament(id, out).await;
+                    return;
+                }
+                Ok(rec) => {
+                    tracing::info!(
+                        "tournament {id} cancelled at its start time: {players} players"
+                    );
+                    let lang = rec.state.lang;
+                    let notice = Reply::public(tr(
+                        lang,
+                        fl!("tournament-scheduled-too-few"),
+                        &[
+                            ("tournament", u(&rec.state.name)),
+                            ("when", s(start_text(rec.state.starts_at_ms.unwrap_or(now)))),
+                            ("count", n(players as u32)),
+                        ],
+                    ));
+                    self.publish(rec.channel_id, &notice, out).await;
+                    return;
+                }
+                Err(StoreError::TournamentConflict { .. }) => continue,
+                Err(e) => {
+                    tracing::error!("tournament {id}: not started at its time: {e}");
+                    return;
+                }
             }
         }
     }

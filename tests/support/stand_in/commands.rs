@@ -1,7 +1,7 @@
 //! Slash commands as the tests type them: the commands they send again and again, each with its
 //! name and options written once here.
 
-use super::payloads::{opt_str, opt_user, Place, TestUser};
+use super::payloads::{opt_str, opt_user, subcommand, Place, TestUser};
 use super::{SentInteraction, StandIn};
 use serde_json::Value;
 
@@ -38,6 +38,15 @@ impl Slash {
         let mut c = Slash::named("challenge");
         c.options.push(opt_user("opponent", opponent));
         c
+    }
+
+    /// `/<name> <sub>` with `options` (from [`opt_str`], [`opt_int`]…), e.g. `/tournament
+    /// create name:…`.
+    pub fn subcommand(name: &'static str, sub: &str, options: Vec<Value>) -> Slash {
+        Slash {
+            name,
+            options: vec![subcommand(sub, options)],
+        }
     }
 
     /// The command with one more text option.

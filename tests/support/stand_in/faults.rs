@@ -18,6 +18,8 @@ pub enum FaultRoute {
     ChannelEdit,
     /// `POST /channels/{ch}/threads` and `POST /channels/{ch}/messages/{id}/threads`
     ThreadCreate,
+    /// `PATCH /channels/{thread}`: a thread archived, reopened or renamed.
+    ThreadEdit,
     /// Any REST request but gateway discovery and the CDN.
     AnyRest,
 }
@@ -40,6 +42,7 @@ impl FaultRoute {
                 method == "POST"
                     && matches!(route, Route::Threads { .. } | Route::MessageThreads { .. })
             }
+            FaultRoute::ThreadEdit => method == "PATCH" && matches!(route, Route::Channel { .. }),
             FaultRoute::AnyRest => !matches!(route, Route::Gateway | Route::Attachment { .. }),
         }
     }

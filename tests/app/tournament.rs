@@ -704,6 +704,91 @@ async fn a_tournament_starts_by_itself_at_its_time_once() {
     assert_eq!(out.thread_names().len(), 2);
 }
 
+/// A delivery that holds every post until [`Held::release`]: a process stopped in the middle
+/// of a sweep, having read the tournaments, while others act.
+struct Held {
+    out: Arc<Shown>,
+    reached: tokio::sync::Notify,
+    gate: tokio::sync::Semaphore,
+}
+
+impl Held {
+    fn release(&self) {
+        self.gate.add_permits(1_000);
+    }
+}
+
+#[async_trait::async_trait]
+impl Delivery for Held {
+    async fn post(&self, channel: u64, reply: &Reply) -> Result<MessageId, NotShown> {
+        self.reached.notify_one();
+        let _pass = self.gate.acquire().await.expect("the gate stays");
+        self.out.post(channel, reply).await
+    }
+    async fn edit(&self, channel: u64, message: MessageId, reply: &Reply) -> Result<(), NotShown> {
+        self.out.edit(channel, message, reply).await
+    }
+    async fn strip_controls(&self, channel: u64, message: MessageId) -> Result<(), NotShown> {
+        self.out.strip_controls(channel, message).await
+    }
+    async fn open_thread(&self, parent: u64, name: &str) -> Result<u64, NotShown> {
+        self.out.open_thread(parent, name).await
+    }
+    async fn archive_thread(&self, thread: u64) -> Result<(), NotShown> {
+        self.out.archive_thread(thread).await
+    }
+}
+
+/// Two tournaments due at the same time; a sweep stops while announcing the first, having
+/// read the second as open; its organiser cancels the second meanwhile. The sweep goes on and
+/// must not start it: each start reads the tournament afresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_that_read_a_tournament_before_it_was_cancelled_does_not_start_it() {
+    const OTHER: u64 = 3_000;
+    let w = World::clocked(seeded(7), NOON);
+    let people = players(3);
+    scheduled(&w, &people, "in 1h").await;
+    let a = w
+        .app
+        .run(&people[0], place(OTHER), create_starting("in 1h"), false)
+        .await;
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{a:#?}");
+    for p in &people {
+        w.app.tournament_join(p, place(OTHER)).await;
+    }
+    w.at(HOUR);
+    let held = Arc::new(Held {
+        out: Arc::new(Shown::default()),
+        reached: tokio::sync::Notify::new(),
+        gate: tokio::sync::Semaphore::new(0),
+    });
+    let sweeping = {
+        let (app, held) = (w.app.clone(), held.clone());
+        tokio::spawn(async move { app.sweep_and_show(&*held).await })
+    };
+    held.reached.notified().await;
+    let a = w.app.tournament_cancel(&people[0], place(OTHER)).await;
+    assert_eq!(a.replies[0].outcome, ReplyOutcome::Done, "{a:#?}");
+    held.release();
+    sweeping.await.unwrap();
+    let all: Vec<_> = w
+        .app
+        .store()
+        .tournaments::<Tournament>()
+        .unwrap()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let stage_in = |channel| {
+        all.iter()
+            .find(|r| r.channel_id == channel)
+            .map(|r| (r.state.stage, r.state.rounds.len()))
+    };
+    assert_eq!(stage_in(CHANNEL), Some((Stage::Running, 1)));
+    assert_eq!(stage_in(OTHER), Some((Stage::Cancelled, 0)));
+    assert!(held.out.posts_in(OTHER).is_empty());
+}
+
 #[tokio::test]
 async fn a_tournament_short_of_players_at_its_time_is_cancelled_and_says_so() {
     let w = World::clocked(seeded(7), NOON);

@@ -207,11 +207,51 @@ struct Seed {
     had_bye: bool,
 }
 
+/// Who floated down in the last round played: paired with someone who had fewer points
+/// before it, or not playing it at all (a bye, a forfeit, no pairing), as FIDE C.04.3 A.4
+/// counts floats. Indexed by entry.
+fn floated_down_last(field: &Field, played: &[Round]) -> Vec<bool> {
+    let mut floated = vec![false; field.players.len()];
+    let Some((last, before)) = played.split_last() else {
+        return floated;
+    };
+    let points = points(field, before);
+    let round = u8::try_from(played.len()).unwrap_or(u8::MAX);
+    let mut played_a_game = vec![false; field.players.len()];
+    for board in &last.boards {
+        if let Board::Game {
+            white,
+            black,
+            score,
+        } = board
+        {
+            let (w, b) = (usize::from(white.0), usize::from(black.0));
+            if score.is_some_and(|s| s.forfeit) {
+                continue;
+            }
+            played_a_game[w] = true;
+            played_a_game[b] = true;
+            if points[w] > points[b] {
+                floated[w] = true;
+            } else if points[b] > points[w] {
+                floated[b] = true;
+            }
+        }
+    }
+    for p in field.active_in(round) {
+        let i = usize::from(p.entry.0);
+        if !played_a_game[i] {
+            floated[i] = true;
+        }
+    }
+    floated
+}
+
 /// A Swiss round (see `docs/TOURNAMENTS.md`): the bye to the lowest-ranked player without one
 /// whose absence leaves the rest pairable; then score group by score group from the top, each
 /// paired as fully as it can be (S1 against S2, the first candidate in the Dutch order that
-/// leaves everyone below still pairable, with the fewest colour conflicts), those left over
-/// floating down to the next group.
+/// leaves everyone below still pairable, with the fewest colour conflicts, then the fewest
+/// players floated down twice in a row), those left over floating down to the next group.
 fn swiss_round(field: &Field, played: &[Round], round: u8) -> Result<Round, PairingError> {
     let points = points(field, played);
     let mut initial: Vec<usize> = (0..field.players.len()).collect();
@@ -299,6 +339,11 @@ fn swiss_round(field: &Field, played: &[Round], round: u8) -> Result<Round, Pair
         return Err(PairingError::NoPairingLeft);
     }
     let conflict = |a: usize, b: usize| matches!((seeds[a].preference, seeds[b].preference), (Some((x, _)), Some((y, _))) if x == y);
+    let floated_before = floated_down_last(field, played);
+    let floated_last: Vec<bool> = seeds
+        .iter()
+        .map(|s| floated_before[usize::from(s.entry.0)])
+        .collect();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     // `left` is in ranking order; the groups are taken from its front.
     let mut floaters: Vec<usize> = Vec::new();
@@ -328,6 +373,7 @@ fn swiss_round(field: &Field, played: &[Round], round: u8) -> Result<Round, Pair
             next_group,
             compatible: &compatible,
             conflict: &conflict,
+            floated_last: &floated_last,
         };
         let (made, floating) = bracket.pair();
         pairs.extend(made);
@@ -422,12 +468,17 @@ struct Bracket<'a, C: Fn(usize, usize) -> bool> {
     next_group: Vec<usize>,
     compatible: &'a [Vec<bool>],
     conflict: &'a C,
+    /// Who floated down in the last round: they float again only when every candidate
+    /// (with as few colour conflicts) floats as many of them.
+    floated_last: &'a [bool],
 }
 
 struct Search {
     pairs: Vec<(usize, usize)>,
     floated: Vec<usize>,
     conflicts: usize,
+    /// Players floated who floated down in the last round too.
+    repeats: usize,
     tries: usize,
     goal: Goal,
 }
@@ -450,6 +501,7 @@ impl Search {
             pairs: Vec::new(),
             floated: Vec::new(),
             conflicts: 0,
+            repeats: 0,
             tries: 0,
             goal,
         }
@@ -459,7 +511,8 @@ impl Search {
 impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
     /// The pairs made in this bracket and the players floated down from it. As many pairs as
     /// can be made while the rest of the field stays pairable; among those, the fewest colour
-    /// conflicts; among those, the first in the order of the Dutch system's candidates.
+    /// conflicts; among those, the fewest players floated down twice in a row; among those,
+    /// the first in the order of the Dutch system's candidates.
     fn pair(&self) -> (Vec<(usize, usize)>, Vec<usize>) {
         let players: Vec<usize> = self
             .floaters
@@ -481,7 +534,7 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
                 seen: 0,
                 best: None,
             });
-            self.search(&players, wanted, wanted, split, &mut survey);
+            self.search(&players, wanted, wanted, usize::MAX, split, &mut survey);
             let Goal::Survey {
                 best: Some(next_pairs),
                 ..
@@ -489,10 +542,16 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
             else {
                 continue;
             };
+            // Colours first (C.12), then floats (C.14): the fewest colour conflicts, and among
+            // the candidates with that many, the fewest players floated twice in a row.
+            let could_repeat = players.iter().filter(|&&p| self.floated_last[p]).count();
             for allowed_conflicts in wanted.saturating_sub(most_friendly)..=wanted {
-                let mut search = Search::new(Goal::First { next_pairs });
-                if self.search(&players, wanted, allowed_conflicts, split, &mut search) {
-                    return (search.pairs, search.floated);
+                for allowed_repeats in 0..=could_repeat {
+                    let mut search = Search::new(Goal::First { next_pairs });
+                    let (conflicts, repeats) = (allowed_conflicts, allowed_repeats);
+                    if self.search(&players, wanted, conflicts, repeats, split, &mut search) {
+                        return (search.pairs, search.floated);
+                    }
                 }
             }
         }
@@ -543,6 +602,7 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
         open: &[usize],
         wanted: usize,
         allowed_conflicts: usize,
+        allowed_repeats: usize,
         split: usize,
         state: &mut Search,
     ) -> bool {
@@ -555,6 +615,10 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
         let can_float = !self.below.is_empty();
         if still == 0 {
             if !can_float && (!open.is_empty() || !state.floated.is_empty()) {
+                return false;
+            }
+            let repeats = open.iter().filter(|&&p| self.floated_last[p]).count();
+            if state.repeats + repeats > allowed_repeats {
                 return false;
             }
             // Everyone open floats; the field below must take them.
@@ -620,7 +684,14 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
             state.pairs.push((x, y));
             state.conflicts += costs;
             let floated = state.floated.len();
-            if self.search(&remaining, wanted, allowed_conflicts, split, state) {
+            if self.search(
+                &remaining,
+                wanted,
+                allowed_conflicts,
+                allowed_repeats,
+                split,
+                state,
+            ) {
                 return true;
             }
             state.floated.truncate(floated);
@@ -628,11 +699,21 @@ impl<C: Fn(usize, usize) -> bool> Bracket<'_, C> {
             state.pairs.pop();
         }
         // x floats down, if the bracket can spare them.
-        if can_float && open.len() > 2 * still {
+        let repeat = usize::from(self.floated_last[x]);
+        if can_float && open.len() > 2 * still && state.repeats + repeat <= allowed_repeats {
             state.floated.push(x);
-            if self.search(&after, wanted, allowed_conflicts, split, state) {
+            state.repeats += repeat;
+            if self.search(
+                &after,
+                wanted,
+                allowed_conflicts,
+                allowed_repeats,
+                split,
+                state,
+            ) {
                 return true;
             }
+            state.repeats -= repeat;
             state.floated.pop();
         }
         false

@@ -132,7 +132,7 @@ impl Club {
     async fn play(&self, tables: &mut [Table]) {
         for _ in 0..PLIES {
             for t in tables.iter_mut() {
-                let mv = t.game.position().legal_moves()[0].clone();
+                let mv = t.game.position().legal_moves()[0];
                 let notation = t.game.position().move_notation(&mv);
                 let expected = format!("played {notation}");
                 self.says(t.to_move(), t.thread, Slash::mv(&notation), &expected)

@@ -60,7 +60,7 @@ fn relative_ms(text: &str) -> Option<u64> {
         _ => return None,
     };
     // Too many to count is too far ahead: the caller says so.
-    Some(count.checked_mul(unit_ms).unwrap_or(u64::MAX))
+    Some(count.saturating_mul(unit_ms))
 }
 
 /// `2026-12-05 18:00` (UTC), also `2026-12-05T18:00`, with `UTC` or `Z` after or not.

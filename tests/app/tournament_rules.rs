@@ -534,7 +534,7 @@ fn round_robin_leaves_a_withdrawn_players_later_opponents_unpaired() {
 /// entry; exactly the players level on points and every tie-break share a rank.
 #[test]
 fn standings_are_ordered_and_share_ranks_only_on_complete_ties() {
-    for (n, rounds, seed, field, mut rng) in swiss_cases(swiss_fields(), 10) {
+    for (n, rounds, _, field, mut rng) in swiss_cases(swiss_fields(), 10) {
         let format = Format::Swiss { rounds };
         let played = run_swiss(&field, rounds, 2, &mut rng, |_, _| {});
         let table = standings(format, &field, &played);

@@ -389,8 +389,6 @@ async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
     assert!(shown.contains("Eva (White): accuracy"), "{shown}");
     assert!(standin.attachment_fetches(&club) == 1);
     let message = standin.original_message(&sent);
-    let page = custom_id_starting(&message, "damas:review:");
-    let gif = custom_id_starting(&message, "damas:reviewgif:");
 
     // The first move worth a look: White's 4-7, which walks into the shot.
     let click = standin

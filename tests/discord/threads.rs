@@ -159,7 +159,6 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
 
     // Rematch, from the archived thread: only alice may accept bob's challenge, and colours
     // swap. The thread reopens for the new game, and the channel gets a new line.
-    let rematch = custom_id_starting(&last_board, "damas:rematch:");
     let sent = standin
         .click_button(&bob, &last_board, "damas:rematch:")
         .await;

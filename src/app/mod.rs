@@ -84,16 +84,18 @@ pub struct Place {
 
 /// What a use case answers: messages to show, and the work the answer leaves to the app.
 /// A front end shows it with [`App::serve`] and reads nothing else of it: the app does that
-/// work itself, after the replies are shown.
+/// work itself, after the replies are shown. That work is the app's own (`pub(crate)`): a
+/// front end cannot act on it by mistake; the tests read it through [`Answer::bot_turn`] and
+/// [`Answer::new_thread`].
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
     pub replies: Vec<Reply>,
     /// The bot must now think and move here (started once the replies are shown).
-    pub bot_turn: Option<Place>,
+    pub(crate) bot_turn: Option<Place>,
     /// A game to start in a new thread: the app opens the thread
     /// ([`App::open_requested_thread`]), starts the game there (or in the channel if it
     /// could not) and shows that answer instead. The replies here are empty then.
-    pub new_thread: Option<ThreadRequest>,
+    pub(crate) new_thread: Option<ThreadRequest>,
     /// The game of this thread ended without a board to say so (`/cancel`): the app closes
     /// the thread after the replies are shown.
     pub(crate) close_thread: Option<ThreadEnd>,
@@ -103,10 +105,23 @@ pub struct Answer {
     /// A tournament that may have something to do now (a round to start, a result to
     /// record): the app moves it on once the answer is shown
     /// ([`App::open_requested_thread`]).
-    pub tournament: Option<u64>,
+    pub(crate) tournament: Option<u64>,
 }
 
 impl Answer {
+    /// Where the bot must now think and move, if anywhere: [`App::serve`] starts that turn
+    /// itself. For tests and tools that inspect an answer; a front end does not act on it.
+    pub fn bot_turn(&self) -> Option<Place> {
+        self.bot_turn
+    }
+
+    /// The new thread this answer asks for, if any: [`App::serve`] opens it itself. For tests
+    /// and tools that inspect an answer (and may open the thread by hand,
+    /// [`App::start_in_thread`]); a front end does not act on it.
+    pub fn new_thread(&self) -> Option<&ThreadRequest> {
+        self.new_thread.as_ref()
+    }
+
     pub fn one(r: Reply) -> Answer {
         Answer {
             replies: vec![r],

@@ -9,6 +9,7 @@ use super::board::describe_board;
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Menu, MenuOption, Picture, Reply};
+use super::scoring::record_puzzle_attempt;
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
 use crate::ai::puzzles::{parse_set, Puzzle};
 use crate::engine::{legal_notations, Move, Position, Variant};
@@ -263,7 +264,7 @@ impl App {
                 match &attempt {
                     Attempt::Wrong => {
                         if !now.missed {
-                            p.record_attempt(rating, false);
+                            record_puzzle_attempt(&mut p, rating, false);
                         }
                         p.session = Some(PuzzleSession {
                             missed: true,
@@ -279,7 +280,7 @@ impl App {
                     }
                     Attempt::Solved { counted } => {
                         if *counted {
-                            p.record_attempt(rating, true);
+                            record_puzzle_attempt(&mut p, rating, true);
                         }
                         p.session = None;
                     }

@@ -1,5 +1,6 @@
-//! Scores against the computer (docs/GAME-APP.md), titles, Glicko-2 ratings between people,
-//! and how a finished game changes the players' records: the game's policy. The store applies
+//! Scores against the computer (docs/GAME-APP.md), titles, Glicko-2 ratings between people
+//! and against puzzles, and how a finished game or a puzzle attempt changes the players'
+//! records: the game's policy. The store applies
 //! it inside its finish-game transaction through [`Settle`], which [`Scoring`] implements; the
 //! store itself keeps only the bytes and the transaction.
 
@@ -7,8 +8,8 @@ use crate::engine::{ByColour, Color, Game, Outcome, Variant};
 use crate::level::Level;
 pub use crate::store::records::Title;
 use crate::store::records::{GameRecord, GameResult, PlayerRecord, Rating, Seat, SeatSummary};
-use crate::store::Settle;
-use skillratings::glicko2::{glicko2, Glicko2Config};
+use crate::store::{PuzzlePlayer, Settle};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 /// Points per own piece left after a win (docs/GAME-APP.md).
@@ -104,6 +105,60 @@ pub fn rate(white: Rating, black: Rating, outcome: Outcome) -> (Rating, Rating) 
         &Glicko2Config::new(),
     );
     (w.into(), b.into())
+}
+
+impl From<Rating> for Glicko2Rating {
+    fn from(r: Rating) -> Self {
+        Glicko2Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<Glicko2Rating> for Rating {
+    fn from(r: Glicko2Rating) -> Self {
+        Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+/// How sure a puzzle's rating is: puzzles are rated once, from their difficulty, so they
+/// count as an opponent of moderate certainty.
+const PUZZLE_DEVIATION: f64 = 100.0;
+
+/// The solver's rating after an attempt at a puzzle rated `puzzle_rating`.
+pub fn rate_against_puzzle(player: Rating, puzzle_rating: f64, solved: bool) -> Rating {
+    let puzzle = Glicko2Rating {
+        rating: puzzle_rating,
+        deviation: PUZZLE_DEVIATION,
+        volatility: Glicko2Rating::new().volatility,
+    };
+    let outcome = if solved {
+        Outcomes::WIN
+    } else {
+        Outcomes::LOSS
+    };
+    let (r, _) = glicko2(&player.into(), &puzzle, &outcome, &Glicko2Config::new());
+    r.into()
+}
+
+/// Counts a finished attempt at a puzzle rated `puzzle_rating` in the solver's record:
+/// Glicko-2 against the puzzle (a win when solved), and the streak.
+pub fn record_puzzle_attempt(p: &mut PuzzlePlayer, puzzle_rating: f64, solved: bool) {
+    p.rating = rate_against_puzzle(p.rating, puzzle_rating, solved);
+    if solved {
+        p.solved += 1;
+        p.streak += 1;
+        p.best_streak = p.best_streak.max(p.streak);
+    } else {
+        p.failed += 1;
+        p.streak = 0;
+    }
 }
 
 /// The game app's policy, as the store's finish-game transaction asks for it.

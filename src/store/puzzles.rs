@@ -1,4 +1,6 @@
 //! Puzzle solvers: each person's puzzle rating, streak and the puzzle they are solving now.
+//! How an attempt changes them is the app's (`app::scoring::record_puzzle_attempt`); the
+//! store keeps the records and changes them in one transaction.
 //!
 //! Kept per user in trees of their own, apart from the channels' games, so a private puzzle
 //! never touches the game going on in the channel where it was asked for:
@@ -12,8 +14,6 @@ use super::records::Rating;
 use super::{Store, StoreError};
 use crate::engine::Variant;
 use serde::{Deserialize, Serialize};
-use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
-use skillratings::Outcomes;
 
 pub const TREE_PUZZLE_PLAYERS: &str = "puzzle_players";
 pub const TREE_PUZZLE_MEMBERS: &str = "puzzle_members";
@@ -58,49 +58,6 @@ impl PuzzlePlayer {
             failed: 0,
             session: None,
         }
-    }
-
-    /// Counts a finished attempt at a puzzle rated `puzzle_rating`: Glicko-2 against the
-    /// puzzle (a win when solved), and the streak.
-    pub fn record_attempt(&mut self, puzzle_rating: f64, solved: bool) {
-        self.rating = rate_against_puzzle(self.rating, puzzle_rating, solved);
-        if solved {
-            self.solved += 1;
-            self.streak += 1;
-            self.best_streak = self.best_streak.max(self.streak);
-        } else {
-            self.failed += 1;
-            self.streak = 0;
-        }
-    }
-}
-
-/// How sure a puzzle's rating is: puzzles are rated once, from their difficulty, so they
-/// count as an opponent of moderate certainty.
-const PUZZLE_DEVIATION: f64 = 100.0;
-
-/// The solver's rating after an attempt at a puzzle rated `puzzle_rating`.
-pub fn rate_against_puzzle(player: Rating, puzzle_rating: f64, solved: bool) -> Rating {
-    let me = Glicko2Rating {
-        rating: player.rating,
-        deviation: player.deviation,
-        volatility: player.volatility,
-    };
-    let puzzle = Glicko2Rating {
-        rating: puzzle_rating,
-        deviation: PUZZLE_DEVIATION,
-        volatility: Glicko2Rating::new().volatility,
-    };
-    let outcome = if solved {
-        Outcomes::WIN
-    } else {
-        Outcomes::LOSS
-    };
-    let (r, _) = glicko2(&me, &puzzle, &outcome, &Glicko2Config::new());
-    Rating {
-        rating: r.rating,
-        deviation: r.deviation,
-        volatility: r.volatility,
     }
 }
 

@@ -496,26 +496,6 @@ impl Default for Rating {
     }
 }
 
-impl From<Rating> for skillratings::glicko2::Glicko2Rating {
-    fn from(r: Rating) -> Self {
-        skillratings::glicko2::Glicko2Rating {
-            rating: r.rating,
-            deviation: r.deviation,
-            volatility: r.volatility,
-        }
-    }
-}
-
-impl From<skillratings::glicko2::Glicko2Rating> for Rating {
-    fn from(r: skillratings::glicko2::Glicko2Rating) -> Self {
-        Rating {
-            rating: r.rating,
-            deviation: r.deviation,
-            volatility: r.volatility,
-        }
-    }
-}
-
 /// Games against one level of the computer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotRecord {

@@ -315,16 +315,16 @@ fn a_set_round_trips_through_its_text_and_a_bad_line_names_its_fault() {
 
 #[test]
 fn solving_raises_the_puzzle_rating_and_the_streak_failing_resets_the_streak() {
-    use damas::store::puzzles::rate_against_puzzle;
+    use damas::app::scoring::{rate_against_puzzle, record_puzzle_attempt};
     use damas::store::{PuzzlePlayer, Rating};
     let mut p = PuzzlePlayer::new("ana");
     let start = p.rating.rating;
-    p.record_attempt(1500.0, true);
-    p.record_attempt(1500.0, true);
+    record_puzzle_attempt(&mut p, 1500.0, true);
+    record_puzzle_attempt(&mut p, 1500.0, true);
     assert!(p.rating.rating > start);
     assert_eq!((p.streak, p.best_streak, p.solved), (2, 2, 2));
     let before = p.rating.rating;
-    p.record_attempt(1500.0, false);
+    record_puzzle_attempt(&mut p, 1500.0, false);
     assert!(p.rating.rating < before);
     assert_eq!((p.streak, p.best_streak, p.failed), (0, 2, 1));
     // A harder puzzle solved is worth more.

@@ -541,7 +541,7 @@ async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_move
     // limit.
     let a = at_once(app.play_move(&alice, easy_game, "11-15")).await;
     assert!(!only(&a).is_private(), "{}", only(&a).text);
-    assert_eq!(a.bot_turn, Some(easy_game));
+    assert_eq!(a.bot_turn(), Some(easy_game));
     let bot = tokio::spawn({
         let app = app.clone();
         let lang = alice.lang();

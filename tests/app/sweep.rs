@@ -174,7 +174,7 @@ async fn the_bot_never_loses_on_time() {
             Some(Color::Black),
         )
         .await;
-    assert!(started.bot_turn.is_some());
+    assert!(started.bot_turn().is_some());
     w.at(60_000);
     assert!(w.app.sweep().await.is_empty());
     assert!(w.active_game(40).is_some());

@@ -118,70 +118,77 @@ fn swiss_fields() -> impl Iterator<Item = (usize, u8)> {
     .map(|n: usize| (n, (n - 1).min(9) as u8))
 }
 
-#[test]
-fn no_pair_meets_twice_and_everyone_active_is_paired_once() {
-    for (n, rounds) in swiss_fields() {
-        for seed in 0..SEEDS {
+/// One Swiss event a field size of `fields` and a seed below `seeds`: (players, rounds, seed,
+/// the field, the generator that drew it, for the results).
+fn swiss_cases(
+    fields: impl Iterator<Item = (usize, u8)>,
+    seeds: u64,
+) -> impl Iterator<Item = (usize, u8, u64, Field, SmallRng)> {
+    fields.flat_map(move |(n, rounds)| {
+        (0..seeds).map(move |seed| {
             let mut rng = SmallRng::seed_from_u64(seed);
             let field = field(n, &mut rng);
-            let played = run_swiss(&field, rounds, 2, &mut rng, |played, round| {
-                let mut met = HashSet::new();
-                for r in played {
-                    for (w, b, _) in games(r) {
-                        met.insert((w.min(b), w.max(b)));
-                    }
+            (n, rounds, seed, field, rng)
+        })
+    })
+}
+
+#[test]
+fn no_pair_meets_twice_and_everyone_active_is_paired_once() {
+    for (n, rounds, seed, field, mut rng) in swiss_cases(swiss_fields(), SEEDS) {
+        let played = run_swiss(&field, rounds, 2, &mut rng, |played, round| {
+            let mut met = HashSet::new();
+            for r in played {
+                for (w, b, _) in games(r) {
+                    met.insert((w.min(b), w.max(b)));
                 }
-                let mut seen = HashSet::new();
-                for (w, b, _) in games(round) {
-                    assert!(
-                        !met.contains(&(w.min(b), w.max(b))),
-                        "{n} players: {w:?}-{b:?} again"
-                    );
-                    assert!(seen.insert(w) && seen.insert(b));
-                }
-                seen.extend(byes(round));
-                assert_eq!(seen.len(), n, "everyone paired once");
-            });
-            // A field of 8 or more never runs out of pairings within 9 rounds and n/2 + 1.
-            if n >= 8 && usize::from(rounds) <= n / 2 + 1 {
-                assert_eq!(
-                    played.len(),
-                    usize::from(rounds),
-                    "{n} players, seed {seed}"
-                );
             }
+            let mut seen = HashSet::new();
+            for (w, b, _) in games(round) {
+                assert!(
+                    !met.contains(&(w.min(b), w.max(b))),
+                    "{n} players: {w:?}-{b:?} again"
+                );
+                assert!(seen.insert(w) && seen.insert(b));
+            }
+            seen.extend(byes(round));
+            assert_eq!(seen.len(), n, "everyone paired once");
+        });
+        // A field of 8 or more never runs out of pairings within 9 rounds and n/2 + 1.
+        if n >= 8 && usize::from(rounds) <= n / 2 + 1 {
+            assert_eq!(
+                played.len(),
+                usize::from(rounds),
+                "{n} players, seed {seed}"
+            );
         }
     }
 }
 
 #[test]
 fn colours_never_three_in_a_row_nor_two_apart() {
-    for (n, rounds) in swiss_fields() {
-        for seed in 0..SEEDS {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let field = field(n, &mut rng);
-            let played = run_swiss(&field, rounds, 2, &mut rng, |_, _| {});
-            let mut colours: HashMap<Entry, Vec<bool>> = HashMap::new();
-            for round in &played {
-                for (w, b, score) in games(round) {
-                    if !score.is_some_and(|s| s.forfeit) {
-                        colours.entry(w).or_default().push(true);
-                        colours.entry(b).or_default().push(false);
-                    }
+    for (n, rounds, seed, field, mut rng) in swiss_cases(swiss_fields(), SEEDS) {
+        let played = run_swiss(&field, rounds, 2, &mut rng, |_, _| {});
+        let mut colours: HashMap<Entry, Vec<bool>> = HashMap::new();
+        for round in &played {
+            for (w, b, score) in games(round) {
+                if !score.is_some_and(|s| s.forfeit) {
+                    colours.entry(w).or_default().push(true);
+                    colours.entry(b).or_default().push(false);
                 }
             }
-            for (entry, c) in colours {
-                let whites = c.iter().filter(|&&w| w).count() as i64;
-                let difference = 2 * whites - c.len() as i64;
-                assert!(
-                    difference.abs() <= 2,
-                    "{n} players, seed {seed}: {entry:?} {c:?}"
-                );
-                assert!(
-                    !c.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
-                    "{n} players, seed {seed}: {entry:?} {c:?}"
-                );
-            }
+        }
+        for (entry, c) in colours {
+            let whites = c.iter().filter(|&&w| w).count() as i64;
+            let difference = 2 * whites - c.len() as i64;
+            assert!(
+                difference.abs() <= 2,
+                "{n} players, seed {seed}: {entry:?} {c:?}"
+            );
+            assert!(
+                !c.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                "{n} players, seed {seed}: {entry:?} {c:?}"
+            );
         }
     }
 }
@@ -192,17 +199,16 @@ fn pairable(left: &[Entry], legal: &dyn Fn(Entry, Entry) -> bool) -> bool {
     let Some((&first, rest)) = left.split_first() else {
         return true;
     };
-    rest.iter().enumerate().any(|(i, &other)| {
-        legal(first, other) && {
-            let remaining: Vec<Entry> = rest
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, &e)| e)
-                .collect();
-            pairable(&remaining, legal)
-        }
-    })
+    rest.iter()
+        .enumerate()
+        .any(|(i, &other)| legal(first, other) && pairable(&all_but(rest, i), legal))
+}
+
+/// `entries` without its `i`-th.
+fn all_but(entries: &[Entry], i: usize) -> Vec<Entry> {
+    let mut rest = entries.to_vec();
+    rest.remove(i);
+    rest
 }
 
 /// What the rules know before a round: points (half-points), the ranking order, who met whom,
@@ -280,36 +286,34 @@ impl Before {
 
 #[test]
 fn one_bye_each_at_most_to_the_lowest_ranked_who_can_have_it() {
-    for (n, rounds) in swiss_fields().filter(|&(n, _)| n % 2 == 1) {
-        for seed in 0..SEEDS {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let field = field(n, &mut rng);
-            let mut had = HashSet::new();
-            run_swiss(&field, rounds, 2, &mut rng, |played, round| {
-                let before = Before::new(&field, played, 2);
-                let bye: Vec<Entry> = byes(round).collect();
-                assert_eq!(bye.len(), 1);
-                assert!(had.insert(bye[0]), "{n} players, seed {seed}: a second bye");
-                // Everyone ranked below the bye had one already, or could not be left out:
-                // without them, the others could not all be paired.
-                let at = before.ranking.iter().position(|&e| e == bye[0]).unwrap();
-                for &lower in &before.ranking[at + 1..] {
-                    if before.had_bye.contains(&lower) {
-                        continue;
-                    }
-                    let rest: Vec<Entry> = before
-                        .ranking
-                        .iter()
-                        .copied()
-                        .filter(|&e| e != lower)
-                        .collect();
-                    assert!(
-                        !pairable(&rest, &|a, b| before.legal(a, b)),
-                        "{n} players, seed {seed}: {lower:?} could have had the bye"
-                    );
+    for (n, rounds, seed, field, mut rng) in
+        swiss_cases(swiss_fields().filter(|&(n, _)| n % 2 == 1), SEEDS)
+    {
+        let mut had = HashSet::new();
+        run_swiss(&field, rounds, 2, &mut rng, |played, round| {
+            let before = Before::new(&field, played, 2);
+            let bye: Vec<Entry> = byes(round).collect();
+            assert_eq!(bye.len(), 1);
+            assert!(had.insert(bye[0]), "{n} players, seed {seed}: a second bye");
+            // Everyone ranked below the bye had one already, or could not be left out:
+            // without them, the others could not all be paired.
+            let at = before.ranking.iter().position(|&e| e == bye[0]).unwrap();
+            for &lower in &before.ranking[at + 1..] {
+                if before.had_bye.contains(&lower) {
+                    continue;
                 }
-            });
-        }
+                let rest: Vec<Entry> = before
+                    .ranking
+                    .iter()
+                    .copied()
+                    .filter(|&e| e != lower)
+                    .collect();
+                assert!(
+                    !pairable(&rest, &|a, b| before.legal(a, b)),
+                    "{n} players, seed {seed}: {lower:?} could have had the bye"
+                );
+            }
+        });
     }
 }
 
@@ -323,13 +327,7 @@ fn all_pairings(left: &[Entry], legal: &dyn Fn(Entry, Entry) -> bool) -> Vec<Vec
         if !legal(first, other) {
             continue;
         }
-        let remaining: Vec<Entry> = rest
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .map(|(_, &e)| e)
-            .collect();
-        for mut pairing in all_pairings(&remaining, legal) {
+        for mut pairing in all_pairings(&all_but(rest, i), legal) {
             pairing.push((first, other));
             all.push(pairing);
         }
@@ -536,32 +534,28 @@ fn round_robin_leaves_a_withdrawn_players_later_opponents_unpaired() {
 /// entry; exactly the players level on points and every tie-break share a rank.
 #[test]
 fn standings_are_ordered_and_share_ranks_only_on_complete_ties() {
-    for (n, rounds) in swiss_fields() {
-        for seed in 0..10 {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let field = field(n, &mut rng);
-            let format = Format::Swiss { rounds };
-            let played = run_swiss(&field, rounds, 2, &mut rng, |_, _| {});
-            let table = standings(format, &field, &played);
-            let before = Before::new(&field, &played, 2);
-            assert_eq!(table.len(), n);
-            for line in &table {
-                assert_eq!(line.points, before.points[&line.entry]);
-                assert_eq!(line.tie_breaks.len(), tie_breaks(format).len());
-            }
-            for (i, pair) in table.windows(2).enumerate() {
-                let key = |s: &Standing| (s.points, s.tie_breaks.clone());
-                assert!(key(&pair[0]) >= key(&pair[1]));
-                if key(&pair[0]) == key(&pair[1]) {
-                    assert_eq!(pair[1].rank, pair[0].rank);
-                    let rating = |e: Entry| field.players[usize::from(e.0)].rating;
-                    assert!(
-                        (rating(pair[0].entry), std::cmp::Reverse(pair[0].entry))
-                            > (rating(pair[1].entry), std::cmp::Reverse(pair[1].entry))
-                    );
-                } else {
-                    assert_eq!(usize::from(pair[1].rank), i + 2);
-                }
+    for (n, rounds, _, field, mut rng) in swiss_cases(swiss_fields(), 10) {
+        let format = Format::Swiss { rounds };
+        let played = run_swiss(&field, rounds, 2, &mut rng, |_, _| {});
+        let table = standings(format, &field, &played);
+        let before = Before::new(&field, &played, 2);
+        assert_eq!(table.len(), n);
+        for line in &table {
+            assert_eq!(line.points, before.points[&line.entry]);
+            assert_eq!(line.tie_breaks.len(), tie_breaks(format).len());
+        }
+        for (i, pair) in table.windows(2).enumerate() {
+            let key = |s: &Standing| (s.points, s.tie_breaks.clone());
+            assert!(key(&pair[0]) >= key(&pair[1]));
+            if key(&pair[0]) == key(&pair[1]) {
+                assert_eq!(pair[1].rank, pair[0].rank);
+                let rating = |e: Entry| field.players[usize::from(e.0)].rating;
+                assert!(
+                    (rating(pair[0].entry), std::cmp::Reverse(pair[0].entry))
+                        > (rating(pair[1].entry), std::cmp::Reverse(pair[1].entry))
+                );
+            } else {
+                assert_eq!(usize::from(pair[1].rank), i + 2);
             }
         }
     }

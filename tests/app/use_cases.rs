@@ -245,9 +245,9 @@ async fn the_bot_answers_and_undo_takes_back_a_pair() {
     let alice = actor(1, "alice");
     let start = play_easy_bot_as_black(&w.app, &alice, PLACE).await;
     // English: Black moves first, so alice moves and the bot answers.
-    assert!(start.bot_turn.is_none());
+    assert!(start.bot_turn().is_none());
     let a = w.app.play_move(&alice, PLACE, "11-15").await;
-    let place = a.bot_turn.expect("the bot must move next");
+    let place = a.bot_turn().expect("the bot must move next");
     let b = w.app.bot_turn(place, alice.lang()).await;
     assert!(only(&b).text.contains("Bot"), "{}", only(&b).text);
     let rec = w.active_game(PLACE.channel_id).unwrap();
@@ -693,7 +693,7 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
 async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
     play_easy_bot_as_black(app, alice, place).await;
     let a = app.play_move(alice, place, "11-15").await;
-    assert_eq!(a.bot_turn, Some(place), "{:?}", a.replies);
+    assert_eq!(a.bot_turn(), Some(place), "{:?}", a.replies);
 }
 
 fn world_with(config: Settings) -> World {
@@ -850,7 +850,11 @@ async fn what_people_wrote_is_marked_in_every_reply() {
             damas::app::commands::Threading::InThread,
         )
         .await;
-    let name = thread.new_thread.expect("a thread is asked for").name;
+    let name = thread
+        .new_thread()
+        .expect("a thread is asked for")
+        .name
+        .clone();
     assert!(name.chars().count() <= 100, "{name}");
     assert!(!name.contains('\n'), "{name}");
     // (the right-to-left override dropped: it would turn the rest of the name around)

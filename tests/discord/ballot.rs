@@ -57,23 +57,19 @@ async fn a_ballot_challenge_starts_from_the_drawn_opening() {
         .await;
     let cb = standin.callback(&sent).await;
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
-    assert!(text(&cb).contains(&expected.to_string()), "{}", text(&cb));
+    assert_says(&cb, &expected.to_string());
     let challenge = standin.original_message(&sent);
     let click = standin
         .click_button(&bob, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&click).await;
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
-    assert!(
-        text(&cb).contains(&format!("Three-move ballot: {expected}")),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, &format!("Three-move ballot: {expected}"));
     // White (bob) to move, after Black's two plies and White's one.
     let after = expected.position();
     assert_eq!(after.variant(), Variant::English);
     assert_picture_shows(&board_png(&cb), &after, Color::White);
-    assert!(text(&cb).contains("bob"), "{}", text(&cb));
+    assert_says(&cb, "bob");
 
     let pdn = standin.pdn_text(&alice, place).await;
     assert_pdn_opens_with(&pdn, &expected, "");

@@ -110,29 +110,24 @@ async fn two_people_play_a_short_game_in_a_channel() {
     let cb = standin.callback(&sent).await;
     assert_eq!(cb.callback_type(), Some(4));
     assert!(!cb.is_ephemeral());
-    assert!(
-        text(&cb).contains(&format!("<@{}>", bob.id)),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, &format!("<@{}>", bob.id));
     let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
 
     // carol's click is refused privately.
     let click = standin
-        .send_interaction(standin.button_click(&carol, &challenge, &accept))
+        .click_button(&carol, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&click).await;
     assert!(cb.is_ephemeral(), "{}", cb.summary());
-    assert!(text(&cb).contains("not for you"), "{}", text(&cb));
+    assert_says(&cb, "not for you");
 
     // bob accepts: the board, in Spanish for him, with the start position in the picture.
     let click = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .click_button(&bob, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&click).await;
     assert!(!cb.is_ephemeral());
-    assert!(text(&cb).contains("Empieza"), "{}", text(&cb));
+    assert_says(&cb, "Empieza");
     let start = Position::start(Variant::Spanish);
     assert_picture_shows(&board_png(&cb), &start, Color::White);
     let board1 = standin.original_message(&click);
@@ -166,7 +161,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
     // alice plays 10-14 by /move; the old board loses its controls.
     let mv = standin.send_slash(&alice, place, Slash::mv("10-14")).await;
     let cb = standin.callback(&mv).await;
-    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+    assert_says(&cb, "alice played 10-14");
     let mut pos = start.apply(&start.parse_move("10-14").unwrap());
     assert_picture_shows(&board_png(&cb), &pos, Color::Black);
     let board1_id: u64 = board1["id"].as_str().unwrap().parse().unwrap();
@@ -184,7 +179,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
         .send_interaction(standin.select_menu(&bob, &board2, &menu, &["23-19"]))
         .await;
     let cb = standin.callback(&pick).await;
-    assert!(text(&cb).contains("bob jugó 23-19"), "{}", text(&cb));
+    assert_says(&cb, "bob jugó 23-19");
     pos = pos.apply(&pos.parse_move("23-19").unwrap());
     assert_picture_shows(&board_png(&cb), &pos, Color::White);
     let board3 = standin.original_message(&pick);
@@ -193,18 +188,14 @@ async fn two_people_play_a_short_game_in_a_channel() {
     let stale = standin.click_button(&bob, &board2, "damas:resign:").await;
     let cb = standin.callback(&stale).await;
     assert!(cb.is_ephemeral());
-    assert!(text(&cb).contains("desactualizado"), "{}", text(&cb));
+    assert_says(&cb, "desactualizado");
 
     // An illegal move is answered privately with its reason and the legal moves.
     let bad = standin.send_slash(&alice, place, Slash::mv("9-13")).await;
     let cb = standin.callback(&bad).await;
     assert!(cb.is_ephemeral());
-    assert!(
-        text(&cb).contains("Capturing is mandatory"),
-        "{}",
-        text(&cb)
-    );
-    assert!(text(&cb).contains("14x23"), "{}", text(&cb));
+    assert_says(&cb, "Capturing is mandatory");
+    assert_says(&cb, "14x23");
 
     // Someone else's move is refused.
     let intruder = standin.send_slash(&carol, place, Slash::mv("14x23")).await;
@@ -256,11 +247,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
     // alice resigns with the button.
     let r = standin.click_button(&alice, &board, "damas:resign:").await;
     let cb = standin.callback(&r).await;
-    assert!(
-        text(&cb).contains("Black wins by resignation"),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, "Black wins by resignation");
     let controls = custom_ids(cb.message_body());
     assert!(
         controls.len() == 1 && controls[0].starts_with("damas:rematch:"),
@@ -301,7 +288,7 @@ async fn a_game_against_the_bot_is_played_to_the_end() {
         }
         // The bot's answer is posted in the channel.
         let f = standin.channel_post(place.channel).await;
-        assert!(text(&f).contains("Bot · easy played"), "{}", text(&f));
+        assert_says(&f, "Bot · easy played");
         let id = f.message_id().expect("the bot's message id");
         board = standin.message(id).expect("the bot's board");
         if text(&f).contains("wins") || text(&f).contains("Draw") {
@@ -402,19 +389,17 @@ async fn a_pdn_file_of_a_game_played_anywhere_is_reviewed() {
     assert!(shown.contains("Eva (White): accuracy"), "{shown}");
     assert!(standin.attachment_fetches(&club) == 1);
     let message = standin.original_message(&sent);
-    let page = custom_id_starting(&message, "damas:review:");
-    let gif = custom_id_starting(&message, "damas:reviewgif:");
 
     // The first move worth a look: White's 4-7, which walks into the shot.
     let click = standin
-        .send_interaction(standin.button_click(&alice, &message, &page))
+        .click_button(&alice, &message, "damas:review:")
         .await;
     let page = private_answer(&standin, &click).await;
-    assert!(text(&page).contains("4-7"), "{}", text(&page));
+    assert_says(&page, "4-7");
     assert!(page.file("board.png").is_some(), "{}", page.summary());
     // The animation, on request.
     let click = standin
-        .send_interaction(standin.button_click(&alice, &message, &gif))
+        .click_button(&alice, &message, "damas:reviewgif:")
         .await;
     let animation = private_answer(&standin, &click).await;
     let gif = animation.file("damas-review.gif").expect("the GIF");
@@ -512,7 +497,7 @@ async fn markup_in_names_and_typed_text_reaches_discord_escaped() {
         .send_slash(&evil, place, Slash::challenge(&bob).with("colour", "white"))
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(text(&cb).contains(NAME_ESCAPED), "{}", text(&cb));
+    assert_says(&cb, NAME_ESCAPED);
     let challenge = standin.original_message(&sent);
     let click = standin
         .click_button(&bob, &challenge, "damas:accept:")
@@ -520,17 +505,13 @@ async fn markup_in_names_and_typed_text_reaches_discord_escaped() {
     standin.callback(&click).await;
     let mv = standin.send_slash(&evil, place, Slash::mv("10-14")).await;
     let cb = standin.callback(&mv).await;
-    assert!(
-        text(&cb).contains(&format!("{NAME_ESCAPED} played 10-14")),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, &format!("{NAME_ESCAPED} played 10-14"));
     let why = standin
         .send_slash(&bob, place, Slash::named("explain").with("move", TYPED))
         .await;
     let cb = standin.callback(&why).await;
     assert!(cb.is_ephemeral(), "{}", text(&cb));
-    assert!(text(&cb).contains(TYPED_ESCAPED), "{}", text(&cb));
+    assert_says(&cb, TYPED_ESCAPED);
     let resign = standin
         .send_slash(&bob, place, Slash::named("resign"))
         .await;
@@ -538,17 +519,11 @@ async fn markup_in_names_and_typed_text_reaches_discord_escaped() {
     // Against the bot, whose moves are posted in the channel.
     let place2 = Place::guild(GUILD, snowflake());
     let play = standin
-        .send_slash(
-            &evil,
-            place2,
-            Slash::named("play")
-                .with("level", "easy")
-                .with("colour", "black"),
-        )
+        .send_slash(&evil, place2, Slash::play_easy("black"))
         .await;
     standin.callback(&play).await;
     let post = standin.channel_post(place2.channel).await;
-    assert!(text(&post).contains(NAME_ESCAPED), "{}", text(&post));
+    assert_says(&post, NAME_ESCAPED);
 
     let mut shown = 0;
     for r in standin.log() {

@@ -131,7 +131,7 @@ async fn a_500_on_the_answer_is_retried_and_the_move_applied_once() {
     assert!(cb.injected);
     let cb = standin.callback(&mv).await;
     assert_eq!(cb.status, 204, "{}", cb.summary());
-    assert!(text(&cb).contains("alice played 10-14"), "{}", text(&cb));
+    assert_says(&cb, "alice played 10-14");
     assert_eq!(standin.fault_hits(fault), 1);
     bot_answer(&standin, place.channel).await;
 
@@ -172,11 +172,7 @@ async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
         "waited {waited:?} after a 429"
     );
     let edit = standin.original_edit(&first).await;
-    assert!(
-        text(&edit).contains("alice played 10-14"),
-        "{}",
-        text(&edit)
-    );
+    assert_says(&edit, "alice played 10-14");
     bot_answer(&standin, place.channel).await;
     assert_eq!(standin.fault_hits(on_callback), 1);
     assert_eq!(standin.fault_hits(on_post), 1);
@@ -193,11 +189,7 @@ async fn a_429_is_waited_out_on_the_answer_a_follow_up_and_a_channel_post() {
     assert_eq!(limited_followup.status, 429);
     let followup = standin.followup(&pick).await;
     assert_eq!(followup.status, 200, "{}", followup.summary());
-    assert!(
-        text(&followup).contains("alice played"),
-        "{}",
-        text(&followup)
-    );
+    assert_says(&followup, "alice played");
     assert_eq!(standin.fault_hits(on_followup), 1);
     bot_answer(&standin, place.channel).await;
 
@@ -227,7 +219,7 @@ async fn a_dropped_gateway_resumes_and_the_game_goes_on() {
         .unwrap_or_else(|| panic!("no move menu on {board}\n{}", standin.log_text()));
     let pick = standin.send_interaction(choice).await;
     let cb = standin.callback(&pick).await;
-    assert!(text(&cb).contains("alice played"), "{}", text(&cb));
+    assert_says(&cb, "alice played");
     bot_answer(&standin, place.channel).await;
 
     assert_one_board_per_ply(&standin, place.channel, 4);
@@ -455,7 +447,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
                 && matches!(r.route, Route::ChannelMessage { message, .. } if message == id)
         })
         .await;
-    assert!(text(&edit).contains("expired"), "{}", text(&edit));
+    assert_says(&edit, "expired");
     let closed = standin.message(id).unwrap();
     assert!(
         custom_ids(&closed).is_empty(),
@@ -475,18 +467,14 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         .await;
     standin.callback(&click).await;
     let reminder = standin.channel_post(place.channel).await;
-    assert!(
-        text(&reminder).contains("lose on time"),
-        "{}",
-        text(&reminder)
-    );
+    assert_says(&reminder, "lose on time");
     assert!(reminder.content().contains(&format!("<@{}>", alice.id)));
     assert_eq!(
         reminder.body()["allowed_mentions"]["users"],
         serde_json::json!([alice.id.to_string()])
     );
     let lost = standin.channel_post(place.channel).await;
-    assert!(text(&lost).contains("ran out of time"), "{}", text(&lost));
+    assert_says(&lost, "ran out of time");
     assert!(lost.file("board.png").is_some(), "the final board");
     assert!(app.store().active_game(place.channel).unwrap().is_none());
     let winner = app.store().player(bob.id).unwrap().expect("bob's record");
@@ -495,13 +483,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     // A channel deleted with a game in it: the game ends without a result.
     let place = Place::guild(GUILD, snowflake());
     let sent = standin
-        .send_slash(
-            &alice,
-            place,
-            Slash::named("play")
-                .with("level", "easy")
-                .with("colour", "white"),
-        )
+        .send_slash(&alice, place, Slash::play_easy("white"))
         .await;
     standin.callback(&sent).await;
     assert!(app.store().active_game(place.channel).unwrap().is_some());

@@ -5,7 +5,7 @@
 
 use crate::support::bot::*;
 use crate::support::stand_in::*;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How long a restarted bot may take to show the move it owed (the figure).
@@ -29,8 +29,8 @@ async fn the_bot_moves(standin: &StandIn, channel: u64) -> Recorded {
             bot_post_in(channel),
         )
         .await;
-    assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
-    assert!(text(&post).contains("played"), "{}", text(&post));
+    assert_says(&post, "Bot · expert");
+    assert_says(&post, "played");
     post
 }
 
@@ -41,68 +41,80 @@ async fn no_second_answer(standin: &StandIn, channel: u64) {
         .await;
 }
 
-async fn restart(standin: &StandIn, db: &Path) -> BotProcess {
-    standin.wait_disconnected().await;
-    BotProcess::start(standin, db).await
+/// A bot process on a database of its own, and a channel to play in.
+struct Scene {
+    _dir: tempfile::TempDir,
+    db: PathBuf,
+    standin: StandIn,
+    place: Place,
+}
+
+impl Scene {
+    async fn start() -> (Scene, BotProcess) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db");
+        let standin = standin().await;
+        let bot = BotProcess::start(&standin, &db).await;
+        let place = Place::guild(GUILD, snowflake());
+        let scene = Scene {
+            _dir: dir,
+            db,
+            standin,
+            place,
+        };
+        (scene, bot)
+    }
+
+    /// Once the old process is gone, starts the bot again on the same database: the move it
+    /// owed appears, once, and nothing it sent was refused.
+    async fn restart_and_see_the_move_once(&self) {
+        self.standin.wait_disconnected().await;
+        let _bot = BotProcess::start(&self.standin, &self.db).await;
+        the_bot_moves(&self.standin, self.place.channel).await;
+        no_second_answer(&self.standin, self.place.channel).await;
+        self.standin.assert_no_refusals();
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_while_the_bot_thinks_it_moves_after_the_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    let standin = standin().await;
-    let bot = BotProcess::start(&standin, &db).await;
-    let place = Place::guild(GUILD, snowflake());
-    hand_the_bot_its_turn(&standin, place).await;
+    let (scene, bot) = Scene::start().await;
+    let (standin, place) = (&scene.standin, scene.place);
+    hand_the_bot_its_turn(standin, place).await;
     bot.signal("KILL");
     drop(bot);
 
-    let _bot = restart(&standin, &db).await;
-    the_bot_moves(&standin, place.channel).await;
-    no_second_answer(&standin, place.channel).await;
-    standin.assert_no_refusals();
+    scene.restart_and_see_the_move_once().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopped_with_sigterm_while_the_bot_thinks_it_finishes_or_resumes_the_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    let standin = standin().await;
-    let mut bot = BotProcess::start(&standin, &db).await;
-    let place = Place::guild(GUILD, snowflake());
-    hand_the_bot_its_turn(&standin, place).await;
+    let (scene, mut bot) = Scene::start().await;
+    let (standin, place) = (&scene.standin, scene.place);
+    hand_the_bot_its_turn(standin, place).await;
     bot.signal("TERM");
     // A clean stop: the work under way finishes (at most 10 s), then exit 0.
     let status = bot.wait_exit(Duration::from_secs(15)).await;
     assert!(status.success(), "exit status {status:?}");
     drop(bot);
 
-    let _bot = restart(&standin, &db).await;
-    the_bot_moves(&standin, place.channel).await;
-    no_second_answer(&standin, place.channel).await;
-    standin.assert_no_refusals();
+    scene.restart_and_see_the_move_once().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_between_storing_the_move_and_showing_it_the_board_still_comes() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    let standin = standin().await;
-    let bot = BotProcess::start(&standin, &db).await;
-    let place = Place::guild(GUILD, snowflake());
+    let (scene, bot) = Scene::start().await;
+    let (standin, place) = (&scene.standin, scene.place);
     // The bot's post is held: the move is stored, its board not yet shown.
     let held = standin.inject(
         FaultRoute::ChannelPost,
         FaultAction::Delay(Duration::from_secs(60)),
         1,
     );
-    hand_the_bot_its_turn(&standin, place).await;
+    hand_the_bot_its_turn(standin, place).await;
     standin.wait_fault_hit(held).await;
     bot.signal("KILL");
     drop(bot);
 
-    let _bot = restart(&standin, &db).await;
-    the_bot_moves(&standin, place.channel).await;
-    no_second_answer(&standin, place.channel).await;
-    standin.assert_no_refusals();
+    scene.restart_and_see_the_move_once().await;
 }

@@ -127,31 +127,29 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
             // A range outside the count.
             damas.env("DISCORD_SHARD_COUNT", "4");
         }
-        let out = damas
-            .current_dir(tempfile::tempdir().unwrap().path())
-            .output()
-            .expect("damas runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{variable}={value}: {err}");
-        assert!(
-            err.trim().starts_with(&format!("error: {variable} ")),
-            "{err}"
-        );
-        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert_one_line_error(&mut damas, variable, value);
     }
     // `damas serve`'s own: its connection cap.
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_damas"));
+    serve
         .args(["serve", "--listen", "127.0.0.1:0"])
         .env("DISCORD_TOKEN", "x")
         .env("DISCORD_PUBLIC_KEY", EXAMPLE_PUBLIC_KEY)
-        .env("DAMAS_HTTP_MAX_CONNECTIONS", "0")
+        .env("DAMAS_HTTP_MAX_CONNECTIONS", "0");
+    assert_one_line_error(&mut serve, "DAMAS_HTTP_MAX_CONNECTIONS", "0");
+}
+
+/// Runs `damas`, so set up, in an empty directory: it must exit 2 with one line that names
+/// `variable` (set to `value`).
+fn assert_one_line_error(damas: &mut Command, variable: &str, value: &str) {
+    let out = damas
         .current_dir(tempfile::tempdir().unwrap().path())
         .output()
         .expect("damas runs");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{variable}={value}: {err}");
     assert!(
-        err.trim().starts_with("error: DAMAS_HTTP_MAX_CONNECTIONS "),
+        err.trim().starts_with(&format!("error: {variable} ")),
         "{err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -250,17 +248,7 @@ async fn no_token_reaches_the_log_even_at_trace() {
                     .is_some_and(|level| below_cap.iter().any(|l| level.contains(l)))
             })
             .collect();
-        let first: String = below
-            .first()
-            .map_or("", String::as_str)
-            .chars()
-            .take(300)
-            .collect();
-        assert!(
-            below.is_empty(),
-            "{} lines of {target} below its cap; the first: {first}",
-            below.len()
-        );
+        assert_no_lines(&below, &format!("of {target} below its cap"), 300);
     }
     assert!(
         !bot.printed("answer an interaction: attempt 1 failed")
@@ -268,19 +256,24 @@ async fn no_token_reaches_the_log_even_at_trace() {
         "the cut connection's retry is not in the log"
     );
     for token in &tokens {
-        let leaks = bot.printed(token);
-        let first: String = leaks
-            .first()
-            .map_or("", String::as_str)
-            .chars()
-            .take(600)
-            .collect();
-        assert!(
-            leaks.is_empty(),
-            "{} lines show a token; the first: {first}",
-            leaks.len()
-        );
+        assert_no_lines(&bot.printed(token), "show a token", 600);
     }
+}
+
+/// Fails, saying how many lines there are and the first (cut to `shown` characters), unless
+/// `lines` is empty.
+fn assert_no_lines(lines: &[String], what: &str, shown: usize) {
+    let first: String = lines
+        .first()
+        .map_or("", String::as_str)
+        .chars()
+        .take(shown)
+        .collect();
+    assert!(
+        lines.is_empty(),
+        "{} lines {what}; the first: {first}",
+        lines.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -321,7 +314,7 @@ async fn the_bot_moves_once_in(standin: &StandIn, channel: u64) {
             bot_post_in(channel),
         )
         .await;
-    assert!(text(&post).contains("Bot · expert"), "{}", text(&post));
+    assert_says(&post, "Bot · expert");
     standin
         .assert_no_request_within(Duration::from_secs(3), bot_post_in(channel))
         .await;
@@ -425,30 +418,12 @@ async fn the_endpoint_answers_a_ping_and_refuses_what_discord_did_not_sign() {
     let standin = standin().await;
     let serve = BotProcess::serve(&standin, &dir.path().join("db")).await;
 
-    let ping = serde_json::to_vec(&json!({
-        "type": 1,
-        "id": snowflake().to_string(),
-        "application_id": standin.application_id().to_string(),
-        "token": "cGluZw.ping.stand-in",
-        "version": 1,
-    }))
-    .unwrap();
-    let pong = standin
-        .post_raw(&serve.url, &standin.signature_headers(&ping), &ping)
-        .await;
+    let pong = standin.post_ping(&serve.url).await;
     assert_eq!((pong.status, pong.body), (200, json!({"type": 1})));
 
     let alice = TestUser::random("alice");
     let place = Place::guild(GUILD, snowflake());
-    let play = |standin: &StandIn| {
-        standin.slash(
-            &alice,
-            place,
-            Slash::named("play")
-                .with("level", "easy")
-                .with("colour", "white"),
-        )
-    };
+    let play = |standin: &StandIn| standin.slash(&alice, place, Slash::play_easy("white"));
     let body = serde_json::to_vec(&play(&standin)).unwrap();
     let signed_elsewhere = standin.signature_headers(b"{}");
     let mut other_time = standin.signature_headers(&body);
@@ -530,15 +505,7 @@ async fn stale_and_replayed_requests_are_refused() {
     let serve = BotProcess::serve(&standin, &dir.path().join("db")).await;
     let alice = TestUser::random("alice");
     let place = Place::guild(GUILD, snowflake());
-    let play = || {
-        standin.slash(
-            &alice,
-            place,
-            Slash::named("play")
-                .with("level", "easy")
-                .with("colour", "white"),
-        )
-    };
+    let play = || standin.slash(&alice, place, Slash::play_easy("white"));
 
     // Signed with Discord's key, at the wrong time.
     let body = serde_json::to_vec(&play()).unwrap();
@@ -676,20 +643,9 @@ async fn slow_and_idle_clients_cannot_hold_the_endpoint() {
         crowd.push(stream);
     }
 
-    let ping = serde_json::to_vec(&json!({
-        "type": 1,
-        "id": snowflake().to_string(),
-        "application_id": standin.application_id().to_string(),
-        "token": "cGluZw.ping.stand-in",
-        "version": 1,
-    }))
-    .unwrap();
-    let pong = tokio::time::timeout(
-        Duration::from_secs(3),
-        standin.post_raw(&serve.url, &standin.signature_headers(&ping), &ping),
-    )
-    .await
-    .expect("a PING answered within Discord's 3 s");
+    let pong = tokio::time::timeout(Duration::from_secs(3), standin.post_ping(&serve.url))
+        .await
+        .expect("a PING answered within Discord's 3 s");
     assert_eq!((pong.status, pong.body), (200, json!({"type": 1})));
     let closed = futures::future::join_all(
         crowd
@@ -802,15 +758,11 @@ async fn a_game_against_the_bot_is_played_over_http() {
         .await;
     assert_eq!(answered.body["type"], 5, "{}", answered.body);
     let shown = original_edit(&standin, &sent).await;
-    assert!(
-        text(&shown).contains("alice played 10-14"),
-        "{}",
-        text(&shown)
-    );
+    assert_says(&shown, "alice played 10-14");
 
     // No gateway: the move alice's interaction owed the bot is posted in the channel.
     let reply = standin.next_request(bot_post_in(place.channel)).await;
-    assert!(text(&reply).contains("played"), "{}", text(&reply));
+    assert_says(&reply, "played");
     let board = standin
         .message(reply.message_id().expect("the post's id"))
         .expect("the bot's board");
@@ -826,11 +778,7 @@ async fn a_game_against_the_bot_is_played_over_http() {
             r.method == "POST" && matches!(&r.route, Route::Followup { token: t } if *t == token)
         })
         .await;
-    assert!(
-        text(&followup).contains("alice played"),
-        "{}",
-        text(&followup)
-    );
+    assert_says(&followup, "alice played");
     standin.next_request(bot_post_in(place.channel)).await;
     standin.assert_no_refusals();
 }
@@ -912,7 +860,7 @@ async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
         let shown = original_edit(&standin, &sent).await;
         assert!(text(&shown).contains(&format!("alice played {notation}")));
         let reply = standin.next_request(bot_post_in(place.channel)).await;
-        assert!(text(&reply).contains("Bot · expert"), "{}", text(&reply));
+        assert_says(&reply, "Bot · expert");
     }
     assert_eq!(plies(&store, place.channel), 2 * turns);
 

@@ -22,6 +22,12 @@ fn seat_ids(players: &ByColour<Seat>) -> [u64; 2] {
     })
 }
 
+/// The user ids in the seats of the game going on in `channel`, White first (0 for the bot).
+fn players_in(app: &App, channel: u64) -> [u64; 2] {
+    let game = app.store().active_game(channel).unwrap();
+    seat_ids(&game.expect("a game in the channel").players)
+}
+
 /// The bot against the stand-in, answering slow work without deferring (up to 2.5 s, within
 /// Discord's 3 s), so that each interaction's own answer carries what these tests read.
 async fn start(standin: &StandIn, dir: &std::path::Path) -> (RunningClient, App) {
@@ -61,13 +67,7 @@ impl Club {
     async fn play_in_thread(&self, who: &TestUser) -> (ThreadInfo, SentInteraction, u64) {
         let sent = self
             .standin
-            .send_slash(
-                who,
-                self.channel,
-                Slash::named("play")
-                    .with("level", "easy")
-                    .with("colour", "white"),
-            )
+            .send_slash(who, self.channel, Slash::play_easy("white"))
             .await;
         let thread = self.standin.thread_created(self.channel.channel).await;
         let cb = self.standin.callback(&sent).await;
@@ -126,22 +126,13 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
     let line = standin.original_message(&click);
     let line_id: u64 = line["id"].as_str().unwrap().parse().unwrap();
     assert_eq!(line["channel_id"], Value::from(channel.channel.to_string()));
-    assert!(
-        text_of(&line).contains("alice vs bob"),
-        "{}",
-        text_of(&line)
-    );
+    assert_body_says(&line, "alice vs bob");
     assert!(text_of(&line).contains(&channel_link(thread.id)));
 
     // The board is in the thread, and the game is stored by the thread's id.
     let board = standin.channel_post(thread.id).await;
-    assert!(text(&board).contains("The game begins"), "{}", text(&board));
-    let game = app
-        .store()
-        .active_game(thread.id)
-        .unwrap()
-        .expect("game in the thread");
-    assert_eq!(seat_ids(&game.players), [alice.id, bob.id]);
+    assert_says(&board, "The game begins");
+    assert_eq!(players_in(app, thread.id), [alice.id, bob.id]);
     assert!(app.store().active_game(channel.channel).unwrap().is_none());
 
     // alice moves from the thread's board menu; bob resigns from the next board.
@@ -154,21 +145,13 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
     assert_eq!(place_of(&board).channel, thread.id);
     let sent = standin.click_button(&bob, &board, "damas:resign:").await;
     let cb = standin.callback(&sent).await;
-    assert!(
-        text(&cb).contains("White wins by resignation"),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, "White wins by resignation");
     let last_board = standin.original_message(&sent);
 
     // The channel's line shows the result, still linking to the thread; the thread is
     // archived, not deleted.
     let edit = message_edit(standin, channel.channel, line_id).await;
-    assert!(
-        text(&edit).contains("White wins by resignation"),
-        "{}",
-        text(&edit)
-    );
+    assert_says(&edit, "White wins by resignation");
     assert!(text(&edit).contains(&channel_link(thread.id)));
     let archived = standin.wait_thread_archived(thread.id).await;
     assert_eq!(archived.times_archived, 1);
@@ -176,9 +159,8 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
 
     // Rematch, from the archived thread: only alice may accept bob's challenge, and colours
     // swap. The thread reopens for the new game, and the channel gets a new line.
-    let rematch = custom_id_starting(&last_board, "damas:rematch:");
     let sent = standin
-        .send_interaction(standin.button_click(&bob, &last_board, &rematch))
+        .click_button(&bob, &last_board, "damas:rematch:")
         .await;
     let cb = standin.callback(&sent).await;
     assert!(!cb.is_ephemeral(), "{}", cb.summary());
@@ -192,9 +174,8 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
         "a message reopens the thread"
     );
     let challenge = standin.original_message(&sent);
-    let accept = custom_id_starting(&challenge, "damas:accept:");
     let own = standin
-        .send_interaction(standin.button_click(&bob, &challenge, &accept))
+        .click_button(&bob, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&own).await;
     assert!(
@@ -203,18 +184,13 @@ async fn a_challenge_is_played_in_its_own_thread_which_is_archived_at_the_end() 
         cb.summary()
     );
     let sent = standin
-        .send_interaction(standin.button_click(&alice, &challenge, &accept))
+        .click_button(&alice, &challenge, "damas:accept:")
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(text(&cb).contains("⚪ bob vs ⚫ alice"), "{}", text(&cb));
-    let game = app
-        .store()
-        .active_game(thread.id)
-        .unwrap()
-        .expect("the rematch");
-    assert_eq!(seat_ids(&game.players), [bob.id, alice.id]);
+    assert_says(&cb, "⚪ bob vs ⚫ alice");
+    assert_eq!(players_in(app, thread.id), [bob.id, alice.id]);
     let line = standin.channel_post(channel.channel).await;
-    assert!(text(&line).contains("bob vs alice"), "{}", text(&line));
+    assert_says(&line, "bob vs alice");
     assert!(text(&line).contains(&channel_link(thread.id)));
     assert_eq!(
         standin.threads_in(channel.channel).len(),
@@ -237,12 +213,7 @@ async fn two_games_run_in_threads_of_one_channel_at_once() {
     assert_ne!(threads[0].id, threads[1].id);
     assert_eq!(threads[1].name, "carol vs Bot · easy · Spanish draughts");
     for (thread, who) in threads.iter().zip([&alice, &carol]) {
-        let game = app
-            .store()
-            .active_game(thread.id)
-            .unwrap()
-            .expect("a game per thread");
-        assert_eq!(seat_ids(&game.players)[0], who.id);
+        assert_eq!(players_in(app, thread.id)[0], who.id);
     }
 
     // alice's move is answered by the bot in her thread, not in the channel nor carol's.
@@ -251,7 +222,7 @@ async fn two_games_run_in_threads_of_one_channel_at_once() {
     let sent = standin.send_interaction(pick).await;
     standin.callback(&sent).await;
     let reply = standin.channel_post(threads[0].id).await;
-    assert!(text(&reply).contains("Bot"), "{}", text(&reply));
+    assert_says(&reply, "Bot");
     let game = app.store().active_game(threads[0].id).unwrap().unwrap();
     assert_eq!(game.moves.len(), 2);
     let other = app.store().active_game(threads[1].id).unwrap().unwrap();
@@ -294,7 +265,7 @@ async fn a_game_cancelled_in_its_thread_closes_the_thread_and_says_so_in_the_cha
     let stripped = message_edit(standin, thread.id, board_id).await;
     assert_eq!(stripped.body()["components"], serde_json::json!([]));
     let edit = message_edit(standin, channel.channel, line_id).await;
-    assert!(text(&edit).contains("cancelled"), "{}", text(&edit));
+    assert_says(&edit, "cancelled");
     assert!(text(&edit).contains(&channel_link(thread.id)));
     let archived = standin.wait_thread_archived(thread.id).await;
     assert_eq!(archived.times_archived, 1);
@@ -320,8 +291,8 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
         )
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(text(&cb).contains("Create Public Threads"), "{}", text(&cb));
-    assert!(text(&cb).contains("The game begins"), "{}", text(&cb));
+    assert_says(&cb, "Create Public Threads");
+    assert_says(&cb, "The game begins");
     let board = standin.original_message(&sent);
     assert_eq!(place_of(&board).channel, channel.channel);
     // It says so once: the next board does not.
@@ -352,11 +323,7 @@ async fn without_threads_the_game_is_played_in_the_channel_and_says_why_once() {
         .send_slash(&bob, third, Slash::named("play").with("colour", "white"))
         .await;
     let cb = standin.callback(&sent).await;
-    assert!(
-        text(&cb).contains("would not let me open a thread"),
-        "{}",
-        text(&cb)
-    );
+    assert_says(&cb, "would not let me open a thread");
     assert_eq!(
         place_of(&standin.original_message(&sent)).channel,
         third.channel
@@ -571,7 +538,7 @@ async fn a_rematch_against_the_bot_starts_at_once_with_colours_swapped() {
     );
     assert_eq!(game.variant, Variant::English);
     // In English draughts Black moves first: the bot, now.
-    assert_eq!(a.bot_turn, Some(PLACE));
+    assert_eq!(a.bot_turn(), Some(PLACE));
 }
 
 #[tokio::test]
@@ -586,7 +553,7 @@ async fn a_game_thread_announces_its_game_and_its_end_in_the_parent_channel() {
     let accept = button_id(only(&a), Action::Accept);
     let a = w.app.component(&bob, PLACE, &accept, &[]).await;
     assert!(a.replies.is_empty());
-    let request = a.new_thread.expect("a thread is asked for");
+    let request = a.new_thread().cloned().expect("a thread is asked for");
     assert_eq!(request.name, "alice vs bob · Spanish draughts");
     assert_eq!(request.parent, PLACE);
 
@@ -606,7 +573,7 @@ async fn a_game_thread_announces_its_game_and_its_end_in_the_parent_channel() {
     let mut inv = Invocation::new(commands::find("play").unwrap());
     inv.can_create_threads = true;
     let a = w.app.run_command(&alice, thread, &inv).await;
-    assert!(a.new_thread.is_none());
+    assert!(a.new_thread().is_none());
     assert!(
         only(&a).is_private(),
         "the thread is busy: {}",

@@ -314,8 +314,23 @@ pub fn text_of(v: &Value) -> String {
     s
 }
 
+/// All the text of a recorded message: [`text_of`] its body.
 pub fn text(r: &Recorded) -> String {
     text_of(r.message_body())
+}
+
+/// Checks the text of a recorded message contains `words`, showing the whole text if not.
+#[track_caller]
+pub fn assert_says(r: &Recorded, words: &str) {
+    let text = text(r);
+    assert!(text.contains(words), "{text}");
+}
+
+/// Checks the text of a message body contains `words`, showing the whole text if not.
+#[track_caller]
+pub fn assert_body_says(v: &Value, words: &str) {
+    let text = text_of(v);
+    assert!(text.contains(words), "{text}");
 }
 
 /// Checks the posted PNG shows exactly `pos`, from `perspective`.

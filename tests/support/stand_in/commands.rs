@@ -28,6 +28,14 @@ impl Slash {
             .with("colour", colour)
     }
 
+    /// `/play level:easy colour:<colour>`: a game against the computer's easiest level, in
+    /// the server's variant.
+    pub fn play_easy(colour: &str) -> Slash {
+        Slash::named("play")
+            .with("level", "easy")
+            .with("colour", colour)
+    }
+
     /// `/move move:<notation>`.
     pub fn mv(notation: &str) -> Slash {
         Slash::named("move").with("move", notation)

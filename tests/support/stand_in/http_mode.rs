@@ -7,10 +7,10 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ed25519_dalek::Signer;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::{rest, Inner, Recorded, Route, SentInteraction, StandIn};
+use super::{rest, snowflake, Inner, Recorded, Route, SentInteraction, StandIn};
 
 /// The application's public key (`DISCORD_PUBLIC_KEY`), 64 hex digits.
 pub(crate) fn public_key_hex(inner: &Inner) -> String {
@@ -209,6 +209,21 @@ impl StandIn {
             .as_ref()
             .expect("an interaction posted by HTTP");
         self.post_raw(url, &request.headers, &request.body).await
+    }
+
+    /// Posts Discord's PING to the endpoint, signed: what Discord sends to check an endpoint
+    /// before it accepts its URL, and now and then after.
+    pub async fn post_ping(&self, url: &str) -> HttpAnswered {
+        let ping = serde_json::to_vec(&json!({
+            "type": 1,
+            "id": snowflake().to_string(),
+            "application_id": self.application_id().to_string(),
+            "token": "cGluZw.ping.stand-in",
+            "version": 1,
+        }))
+        .expect("JSON");
+        self.post_raw(url, &self.signature_headers(&ping), &ping)
+            .await
     }
 
     /// Posts raw bytes to the endpoint with the given headers (bad or missing signatures).

@@ -131,7 +131,7 @@ pub fn play_notation(rec: &mut GameRecord, notation: &str, now_ms: u64) -> Game 
 pub async fn puzzle_solved(store: &Store, user_id: u64, name: &str, guild_id: u64, rating: f64) {
     store
         .update_puzzle_player(user_id, name, guild_id, |mut p| {
-            p.record_attempt(rating, true);
+            damas::app::scoring::record_puzzle_attempt(&mut p, rating, true);
             Ok::<_, ()>((p, ()))
         })
         .await

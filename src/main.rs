@@ -132,10 +132,6 @@ fn engine(a: EngineArgs) -> ExitCode {
             return damas::cli::fail(format!("--weights {}: {e}", path.display()));
         }
     }
-    // Flying kings' three against one, when no table file holds it, is built in memory: on
-    // another thread now, so that no move of the game waits for it (the first position that
-    // needs it would otherwise spend about a second building it, far past a match's clock).
-    damas::ai::EndgameTables::global().build_in_memory_in_background();
     let stdin = std::io::BufReader::new(std::io::stdin());
     match engine_protocol::serve(stdin, &mut std::io::stdout().lock(), a.hash_mb) {
         Ok(()) => ExitCode::SUCCESS,

@@ -121,6 +121,11 @@ impl EngineState {
 
     /// A new game from `variant`'s start: the table forgets the previous game.
     pub fn new_game(&mut self, variant: Variant) {
+        // Flying kings' three against one, when no table file holds it, is built in memory:
+        // on another thread now, so that no move of the game waits for it (the first search
+        // that needed it would otherwise spend about a second building it, far past a
+        // match's clock).
+        crate::ai::EndgameTables::global().build_in_memory_in_background_of(&[variant]);
         self.table.reset(u32::MAX);
         self.game = Game::new(variant);
     }

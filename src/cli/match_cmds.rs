@@ -592,6 +592,10 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
             (None, None) => "their default".to_string(),
         }
     );
+    // What the players probe: in-process levels these tables, and engine commands started from
+    // here read the same folder unless told otherwise. A Spanish match once ran without them
+    // unnoticed (README, #24), so every match says.
+    println!("{}", crate::ai::EndgameTables::global().summary());
     if let Some(s) = &sprt {
         let (lo, hi) = s.bounds();
         println!(

@@ -226,9 +226,16 @@ impl EndgameTables {
     /// will be built in memory (the bot does at start). Until they are ready, probes of their
     /// positions answer "not here" rather than wait, so no move waits for them.
     pub fn build_in_memory_in_background(&self) {
-        let variants: Vec<Variant> = Variant::ALL
-            .into_iter()
-            .filter(|&v| self.builds_in_memory(v))
+        self.build_in_memory_in_background_of(&Variant::ALL);
+    }
+
+    /// [`EndgameTables::build_in_memory_in_background`] for `variants` only (`damas engine`
+    /// builds the one variant of the game it is told to start).
+    pub fn build_in_memory_in_background_of(&self, variants: &[Variant]) {
+        let variants: Vec<Variant> = variants
+            .iter()
+            .copied()
+            .filter(|&v| self.builds_in_memory(v) && !self.built_in_ready(v))
             .collect();
         if variants.is_empty() {
             return;
@@ -247,6 +254,14 @@ impl EndgameTables {
                 tracing::warn!("endgame tables: cannot build kings against one ahead: {e}")
             }
         }
+    }
+
+    /// Whether [`BUILT_IN`]'s tables of `variant` are built (or failed to build).
+    fn built_in_ready(&self, variant: Variant) -> bool {
+        self.0
+            .built_in
+            .as_ref()
+            .is_some_and(|cells| cells[variant_slot(variant)].get().is_some())
     }
 
     /// [`BUILT_IN`]'s tables of `variant` if they are ready; else built now, unless

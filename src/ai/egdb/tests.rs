@@ -193,6 +193,17 @@ fn kings_against_one_are_built_in_memory_where_there_are_no_files() {
     }
     assert!(ahead.stored(&p).is_some());
     assert_eq!(ahead.stored(&p), built_in.stored(&p));
+    // `damas engine` builds only the variant of the game it starts.
+    let one = EndgameTables::open(empty.path());
+    one.build_in_memory_in_background_of(&[Variant::Portuguese]);
+    let q = *game(Variant::Portuguese, "W:WK1,K10,K20:BK26").position();
+    let mut waited = 0;
+    while one.stored(&q).is_none() && waited < 1200 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    assert!(one.built_in_ready(Variant::Portuguese));
+    assert!(!one.built_in_ready(Variant::Spanish));
     // English kings need no such help, and no tables means none.
     assert!(!built_in.builds_in_memory(Variant::English));
     let english = game(Variant::English, "W:WK1,K10,K20:BK26");

@@ -10,7 +10,7 @@
 //! - a move that does not end its game, and one that ends a game but not the round;
 //! - a `/tournament standings` answer, picture included, after each round.
 //!
-//! Minutes long: run by hand with `cargo bench --bench tournament_app` (`-- --players N
+//! About 40 s long: run by hand with `cargo bench --bench tournament_app` (`-- --players N
 //! --rounds N --plies N` change the sizes), not in CI.
 
 use damas::app::commands::{

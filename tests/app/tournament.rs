@@ -200,6 +200,18 @@ async fn entered(w: &World, out: &Shown, organiser: &Actor, entrants: &[Actor], 
     let _ = out;
 }
 
+/// A Swiss of `n` players (all entered, the first its organiser) over `rounds` rounds,
+/// started: round 1 paired and its games open.
+async fn started(n: u64, rounds: i64) -> (World, Arc<Shown>, Vec<Actor>) {
+    let w = world();
+    let out = Arc::new(Shown::default());
+    let people = players(n);
+    entered(&w, &out, &people[0], &people, rounds).await;
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    show(&w.app, a, &out, CHANNEL).await;
+    (w, out, people)
+}
+
 /// The games of the current round still in play: (thread, white, black).
 fn games_in_play(app: &App) -> Vec<(u64, u64, u64)> {
     let rec = stored(app);
@@ -228,13 +240,8 @@ async fn white_wins_all(w: &World, out: &Arc<Shown>, people: &[Actor]) {
 
 #[tokio::test]
 async fn a_swiss_runs_from_entries_to_the_final_standings_by_itself() {
-    let w = world();
-    let out = Arc::new(Shown::default());
-    let people = players(4);
-    entered(&w, &out, &people[0], &people, 2).await;
+    let (w, out, people) = started(4, 2).await;
 
-    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
-    show(&w.app, a, &out, CHANNEL).await;
     let rec = stored(&w.app);
     assert_eq!(rec.state.stage, Stage::Running);
     assert_eq!(rec.state.rounds.len(), 1);
@@ -431,12 +438,7 @@ async fn leaving_before_the_start_removes_the_entry() {
 
 #[tokio::test]
 async fn a_player_who_leaves_mid_tournament_is_withdrawn_and_paired_no_more() {
-    let w = world();
-    let out = Arc::new(Shown::default());
-    let people = players(5);
-    entered(&w, &out, &people[0], &people, 3).await;
-    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
-    show(&w.app, a, &out, CHANNEL).await;
+    let (w, out, people) = started(5, 3).await;
     let (thread, white, black) = games_in_play(&w.app)[0];
     let leaver = people.iter().find(|p| p.user_id == black).unwrap().clone();
 
@@ -487,12 +489,7 @@ async fn a_player_who_leaves_mid_tournament_is_withdrawn_and_paired_no_more() {
 
 #[tokio::test]
 async fn a_game_cancelled_by_a_moderator_counts_as_lost_by_both() {
-    let w = world();
-    let out = Arc::new(Shown::default());
-    let people = players(4);
-    entered(&w, &out, &people[0], &people, 2).await;
-    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
-    show(&w.app, a, &out, CHANNEL).await;
+    let (w, out, _) = started(4, 2).await;
     let (thread, ..) = games_in_play(&w.app)[0];
     let mut moderator = actor(77, "mod");
     moderator.can_manage_messages = true;
@@ -526,12 +523,7 @@ async fn a_tournament_whose_channel_was_deleted_is_cancelled() {
 
 #[tokio::test]
 async fn a_round_that_ended_while_nobody_watched_is_caught_up_once() {
-    let w = world();
-    let out = Arc::new(Shown::default());
-    let people = players(4);
-    entered(&w, &out, &people[0], &people, 3).await;
-    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
-    show(&w.app, a, &out, CHANNEL).await;
+    let (w, out, people) = started(4, 3).await;
     // The games end, but their final boards are never shown (the process stopped).
     for (thread, _, black) in games_in_play(&w.app) {
         let who = people.iter().find(|p| p.user_id == black).unwrap();

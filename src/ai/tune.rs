@@ -376,7 +376,8 @@ pub fn search_scores(
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<i32> {
-    const CHUNK: usize = 256;
+    // Positions a thread takes at a time: few, so that a small set is shared out too.
+    const CHUNK: usize = 16;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let scores = Mutex::new(vec![0i32; positions.len()]);
@@ -628,9 +629,12 @@ mod tests {
         };
         let samples = spanish_samples(2);
         let mut positions = vec![white_wins, black_wins];
-        positions.extend(samples.positions().iter().take(30));
-        let one = search_scores(&positions, 2_000, 1, &|_| {});
-        let two = search_scores(&positions, 2_000, 2, &|_| {});
+        // More than one chunk of positions, so that two threads share them out, searched
+        // deep enough that a table kept from one position to the next changes some scores.
+        positions.extend(samples.positions().iter().take(46));
+        assert_eq!(positions.len(), 48);
+        let one = search_scores(&positions, 20_000, 1, &|_| {});
+        let two = search_scores(&positions, 20_000, 2, &|_| {});
         assert_eq!(one, two);
         assert!(one[0] > 200, "{}", one[0]);
         assert!(one[1] < -200, "{}", one[1]);

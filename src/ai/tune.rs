@@ -627,12 +627,12 @@ mod tests {
         let (Ok(white_wins), Ok(black_wins)) = (white_wins, black_wins) else {
             panic!("bad test FEN");
         };
-        let samples = spanish_samples(2);
+        let samples = spanish_samples(4);
         let mut positions = vec![white_wins, black_wins];
-        // More than one chunk of positions, so that two threads share them out, searched
+        // More than two chunks of positions, so that two threads share them out, searched
         // deep enough that a table kept from one position to the next changes some scores.
         positions.extend(samples.positions().iter().take(46));
-        assert_eq!(positions.len(), 48);
+        assert!(positions.len() > 2 * 16, "{} positions", positions.len());
         let one = search_scores(&positions, 20_000, 1, &|_| {});
         let two = search_scores(&positions, 20_000, 2, &|_| {});
         assert_eq!(one, two);

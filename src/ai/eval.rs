@@ -220,7 +220,10 @@ pub mod feature {
     pub const THREATENED: usize = 72;
     /// Having the move.
     pub const TO_MOVE: usize = 73;
-    pub const COUNT: usize = 74;
+    /// Having a king while the other side has none (a flying king rules a board without
+    /// another king: the square weights count each king alone, not this).
+    pub const KINGS_AGAINST_NONE: usize = 74;
+    pub const COUNT: usize = 75;
 
     /// The feature's name in the weights file.
     pub fn name(f: usize) -> String {
@@ -237,6 +240,7 @@ pub mod feature {
             REFUGE => "refuge".into(),
             THREATENED => "threatened".into(),
             TO_MOVE => "to-move".into(),
+            KINGS_AGAINST_NONE => "kings-against-none".into(),
             _ => format!("feature-{f}"),
         }
     }
@@ -383,6 +387,11 @@ pub fn features(pos: &Position, sink: &mut impl FeatureSink) {
         sink.add(feature::THREATENED, sign * threatened);
     }
     sink.add(feature::TO_MOVE, sign);
+    match (s.kings[0] != 0, s.kings[1] != 0) {
+        (true, false) => sink.add(feature::KINGS_AGAINST_NONE, 1),
+        (false, true) => sink.add(feature::KINGS_AGAINST_NONE, -1),
+        _ => {}
+    }
 }
 
 /// Weights are in sixteenths of the evaluation's unit (a hundredth of a man), so that small
@@ -695,6 +704,32 @@ mod tests {
         let s = Sides::of(&free);
         let empty = !(s.pieces(0) | s.pieces(1));
         assert_eq!(trapped_kings(t, &s, 1, empty), 0);
+    }
+
+    /// The features of `pos` as a dense vector.
+    fn feature_counts(pos: &Position) -> Vec<i32> {
+        struct Counts(Vec<i32>);
+        impl FeatureSink for Counts {
+            fn add(&mut self, f: usize, v: i32) {
+                self.0[f] += v;
+            }
+        }
+        let mut counts = Counts(vec![0; feature::COUNT]);
+        features(pos, &mut counts);
+        counts.0
+    }
+
+    #[test]
+    fn kings_against_none_counts_for_the_only_side_with_kings() {
+        let f = feature::KINGS_AGAINST_NONE;
+        let white_alone = pos(Variant::Spanish, "W:WK1,K2,9:B20,24");
+        let black_alone = pos(Variant::Spanish, "W:W9:BK20,24");
+        let both = pos(Variant::Spanish, "W:WK1,9:BK20,24");
+        let neither = pos(Variant::Spanish, "W:W1,9:B20,24");
+        assert_eq!(feature_counts(&white_alone)[f], 1);
+        assert_eq!(feature_counts(&black_alone)[f], -1);
+        assert_eq!(feature_counts(&both)[f], 0);
+        assert_eq!(feature_counts(&neither)[f], 0);
     }
 
     #[test]

@@ -407,9 +407,20 @@ fn material(pos: &Position, c: Color) -> (i32, i32) {
     (pieces, kings)
 }
 
-/// Whether `line`, played from `pos`, wins the side to move two men net or a king: the
-/// material after the line (or after its first reply, whichever is best for the side to
-/// move at a point where the opponent has answered) against the material now.
+/// Whether the side to move can crown a man at once: such a man is as good as a king, even
+/// where the search's line, which only has to keep the score, crowns it later or not at all.
+fn can_crown(pos: &Position) -> bool {
+    let me = pos.side_to_move();
+    let kings = pos.kings(me).count();
+    pos.legal_moves()
+        .iter()
+        .any(|mv| pos.apply(mv).kings(me).count() > kings)
+}
+
+/// Whether `line`, played from `pos`, wins the side to move two men net or a king (a man won
+/// and another about to crown counts as one): the material after the line (or after its
+/// first reply, whichever is best for the side to move at a point where the opponent has
+/// answered) against the material now.
 fn is_shot(pos: &Position, line: &[Move]) -> bool {
     let me = pos.side_to_move();
     let (p0, k0) = material(pos, me);
@@ -424,7 +435,8 @@ fn is_shot(pos: &Position, line: &[Move]) -> bool {
         // about to be recaptured wins nothing.
         if i % 2 == 1 || i + 1 == line.len() {
             let (pn, kn) = material(&p, me);
-            if pn - p0 >= SHOT_PIECES || (kn - k0 >= 1 && pn >= p0) {
+            let crowning = pn > p0 && p.side_to_move() == me && can_crown(&p);
+            if pn - p0 >= SHOT_PIECES || (kn - k0 >= 1 && pn >= p0) || crowning {
                 best = true;
             }
         }

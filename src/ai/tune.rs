@@ -7,14 +7,24 @@
 //! a man is 100), and then held, so the tuned evaluation keeps the same unit: reviews and the search's margins
 //! read it as before. Weights the games say little about (a man on a rare square) are held
 //! near the prior, the hand-made evaluation Expert had before.
+//!
+//! A game's result is a noisy label for its early positions (a game of quick self-play is
+//! decided by mistakes made long after them), so the label may also be blended with a deeper
+//! search's verdict on the position itself, as engines train on search scores:
+//! `λ · result + (1 − λ) · sigmoid(k · score)` ([`Samples::label_with_scores`]), the score from
+//! a node-limited search ([`search_scores`]: nodes, not time, so the labels are the same on
+//! any machine).
 
 use super::eval::{self, feature, FeatureSink, Weights, FULL_BOARD, WEIGHT_SCALE};
+use super::hash::Table;
 use super::level::{Level, SearchLimits};
-use super::search::{best_move, SearchOptions};
+use super::search::{best_move, best_move_with_table, SearchOptions};
 use crate::engine::{Color, Game, Outcome, Position, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Quiet positions of finished games, their features and White's score in each game.
 #[derive(Default)]
@@ -29,7 +39,27 @@ pub struct Samples {
     reference: Vec<i16>,
     /// Samples of every tenth game, kept out of the fit to check it.
     held_out: Vec<bool>,
+    /// The positions themselves, for a search to label.
+    positions: Vec<Position>,
+    /// Searched scores blended into the labels, if any.
+    search: Option<SearchLabels>,
     games: usize,
+}
+
+/// Scores of a search of every sample (White's view, hundredths) and the weight `lambda` the
+/// game's result keeps beside them.
+struct SearchLabels {
+    scores: Vec<i32>,
+    lambda: f64,
+}
+
+/// Why search scores cannot label a set of samples.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LabelError {
+    #[error("{scores} scores for {samples} positions")]
+    Count { scores: usize, samples: usize },
+    #[error("the result's weight λ must be between 0 and 1, not {0}")]
+    Lambda(f64),
 }
 
 /// Dense per-position feature counts, cleared after each position.
@@ -113,7 +143,50 @@ impl Samples {
             };
             self.reference.push(basic.clamp(-3000, 3000) as i16);
             self.held_out.push(held_out);
+            self.positions.push(*pos);
         }
+    }
+
+    /// The sampled positions, in order.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// Labels every sample with `lambda · result + (1 − lambda) · sigmoid(k · score)`, where
+    /// `scores` are White's scores of the samples in order (as [`search_scores`] gives them)
+    /// and `k` the steepness the fit finds. `lambda` 1 keeps the results alone.
+    pub fn label_with_scores(&mut self, scores: Vec<i32>, lambda: f64) -> Result<(), LabelError> {
+        if scores.len() != self.len() {
+            return Err(LabelError::Count {
+                scores: scores.len(),
+                samples: self.len(),
+            });
+        }
+        if !(0.0..=1.0).contains(&lambda) {
+            return Err(LabelError::Lambda(lambda));
+        }
+        self.search = Some(SearchLabels { scores, lambda });
+        Ok(())
+    }
+
+    /// Each sample's label with the curve's steepness `k`: the game's result, blended with
+    /// the searched score when there is one.
+    pub fn targets(&self, k: f64) -> Vec<f64> {
+        match &self.search {
+            None => self.results.iter().map(|&r| r as f64).collect(),
+            Some(s) => self
+                .results
+                .iter()
+                .zip(&s.scores)
+                .map(|(&r, &score)| {
+                    s.lambda * r as f64 + (1.0 - s.lambda) * sigmoid(k * score as f64)
+                })
+                .collect(),
+        }
+    }
+
+    fn results(&self) -> Vec<f64> {
+        self.results.iter().map(|&r| r as f64).collect()
     }
 
     fn features(&self, i: usize) -> &[(u16, i16)] {
@@ -166,9 +239,14 @@ pub struct FitReport {
     pub steepness: f64,
     pub samples: usize,
     pub held_out: usize,
-    /// Mean log loss on the fitted and held-out samples, with the prior weights and after.
+    /// Mean log loss against the labels on the fitted and held-out samples, with the prior
+    /// weights and after.
     pub before: (f64, f64),
     pub after: (f64, f64),
+    /// The same against the games' results alone (equal to the above unless searched scores
+    /// are blended in), which compares fits whatever their labels.
+    pub before_results: (f64, f64),
+    pub after_results: (f64, f64),
 }
 
 /// Settings of a fit.
@@ -192,14 +270,15 @@ impl Default for FitOptions {
     }
 }
 
-/// Mean losses (fitted, held out) of weights `w` (in hundredths, full board then empty).
-fn losses(samples: &Samples, w: &[f64], k: f64) -> (f64, f64) {
+/// Mean losses (fitted, held out) of weights `w` (in hundredths, full board then empty)
+/// against `labels`.
+fn losses(samples: &Samples, w: &[f64], k: f64, labels: &[f64]) -> (f64, f64) {
     let mut sum = [0.0f64; 2];
     let mut n = [0usize; 2];
-    for i in 0..samples.len() {
+    for (i, &label) in labels.iter().enumerate() {
         let e = predict(samples, i, w);
         let part = usize::from(samples.held_out[i]);
-        sum[part] += log_loss(sigmoid(k * e), samples.results[i] as f64);
+        sum[part] += log_loss(sigmoid(k * e), label);
         n[part] += 1;
     }
     (sum[0] / n[0].max(1) as f64, sum[1] / n[1].max(1) as f64)
@@ -227,7 +306,10 @@ pub fn fit(samples: &Samples, prior: &Weights, opts: FitOptions) -> (Weights, Fi
         .map(|&x| x as f64 / scale)
         .collect();
     let mut w = start.clone();
-    let before = losses(samples, &w, k);
+    let targets = samples.targets(k);
+    let results = samples.results();
+    let before = losses(samples, &w, k, &targets);
+    let before_results = losses(samples, &w, k, &results);
     let fitted: Vec<usize> = (0..samples.len())
         .filter(|&i| !samples.held_out[i])
         .collect();
@@ -239,7 +321,7 @@ pub fn fit(samples: &Samples, prior: &Weights, opts: FitOptions) -> (Weights, Fi
         let mut grad = vec![0.0; w.len()];
         for &i in &fitted {
             let e = predict(samples, i, &w);
-            let d = k * (sigmoid(k * e) - samples.results[i] as f64);
+            let d = k * (sigmoid(k * e) - targets[i]);
             let full = samples.fullness[i] as f64 / FULL_BOARD as f64;
             for &(f, x) in samples.features(i) {
                 let f = f as usize;
@@ -267,7 +349,8 @@ pub fn fit(samples: &Samples, prior: &Weights, opts: FitOptions) -> (Weights, Fi
         .chain(tuned.empty.iter())
         .map(|&x| x as f64 / scale)
         .collect();
-    let after = losses(samples, &rounded, k);
+    let after = losses(samples, &rounded, k, &targets);
+    let after_results = losses(samples, &rounded, k, &results);
     let held_out = samples.held_out.iter().filter(|&&h| h).count();
     let report = FitReport {
         steepness: k,
@@ -275,8 +358,74 @@ pub fn fit(samples: &Samples, prior: &Weights, opts: FitOptions) -> (Weights, Fi
         held_out,
         before,
         after,
+        before_results,
+        after_results,
     };
     (tuned, report)
+}
+
+/// White's score (hundredths; beyond ±[`super::search::TABLE_BOUND`] a proven win or loss)
+/// from Expert's search of each of `positions` at `nodes` nodes, searched on `threads`
+/// threads, each position from scratch (no history, an emptied table), so that the scores do
+/// not depend on the threads or the machine. Endgame positions the process's tables hold
+/// ([`super::EndgameTables::global`]) get the tables' verdict. `progress` hears the number
+/// of positions done now and then.
+pub fn search_scores(
+    positions: &[Position],
+    nodes: u64,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<i32> {
+    // Positions a thread takes at a time: few, so that a small set is shared out too.
+    const CHUNK: usize = 16;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let scores = Mutex::new(vec![0i32; positions.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut table = Table::with_memory(64 << 20);
+                loop {
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if start >= positions.len() {
+                        break;
+                    }
+                    let end = (start + CHUNK).min(positions.len());
+                    let chunk: Vec<i32> = positions[start..end]
+                        .iter()
+                        .map(|pos| white_search_score(pos, nodes, &mut table))
+                        .collect();
+                    scores.lock().unwrap_or_else(|e| e.into_inner())[start..end]
+                        .copy_from_slice(&chunk);
+                    progress(done.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len());
+                }
+            });
+        }
+    });
+    scores.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// White's score of `pos` after a search of `nodes` nodes.
+fn white_search_score(pos: &Position, nodes: u64, table: &mut Table) -> i32 {
+    let opts = SearchOptions {
+        seed: 1,
+        limits: Some(SearchLimits {
+            time: None,
+            nodes: Some(nodes),
+            depth: None,
+        }),
+        ..SearchOptions::default()
+    };
+    let game = Game::from_position(*pos);
+    let score = match best_move_with_table(&game, Level::Expert, &opts, table) {
+        Some(r) => r.score,
+        // No move: the side to move has lost (quiet samples always have one).
+        None => -super::search::MATE,
+    };
+    match pos.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    }
 }
 
 /// Settings of self-play games.
@@ -387,6 +536,108 @@ mod tests {
         let prior = Weights::prior(Variant::Spanish);
         let (_, report) = fit(&samples, &prior, FitOptions::default());
         assert!(report.after.0 <= report.before.0 + 1e-6, "{report:?}");
+    }
+
+    /// A few short Spanish games' samples.
+    fn spanish_samples(games: u64) -> Samples {
+        let mut samples = Samples::default();
+        let settings = SelfPlay {
+            variant: Variant::Spanish,
+            random_plies: 6,
+            nodes: 300,
+            max_plies: 200,
+        };
+        for index in 0..games {
+            let game = self_play_game(&settings, 5, index);
+            if let Some(white) = white_score(game.outcome()) {
+                samples.add_game(&game, white, 0);
+            }
+        }
+        samples
+    }
+
+    #[test]
+    fn search_scores_blend_with_the_results_as_lambda_says() {
+        let mut samples = spanish_samples(4);
+        assert!(samples.len() > 20, "{} samples", samples.len());
+        let scores: Vec<i32> = (0..samples.len() as i32)
+            .map(|i| (i * 37) % 900 - 450)
+            .collect();
+        let k = 0.004;
+        let results = samples.targets(k);
+        samples
+            .label_with_scores(scores.clone(), 0.25)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let blended = samples.targets(k);
+        for i in 0..samples.len() {
+            let expected = 0.25 * results[i] + 0.75 / (1.0 + (-k * scores[i] as f64).exp());
+            assert!((blended[i] - expected).abs() < 1e-12, "sample {i}");
+        }
+        samples
+            .label_with_scores(scores.clone(), 0.0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let searched_only = samples.targets(k);
+        assert!((searched_only[0] - 1.0 / (1.0 + (k * 450.0).exp())).abs() < 1e-12);
+        // Bad labels change nothing.
+        assert_eq!(
+            samples.label_with_scores(scores[1..].to_vec(), 0.5),
+            Err(LabelError::Count {
+                scores: scores.len() - 1,
+                samples: scores.len()
+            })
+        );
+        assert_eq!(
+            samples.label_with_scores(scores, 1.5),
+            Err(LabelError::Lambda(1.5))
+        );
+        assert_eq!(samples.targets(k), searched_only);
+    }
+
+    #[test]
+    fn lambda_one_reproduces_the_fit_on_the_results() {
+        let mut samples = spanish_samples(6);
+        let prior = Weights::prior(Variant::Spanish);
+        let opts = FitOptions {
+            epochs: 30,
+            ..FitOptions::default()
+        };
+        let (on_results, report) = fit(&samples, &prior, opts);
+        let scores = vec![400; samples.len()];
+        samples
+            .label_with_scores(scores, 1.0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (again, again_report) = fit(&samples, &prior, opts);
+        assert_eq!(again, on_results);
+        assert_eq!(again_report.after, report.after);
+        assert_eq!(again_report.after, again_report.after_results);
+        // While the searched scores, all saying White wins, move the fit when they count.
+        samples
+            .label_with_scores(vec![400; samples.len()], 0.5)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (searched, _) = fit(&samples, &prior, opts);
+        assert_ne!(searched, on_results);
+    }
+
+    #[test]
+    fn search_scores_are_white_s_and_do_not_depend_on_the_threads() {
+        // Two kings against two men far from crowning, the men's side to move: a win for the
+        // side with the kings, White in the first position and Black in the second.
+        let white_wins = Position::from_fen(Variant::Spanish, "B:WK9,K14:B28,32");
+        let black_wins = Position::from_fen(Variant::Spanish, "W:W1,5:BK19,K24");
+        let (Ok(white_wins), Ok(black_wins)) = (white_wins, black_wins) else {
+            panic!("bad test FEN");
+        };
+        let samples = spanish_samples(4);
+        let mut positions = vec![white_wins, black_wins];
+        // More than two chunks of positions, so that two threads share them out, searched
+        // deep enough that a table kept from one position to the next changes some scores.
+        positions.extend(samples.positions().iter().take(46));
+        assert!(positions.len() > 2 * 16, "{} positions", positions.len());
+        let one = search_scores(&positions, 20_000, 1, &|_| {});
+        let two = search_scores(&positions, 20_000, 2, &|_| {});
+        assert_eq!(one, two);
+        assert!(one[0] > 200, "{}", one[0]);
+        assert!(one[1] < -200, "{}", one[1]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! `damas tune selfplay` plays Expert against itself and writes the games as PDN (the
 //! flying-king variants have no public game collections); `damas tune fit` reads games —
 //! PDN files, or a ZIP archive of them read in place — and rewrites one variant's section of
-//! `data/eval-weights.txt`.
+//! `data/eval-weights.txt`; with `--label-nodes` it labels each position with a search's score
+//! blended with the game's result, and `--label-cache` keeps those scores for the next fit.
 
 use super::fail;
 use crate::ai::tune::{self, FitOptions, Samples, SelfPlay};
@@ -73,6 +74,20 @@ pub struct FitArgs {
     /// Report the fit without writing it.
     #[arg(long = "dry-run")]
     pub dry_run: bool,
+    /// Label each position with Expert's search of this many nodes as well as with the game's
+    /// result (`--lambda` says how the two blend).
+    #[arg(long = "label-nodes")]
+    pub label_nodes: Option<u64>,
+    /// The weight of the game's result in a label, the searched score having the rest.
+    #[arg(long, default_value_t = 0.5, requires = "label_nodes")]
+    pub lambda: f64,
+    /// Threads searching the positions to label.
+    #[arg(long, default_value_t = 1, value_parser = super::threads())]
+    pub concurrency: usize,
+    /// Searched scores are read from this file when it was made for the same positions and
+    /// nodes, else searched and written to it.
+    #[arg(long = "label-cache", requires = "label_nodes")]
+    pub label_cache: Option<PathBuf>,
 }
 
 pub fn tune(args: TuneArgs) -> ExitCode {
@@ -151,6 +166,15 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
 
 fn fit(a: FitArgs) -> Result<(), String> {
     let variant = a.variant;
+    if a.label_nodes == Some(0) {
+        return Err("--label-nodes must be at least 1".into());
+    }
+    if !(0.0..=1.0).contains(&a.lambda) {
+        return Err(format!(
+            "--lambda must be between 0 and 1, not {}",
+            a.lambda
+        ));
+    }
     let weights_text = std::fs::read_to_string(&a.weights)
         .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
     let current = EvalWeights::parse_all(&weights_text)
@@ -180,6 +204,19 @@ fn fit(a: FitArgs) -> Result<(), String> {
         samples.len(),
         started.elapsed().as_secs_f64()
     );
+    if let Some(nodes) = a.label_nodes {
+        // The search judges with the weights file's weights, whatever the fit starts from,
+        // so that a fit can label with the weights of the one before.
+        let judge = current
+            .iter()
+            .find(|(v, _)| *v == variant)
+            .map_or_else(|| EvalWeights::prior(variant), |(_, w)| w.clone());
+        EvalWeights::use_instead(&weights_text).map_err(|e| e.to_string())?;
+        let scores = searched_scores(&samples, variant, nodes, &judge.to_text(variant), &a)?;
+        samples
+            .label_with_scores(scores, a.lambda)
+            .map_err(|e| e.to_string())?;
+    }
     let opts = FitOptions {
         epochs: a.epochs,
         ..FitOptions::default()
@@ -196,6 +233,16 @@ fn fit(a: FitArgs) -> Result<(), String> {
         report.after.1,
         started.elapsed().as_secs_f64()
     );
+    if a.label_nodes.is_some() {
+        println!(
+            "against the games' results alone (λ = {}): {:.5} / {:.5} before, {:.5} / {:.5} after",
+            a.lambda,
+            report.before_results.0,
+            report.before_results.1,
+            report.after_results.0,
+            report.after_results.1,
+        );
+    }
     if a.dry_run {
         return Ok(());
     }
@@ -204,6 +251,93 @@ fn fit(a: FitArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", a.weights.display()))?;
     println!("{variant}'s weights written to {}", a.weights.display());
     Ok(())
+}
+
+/// White's searched score of every sample: from `--label-cache` when it holds these
+/// positions at these nodes, else searched (and then written there).
+fn searched_scores(
+    samples: &Samples,
+    variant: Variant,
+    nodes: u64,
+    judge: &str,
+    a: &FitArgs,
+) -> Result<Vec<i32>, String> {
+    let header = label_cache_header(variant, nodes, judge, samples.positions());
+    if let Some(path) = &a.label_cache {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            let scores = read_label_cache(&text, &header, samples.len())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("{} scores read from {}", scores.len(), path.display());
+            return Ok(scores);
+        }
+    }
+    println!("{}", crate::ai::EndgameTables::global().summary());
+    let started = Instant::now();
+    let total = samples.len();
+    let step = (total / 20).max(1);
+    let reported = AtomicU64::new(0);
+    let scores = tune::search_scores(samples.positions(), nodes, a.concurrency, &|done| {
+        let mark = (done / step) as u64;
+        if reported.fetch_max(mark, Ordering::Relaxed) < mark {
+            eprintln!(
+                "{done} of {total} positions searched, {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
+    println!(
+        "{total} positions searched at {nodes} nodes in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(path) = &a.label_cache {
+        let mut text = format!("{header}\n");
+        for s in &scores {
+            text.push_str(&format!("{s}\n"));
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(scores)
+}
+
+/// The first line of a label cache: what its scores were searched for. The positions and the
+/// weights the search judged with (`judge`, their text) enter as checksums, so that a cache of
+/// other games, other plies skipped or other weights is refused.
+fn label_cache_header(variant: Variant, nodes: u64, judge: &str, positions: &[Position]) -> String {
+    use std::hash::{Hash, Hasher};
+    let checksum = |value: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        value(&mut hasher);
+        hasher.finish()
+    };
+    format!(
+        "# damas tune labels: {variant}, {nodes} nodes, {} positions, checksum {:016x}, weights {:016x}",
+        positions.len(),
+        checksum(&|h| positions.hash(h)),
+        checksum(&|h| judge.hash(h)),
+    )
+}
+
+/// The scores of a label cache made for `header`.
+fn read_label_cache(text: &str, header: &str, samples: usize) -> Result<Vec<i32>, String> {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("");
+    if first != header {
+        return Err(format!(
+            "made for other positions, nodes or weights ({first:?}, these are {header:?}): delete it or name another file"
+        ));
+    }
+    let scores = lines
+        .enumerate()
+        .map(|(n, l)| {
+            l.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("line {}: not a score: {l:?}", n + 2))
+        })
+        .collect::<Result<Vec<i32>, String>>()?;
+    if scores.len() != samples {
+        return Err(format!("{} scores for {samples} positions", scores.len()));
+    }
+    Ok(scores)
 }
 
 /// `text` with `variant`'s `[section]` replaced by `section` (appended if absent).
@@ -433,6 +567,36 @@ mod tests {
         let out = unzip(&zip).unwrap_or_default();
         let out = String::from_utf8_lossy(&out);
         assert_eq!(out.matches("11-15").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn a_label_cache_is_read_only_for_the_positions_it_was_made_for() {
+        let start = Position::start(Variant::Spanish);
+        let other = Position::start(Variant::Portuguese);
+        let header = label_cache_header(Variant::Spanish, 500, "w", &[start, start]);
+        let text = format!("{header}\n12\n-40\n");
+        assert_eq!(read_label_cache(&text, &header, 2), Ok(vec![12, -40]));
+        // Other positions, nodes or weights, a damaged or short file: refused, and said why.
+        for changed in [
+            label_cache_header(Variant::Spanish, 500, "w", &[start, other]),
+            label_cache_header(Variant::Spanish, 501, "w", &[start, start]),
+            label_cache_header(Variant::Spanish, 500, "v", &[start, start]),
+        ] {
+            assert_ne!(changed, header);
+            let err = read_label_cache(&text, &changed, 2)
+                .err()
+                .unwrap_or_default();
+            assert!(err.contains("other positions, nodes or weights"), "{err}");
+        }
+        let bad = format!("{header}\n12\nx\n");
+        assert_eq!(
+            read_label_cache(&bad, &header, 2),
+            Err("line 3: not a score: \"x\"".into())
+        );
+        assert_eq!(
+            read_label_cache(&text, &header, 3),
+            Err("2 scores for 3 positions".into())
+        );
     }
 
     #[test]

@@ -357,7 +357,14 @@ fn replace_section(text: &str, variant: Variant, section: &str) -> String {
     }
     out.push_str(section.trim_end());
     out.push('\n');
+    // The blank lines that set the next section apart stay.
+    let gap = lines[start + 1..end]
+        .iter()
+        .rev()
+        .take_while(|l| l.trim().is_empty())
+        .count();
     if end < lines.len() {
+        out.push_str(&"\n".repeat(gap));
         out.push_str(&lines[end..].join("\n"));
         out.push('\n');
     }
@@ -606,5 +613,8 @@ mod tests {
         assert_eq!(out, "# header\n[spanish]\na 5 5\n[english]\nb 2 2\n");
         let out = replace_section(text, Variant::English, "[english]\nb 7 7\n");
         assert_eq!(out, "# header\n[spanish]\na 1 1\n[english]\nb 7 7\n");
+        let spaced = "[spanish]\na 1 1\n\n[english]\nb 2 2\n";
+        let out = replace_section(spaced, Variant::Spanish, "[spanish]\na 5 5\n");
+        assert_eq!(out, "[spanish]\na 5 5\n\n[english]\nb 2 2\n");
     }
 }

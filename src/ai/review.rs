@@ -410,11 +410,7 @@ fn material(pos: &Position, c: Color) -> (i32, i32) {
 /// Whether the side to move can crown a man at once: such a man is as good as a king, even
 /// where the search's line, which only has to keep the score, crowns it later or not at all.
 fn can_crown(pos: &Position) -> bool {
-    let me = pos.side_to_move();
-    let kings = pos.kings(me).count();
-    pos.legal_moves()
-        .iter()
-        .any(|mv| pos.apply(mv).kings(me).count() > kings)
+    pos.legal_moves().iter().any(|mv| pos.crowns(mv))
 }
 
 /// Whether `line`, played from `pos`, wins the side to move two men net or a king (a man won

@@ -364,6 +364,10 @@ pub fn fit(samples: &Samples, prior: &Weights, opts: FitOptions) -> (Weights, Fi
     (tuned, report)
 }
 
+/// Positions a thread takes at a time in [`search_scores`]: few, so that a small set is shared
+/// out too.
+const CHUNK: usize = 16;
+
 /// White's score (hundredths; beyond ±[`super::search::TABLE_BOUND`] a proven win or loss)
 /// from Expert's search of each of `positions` at `nodes` nodes, searched on `threads`
 /// threads, each position from scratch (no history, an emptied table), so that the scores do
@@ -376,8 +380,6 @@ pub fn search_scores(
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<i32> {
-    // Positions a thread takes at a time: few, so that a small set is shared out too.
-    const CHUNK: usize = 16;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let scores = Mutex::new(vec![0i32; positions.len()]);
@@ -632,7 +634,7 @@ mod tests {
         // More than two chunks of positions, so that two threads share them out, searched
         // deep enough that a table kept from one position to the next changes some scores.
         positions.extend(samples.positions().iter().take(46));
-        assert!(positions.len() > 2 * 16, "{} positions", positions.len());
+        assert!(positions.len() > 2 * CHUNK, "{} positions", positions.len());
         let one = search_scores(&positions, 20_000, 1, &|_| {});
         let two = search_scores(&positions, 20_000, 2, &|_| {});
         assert_eq!(one, two);

@@ -203,6 +203,24 @@ impl Table {
         (key as usize & self.mask) * BUCKET
     }
 
+    /// Asks the processor to bring `key`'s bucket into its cache, so that a probe a little
+    /// later does not wait for memory (the table is far larger than the caches: a probe was a
+    /// fifth of the search's time).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.entries.as_ptr().wrapping_add(self.bucket(key));
+            // SAFETY: a prefetch is only a hint: it reads nothing and never faults, whatever
+            // the address (and this one is inside the table).
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
         self.entries[b..b + BUCKET]

@@ -470,8 +470,10 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         self.nodes += 1;
-        let moves = node.pos.legal_moves();
-        if moves.is_empty() {
+        // Captures are compulsory: with one on the board every legal move captures. Most nodes
+        // are quiet leaves, which need only know that a move exists, not list them.
+        let capturing = node.pos.has_capture();
+        if !capturing && node.pos.count_plain_moves() == 0 {
             return -(MATE - ply as i32);
         }
         if self.is_draw(node) {
@@ -485,10 +487,10 @@ impl<'a> Searcher<'a> {
         if ply + 1 >= MAX_PLY {
             return self.evaluate(&node.pos, node.key);
         }
-        let capturing = moves[0].is_capture();
         if depth <= 0 && (!capturing || !self.style.captures_at_horizon) {
             return self.evaluate(&node.pos, node.key);
         }
+        let moves = node.pos.legal_moves();
         let quiescent = depth <= 0;
         let pv_node = beta - alpha > 1;
 
@@ -527,6 +529,11 @@ impl<'a> Searcher<'a> {
             let i = pick_next(&mut order, n);
             let mv = moves[i];
             let child = self.child(node, &mv);
+            if child_depth > 0 {
+                if let Some(table) = &self.table {
+                    table.prefetch(tt_key(&child));
+                }
+            }
             self.keys.push(child.key);
             let score = if n == 0 {
                 -self.search(&child, child_depth, -beta, -alpha, ply + 1)

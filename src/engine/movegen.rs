@@ -334,6 +334,11 @@ pub(crate) fn count_legal_moves(pos: &Position) -> usize {
         apply_capture_laws(pos.variant, &mut out);
         return out.len();
     }
+    count_plain_moves(pos)
+}
+
+/// The number of moves that are not captures, as if nothing could capture.
+pub(crate) fn count_plain_moves(pos: &Position) -> usize {
     let side = pos.side;
     let mine = pos.bits(side);
     let empty = !(pos.white | pos.black);

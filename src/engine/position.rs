@@ -168,6 +168,19 @@ impl Position {
         super::movegen::count_legal_moves(self)
     }
 
+    /// How many plain (non-capturing) moves the side to move would have if it had no
+    /// capture: its legal moves when [`Position::has_capture`] is false.
+    ///
+    /// ```
+    /// use damas::engine::{Position, Variant};
+    /// let start = Position::start(Variant::Spanish);
+    /// assert!(!start.has_capture());
+    /// assert_eq!(start.count_plain_moves(), start.count_legal_moves());
+    /// ```
+    pub fn count_plain_moves(&self) -> usize {
+        super::movegen::count_plain_moves(self)
+    }
+
     /// Whether the side to move has at least one capture.
     pub fn has_capture(&self) -> bool {
         super::movegen::has_capture(self)

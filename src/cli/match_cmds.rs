@@ -64,6 +64,10 @@ pub struct MatchArgs {
     /// Seeds the openings' order and the players' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Random plies of each opening (Spanish and Portuguese; English plays the ballot deck).
+    /// Three give a few hundred balanced openings; more give openings no earlier match played.
+    #[arg(long = "opening-plies", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub opening_plies: u32,
     /// Plies after which a game still going is scored as a draw (a safety net: the draw
     /// rules end every game long before).
     #[arg(long = "max-plies", default_value_t = 600)]
@@ -561,7 +565,12 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
         ),
         None => None,
     };
-    let openings = openings(variant, args.games.div_ceil(2) as usize, args.seed)?;
+    let openings = openings(
+        variant,
+        args.games.div_ceil(2) as usize,
+        args.seed,
+        args.opening_plies as usize,
+    )?;
     let plan = Plan {
         variant,
         openings,
@@ -581,9 +590,9 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
         args.games,
         plan.openings.len(),
         if variant == Variant::English {
-            "the ballot deck"
+            "the ballot deck".to_string()
         } else {
-            "3 plies, balanced"
+            format!("{} plies, balanced", args.opening_plies)
         },
         args.concurrency,
         match (time, args.nodes) {
@@ -768,10 +777,15 @@ fn report_game(
 }
 
 /// The openings of a match, each with its moves as text. English: the ballot deck's kept
-/// openings, in an order the seed shuffles. The flying-king games: distinct openings of 3
-/// random plies, kept only if a depth-10 search finds them roughly even, so that neither side
-/// starts a pair of games already lost.
-fn openings(variant: Variant, count: usize, seed: u64) -> Result<Vec<(Game, String)>, String> {
+/// openings, in an order the seed shuffles. The flying-king games: distinct openings of
+/// `plies` random plies, kept only if a depth-10 search finds them roughly even, so that
+/// neither side starts a pair of games already lost.
+fn openings(
+    variant: Variant,
+    count: usize,
+    seed: u64,
+    plies: usize,
+) -> Result<Vec<(Game, String)>, String> {
     let mut rng = SmallRng::seed_from_u64(seed);
     if variant == Variant::English {
         let deck = ballot::deck().map_err(|e| format!("the ballot deck: {e}"))?;
@@ -786,7 +800,7 @@ fn openings(variant: Variant, count: usize, seed: u64) -> Result<Vec<(Game, Stri
     while found.len() < count && tries < count * 50 {
         tries += 1;
         let mut game = Game::new(variant);
-        for _ in 0..3 {
+        for _ in 0..plies {
             let moves = game.position().legal_moves();
             let Some(mv) = moves.choose(&mut rng) else {
                 break;
@@ -824,9 +838,9 @@ mod tests {
 
     #[test]
     fn english_openings_come_from_the_ballot_deck_in_a_seeded_order() {
-        let a = openings(Variant::English, 5, 1).unwrap_or_default();
-        let b = openings(Variant::English, 5, 1).unwrap_or_default();
-        let c = openings(Variant::English, 5, 2).unwrap_or_default();
+        let a = openings(Variant::English, 5, 1, 3).unwrap_or_default();
+        let b = openings(Variant::English, 5, 1, 3).unwrap_or_default();
+        let c = openings(Variant::English, 5, 2, 3).unwrap_or_default();
         let texts = |v: &[(Game, String)]| v.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>();
         assert_eq!(texts(&a).len(), 5);
         assert_eq!(texts(&a), texts(&b));
@@ -836,6 +850,18 @@ mod tests {
         for (game, text) in &a {
             assert!(kept.contains(text), "{text} is in the deck");
             assert_eq!(game.ply(), 3);
+        }
+    }
+
+    #[test]
+    fn flying_king_openings_have_the_plies_asked_for() {
+        for plies in [3, 6] {
+            let found = openings(Variant::Spanish, 4, 1, plies).unwrap_or_default();
+            assert_eq!(found.len(), 4);
+            for (game, text) in &found {
+                assert_eq!(game.ply(), plies, "{text}");
+                assert_eq!(text.split(' ').count(), plies, "{text}");
+            }
         }
     }
 

@@ -78,6 +78,11 @@ struct EngineArgs {
     /// lacks keep the built-in weights), to measure candidate weights without a build.
     #[arg(long)]
     weights: Option<std::path::PathBuf>,
+    /// Expert corrects its evaluation with exactly the networks in this file (as
+    /// data/eval-network.txt; variants it lacks get none, so an empty file turns the network
+    /// off), to measure a candidate network without a build.
+    #[arg(long)]
+    network: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -130,6 +135,14 @@ fn engine(a: EngineArgs) -> ExitCode {
             .and_then(|text| damas::ai::EvalWeights::use_instead(&text).map_err(|e| e.to_string()));
         if let Err(e) = chosen {
             return damas::cli::fail(format!("--weights {}: {e}", path.display()));
+        }
+    }
+    if let Some(path) = &a.network {
+        let chosen = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| damas::ai::EvalNetwork::use_instead(&text).map_err(|e| e.to_string()));
+        if let Err(e) = chosen {
+            return damas::cli::fail(format!("--network {}: {e}", path.display()));
         }
     }
     let stdin = std::io::BufReader::new(std::io::stdin());

@@ -4,7 +4,8 @@
 //! [`basic`] is the evaluation the game app describes to players (Easy, Medium, Hard; see
 //! docs/GAME-APP.md);
 //! [`expert`] is Expert's: weighted features (material per square, mobility, runaway men,
-//! trapped kings, the king endings...) whose weights are fitted to game results.
+//! trapped kings, the king endings...) whose weights are fitted to game results, plus a small
+//! network's correction in the variants that have one ([`super::network`]).
 
 use super::board::{Tables, DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
 use crate::engine::{Color, Position, Variant};
@@ -585,8 +586,14 @@ pub fn weighed_white(pos: &Position, w: &Weights) -> i32 {
     (sum.full * f + sum.empty * (FULL_BOARD - f)) / (FULL_BOARD * WEIGHT_SCALE)
 }
 
-/// Expert's evaluation: the tuned weights of the position's variant.
+/// Expert's evaluation: the tuned weights of the position's variant, corrected by its network
+/// where it has one ([`super::network`]).
 pub fn expert(pos: &Position) -> i32 {
+    weighted(pos) + super::network::correction(pos)
+}
+
+/// Expert's evaluation without the network: the tuned weights alone.
+pub fn weighted(pos: &Position) -> i32 {
     expert_with(pos, Weights::of(pos.variant()))
 }
 
@@ -604,11 +611,12 @@ pub fn expert_with(pos: &Position, w: &Weights) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::ai) mod tests {
     use super::*;
     use crate::engine::Variant;
 
-    fn pos(variant: Variant, fen: &str) -> Position {
+    /// The position of a test's FEN.
+    pub(in crate::ai) fn pos(variant: Variant, fen: &str) -> Position {
         match Position::from_fen(variant, fen) {
             Ok(p) => p,
             Err(e) => panic!("bad test FEN {fen}: {e}"),

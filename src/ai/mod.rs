@@ -10,6 +10,7 @@ pub mod egdb;
 mod eval;
 mod hash;
 mod level;
+pub mod network;
 mod pool;
 pub mod puzzles;
 mod review;
@@ -23,6 +24,7 @@ pub use eval::{
 };
 pub use hash::{tables_allocated_on_this_thread, Table as TranspositionTable};
 pub use level::{Level, SearchLimits, UnknownLevel, HARD_NODES};
+pub use network::{Network as EvalNetwork, NETWORK_PATH as EVAL_NETWORK_PATH};
 pub use pool::{
     expert_time_under_load, shallow_best_move, JobClass, JobContext, PoolError, SearchPool, Ticket,
     EXPERT_FLOOR_UNDER_LOAD,

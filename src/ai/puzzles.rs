@@ -188,7 +188,13 @@ fn material(pos: &Position, color: Color) -> i32 {
 /// The search's score for the side to move in `pos` at `depth`, with its expected line.
 /// Forced replies (a single legal move) are played out first, since the search scores a
 /// forced position statically.
-fn score_line(pos: &Position, level: Level, depth: u32, seed: u64) -> (i32, Vec<Move>) {
+fn score_line(
+    pos: &Position,
+    level: Level,
+    depth: u32,
+    seed: u64,
+    tables: Option<&EndgameTables>,
+) -> (i32, Vec<Move>) {
     let mut pos = *pos;
     let mut line = Vec::new();
     let mut sign = 1;
@@ -210,6 +216,8 @@ fn score_line(pos: &Position, level: Level, depth: u32, seed: u64) -> (i32, Vec<
             depth: Some(depth),
             ..SearchLimits::default()
         }),
+        weights_only: true,
+        endgame_tables: tables.cloned(),
         ..SearchOptions::default()
     };
     let game = Game::from_position(pos);
@@ -223,11 +231,12 @@ fn score_line(pos: &Position, level: Level, depth: u32, seed: u64) -> (i32, Vec<
 }
 
 /// Every legal move of `pos` with the search's score for the mover and the line after it.
-fn score_moves(pos: &Position, depth: u32) -> Vec<(Move, i32, Vec<Move>)> {
+fn score_moves(pos: &Position, depth: u32, tables: &EndgameTables) -> Vec<(Move, i32, Vec<Move>)> {
     pos.legal_moves()
         .iter()
         .map(|mv| {
-            let (score, line) = score_line(&pos.apply(mv), Level::Expert, depth - 1, 0);
+            let (score, line) =
+                score_line(&pos.apply(mv), Level::Expert, depth - 1, 0, Some(tables));
             (*mv, -score, line)
         })
         .collect()
@@ -250,7 +259,7 @@ fn unique_winner(
     if let Some(exact) = exact_winner(pos, tables) {
         return exact;
     }
-    let scored = score_moves(pos, depth);
+    let scored = score_moves(pos, depth, tables);
     let mut winners = scored.iter().filter(|(_, s, _)| wins(*s, baseline));
     let (mv, _, line) = winners.next()?;
     if winners.next().is_some() {
@@ -278,7 +287,7 @@ fn exact_winner(pos: &Position, tables: &EndgameTables) -> Option<Option<(Move, 
     if after.play(*mv).is_err() {
         return Some(None);
     }
-    let line = match tables.best_move(&after, |p| -super::expert_evaluation(p)) {
+    let line = match tables.best_move(&after, |p| -super::eval::weighted(p)) {
         Some((_, _, line)) => line,
         None => Vec::new(),
     };
@@ -303,7 +312,7 @@ pub fn solve_with(pos: &Position, depth: u32, tables: &EndgameTables) -> Option<
     if start_material.abs() > MAX_IMBALANCE {
         return None;
     }
-    let baseline = super::expert_evaluation(pos);
+    let baseline = super::eval::weighted(pos);
     let (first, rest) = unique_winner(pos, depth, baseline, tables)?;
     let mut full = vec![first];
     full.extend(rest);
@@ -505,6 +514,6 @@ fn looks_like_a_shot(pos: &Position, depth: u32) -> bool {
         return false;
     }
     let baseline = super::basic_evaluation(pos);
-    let (score, _) = score_line(pos, Level::Hard, depth, 0);
+    let (score, _) = score_line(pos, Level::Hard, depth, 0, None);
     wins(score, baseline)
 }

@@ -61,6 +61,9 @@ pub struct SearchOptions {
     /// move to move (`damas engine`); the stored scores belong to positions, not to the
     /// root, so they stay valid as the game goes on.
     pub keep_table: bool,
+    /// Expert judges with its weights alone, without the network's correction — for the
+    /// puzzles, whose margins (a win is 1.5 men over the static score) count material.
+    pub weights_only: bool,
 }
 
 /// A clock that can be shortened from another thread while the search runs, which then
@@ -137,11 +140,11 @@ fn search_on(
     let pos = *game.position();
     let legal = pos.legal_moves();
     let first = *legal.first()?;
-    let style = Style::of(level);
-    let static_score = |p: &Position| match style.eval {
-        EvalKind::Basic => eval::basic(p),
-        EvalKind::Rich => eval::expert(p),
-    };
+    let mut style = Style::of(level);
+    if opts.weights_only && style.eval == EvalKind::Rich {
+        style.eval = EvalKind::Weights;
+    }
+    let static_score = |p: &Position| style.eval.score(p);
     let tables = style.endgame_table.then(|| {
         opts.endgame_tables
             .clone()
@@ -227,6 +230,19 @@ fn table_bits(limits: &SearchLimits) -> u32 {
 enum EvalKind {
     Basic,
     Rich,
+    /// Rich without the network.
+    Weights,
+}
+
+impl EvalKind {
+    #[inline(always)]
+    fn score(self, pos: &Position) -> i32 {
+        match self {
+            EvalKind::Basic => eval::basic(pos),
+            EvalKind::Rich => eval::expert(pos),
+            EvalKind::Weights => eval::weighted(pos),
+        }
+    }
 }
 
 /// What distinguishes the levels besides their limits.
@@ -688,10 +704,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
-        let score = match self.style.eval {
-            EvalKind::Basic => eval::basic(pos),
-            EvalKind::Rich => eval::expert(pos),
-        };
+        let score = self.style.eval.score(pos);
         if self.style.noise == 0 {
             return score;
         }

@@ -147,6 +147,11 @@ impl Samples {
         }
     }
 
+    /// Whether sample `i` belongs to the games kept out of the fit (every tenth).
+    pub fn is_held_out(&self, i: usize) -> bool {
+        self.held_out[i]
+    }
+
     /// The sampled positions, in order.
     pub fn positions(&self) -> &[Position] {
         &self.positions

@@ -5,10 +5,16 @@
 //! PDN files, or a ZIP archive of them read in place — and rewrites one variant's section of
 //! `data/eval-weights.txt`; with `--label-nodes` it labels each position with a search's score
 //! blended with the game's result, and `--label-cache` keeps those scores for the next fit.
+//! `damas tune network` trains the small network that corrects the weights
+//! (`data/eval-network.txt`, see `ai::network`) on the same kind of samples and labels.
+//!
+//! Labelling searches judge with the weights alone, never with a network: a network is not
+//! trained on its own verdicts, and a label cache stays good while networks change.
 
 use super::fail;
+use crate::ai::network::{self, TrainOptions};
 use crate::ai::tune::{self, FitOptions, Samples, SelfPlay};
-use crate::ai::EvalWeights;
+use crate::ai::{EvalNetwork, EvalWeights};
 use crate::engine::{export_pdn, Game, PdnTags, Position, Variant};
 use clap::{Args, Subcommand};
 use std::io::Read;
@@ -30,6 +36,8 @@ pub enum TuneCommand {
     Selfplay(SelfplayArgs),
     /// Fit one variant's weights to the results of games in PDN (or ZIP) files.
     Fit(FitArgs),
+    /// Train one variant's correcting network on games in PDN (or ZIP) files.
+    Network(NetworkArgs),
 }
 
 #[derive(Args, Debug)]
@@ -53,8 +61,9 @@ pub struct SelfplayArgs {
     pub out: PathBuf,
 }
 
+/// The games and labels a fit or a training learns from.
 #[derive(Args, Debug)]
-pub struct FitArgs {
+pub struct SampleArgs {
     #[arg(long)]
     pub variant: Variant,
     /// Game files: PDN, or ZIP archives of PDN read in place. Repeat for several.
@@ -63,17 +72,6 @@ pub struct FitArgs {
     /// Plies of each game left out at its start (the openings say little about the result).
     #[arg(long = "skip-plies", default_value_t = 6)]
     pub skip_plies: usize,
-    #[arg(long, default_value_t = 300)]
-    pub epochs: usize,
-    /// The weights file to rewrite (only this variant's section changes).
-    #[arg(long, default_value = crate::ai::EVAL_WEIGHTS_PATH)]
-    pub weights: PathBuf,
-    /// Start from the hand-made prior instead of the file's current weights.
-    #[arg(long = "from-prior")]
-    pub from_prior: bool,
-    /// Report the fit without writing it.
-    #[arg(long = "dry-run")]
-    pub dry_run: bool,
     /// Label each position with Expert's search of this many nodes as well as with the game's
     /// result (`--lambda` says how the two blend).
     #[arg(long = "label-nodes")]
@@ -88,12 +86,51 @@ pub struct FitArgs {
     /// nodes, else searched and written to it.
     #[arg(long = "label-cache", requires = "label_nodes")]
     pub label_cache: Option<PathBuf>,
+    /// Report without writing.
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    #[command(flatten)]
+    pub samples: SampleArgs,
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// The weights file to rewrite (only this variant's section changes).
+    #[arg(long, default_value = crate::ai::EVAL_WEIGHTS_PATH)]
+    pub weights: PathBuf,
+    /// Start from the hand-made prior instead of the file's current weights.
+    #[arg(long = "from-prior")]
+    pub from_prior: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct NetworkArgs {
+    #[command(flatten)]
+    pub samples: SampleArgs,
+    /// Passes over the samples; the pass that best predicts the held-out games is kept.
+    #[arg(long, default_value_t = 40)]
+    pub epochs: usize,
+    /// Units of the hidden layer.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=network::MAX_HIDDEN as i64))]
+    pub hidden: u16,
+    /// Draws the starting weights and the order of the samples.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The network file to rewrite (only this variant's section changes).
+    #[arg(long, default_value = crate::ai::EVAL_NETWORK_PATH)]
+    pub network: PathBuf,
+    /// The weights the network corrects, which also judge the labelling searches.
+    #[arg(long, default_value = crate::ai::EVAL_WEIGHTS_PATH)]
+    pub weights: PathBuf,
 }
 
 pub fn tune(args: TuneArgs) -> ExitCode {
     let result = match args.command {
         TuneCommand::Selfplay(a) => selfplay(a),
         TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Network(a) => train_network(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -164,7 +201,9 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn fit(a: FitArgs) -> Result<(), String> {
+/// The samples of `a`'s games, labelled as it asks, with the searches judging by
+/// `weights_text` (a weights file's text) and no network.
+fn read_samples(a: &SampleArgs, weights_text: &str) -> Result<Samples, String> {
     let variant = a.variant;
     if a.label_nodes == Some(0) {
         return Err("--label-nodes must be at least 1".into());
@@ -175,14 +214,7 @@ fn fit(a: FitArgs) -> Result<(), String> {
             a.lambda
         ));
     }
-    let weights_text = std::fs::read_to_string(&a.weights)
-        .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
-    let current = EvalWeights::parse_all(&weights_text)
-        .map_err(|e| format!("{}: {e}", a.weights.display()))?;
-    let prior = match current.iter().find(|(v, _)| *v == variant) {
-        Some((_, w)) if !a.from_prior => w.clone(),
-        _ => EvalWeights::prior(variant),
-    };
+    let current = EvalWeights::parse_all(weights_text).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let mut samples = Samples::default();
     let mut unreadable = 0;
@@ -205,18 +237,34 @@ fn fit(a: FitArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     if let Some(nodes) = a.label_nodes {
-        // The search judges with the weights file's weights, whatever the fit starts from,
-        // so that a fit can label with the weights of the one before.
+        // The search judges with the weights file's weights, whatever a fit starts from, so
+        // that a fit can label with the weights of the one before; and with no network.
         let judge = current
             .iter()
             .find(|(v, _)| *v == variant)
             .map_or_else(|| EvalWeights::prior(variant), |(_, w)| w.clone());
-        EvalWeights::use_instead(&weights_text).map_err(|e| e.to_string())?;
-        let scores = searched_scores(&samples, variant, nodes, &judge.to_text(variant), &a)?;
+        EvalWeights::use_instead(weights_text).map_err(|e| e.to_string())?;
+        EvalNetwork::use_instead("").map_err(|e| e.to_string())?;
+        let scores = searched_scores(&samples, variant, nodes, &judge.to_text(variant), a)?;
         samples
             .label_with_scores(scores, a.lambda)
             .map_err(|e| e.to_string())?;
     }
+    Ok(samples)
+}
+
+fn fit(a: FitArgs) -> Result<(), String> {
+    let variant = a.samples.variant;
+    let weights_text = std::fs::read_to_string(&a.weights)
+        .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
+    let current = EvalWeights::parse_all(&weights_text)
+        .map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    let prior = match current.iter().find(|(v, _)| *v == variant) {
+        Some((_, w)) if !a.from_prior => w.clone(),
+        _ => EvalWeights::prior(variant),
+    };
+    let started = Instant::now();
+    let samples = read_samples(&a.samples, &weights_text)?;
     let opts = FitOptions {
         epochs: a.epochs,
         ..FitOptions::default()
@@ -233,23 +281,85 @@ fn fit(a: FitArgs) -> Result<(), String> {
         report.after.1,
         started.elapsed().as_secs_f64()
     );
-    if a.label_nodes.is_some() {
+    if a.samples.label_nodes.is_some() {
         println!(
             "against the games' results alone (λ = {}): {:.5} / {:.5} before, {:.5} / {:.5} after",
-            a.lambda,
+            a.samples.lambda,
             report.before_results.0,
             report.before_results.1,
             report.after_results.0,
             report.after_results.1,
         );
     }
-    if a.dry_run {
+    if a.samples.dry_run {
         return Ok(());
     }
-    let updated = replace_section(&weights_text, variant, &tuned.to_text(variant));
-    std::fs::write(&a.weights, updated)
-        .map_err(|e| format!("cannot write {}: {e}", a.weights.display()))?;
+    write_section(&a.weights, &weights_text, variant, &tuned.to_text(variant))?;
     println!("{variant}'s weights written to {}", a.weights.display());
+    Ok(())
+}
+
+/// Writes `text` (a file's current contents) to `path` with `variant`'s section replaced.
+fn write_section(path: &Path, text: &str, variant: Variant, section: &str) -> Result<(), String> {
+    std::fs::write(path, replace_section(text, variant, section))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn train_network(a: NetworkArgs) -> Result<(), String> {
+    let variant = a.samples.variant;
+    if a.epochs == 0 {
+        return Err("--epochs must be at least 1".into());
+    }
+    let weights_text = std::fs::read_to_string(&a.weights)
+        .map_err(|e| format!("cannot read {}: {e}", a.weights.display()))?;
+    // Only the file's weights are corrected: the committed ones give way to them.
+    EvalWeights::use_instead(&weights_text).map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    // A file that does not read is refused before the work, not after.
+    let network_text = match std::fs::read_to_string(&a.network) {
+        Ok(text) => {
+            EvalNetwork::parse_all(&text).map_err(|e| format!("{}: {e}", a.network.display()))?;
+            text
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", a.network.display())),
+    };
+    let started = Instant::now();
+    let samples = read_samples(&a.samples, &weights_text)?;
+    let opts = TrainOptions {
+        hidden: a.hidden as usize,
+        epochs: a.epochs,
+        seed: a.seed,
+    };
+    let (trained, report) = network::train(&samples, variant, opts);
+    println!(
+        "steepness {:.5}; mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} with the weights alone, {:.5} / {:.5} with the network (pass {} of {}); {:.0} s",
+        report.steepness,
+        report.samples,
+        report.held_out,
+        report.before.0,
+        report.before.1,
+        report.after.0,
+        report.after.1,
+        report.best_epoch,
+        a.epochs,
+        started.elapsed().as_secs_f64()
+    );
+    if report.best_epoch == 0 {
+        return Err(
+            "no pass predicted the held-out games better than the weights alone: nothing written"
+                .into(),
+        );
+    }
+    if a.samples.dry_run {
+        return Ok(());
+    }
+    write_section(
+        &a.network,
+        &network_text,
+        variant,
+        &trained.to_text(variant),
+    )?;
+    println!("{variant}'s network written to {}", a.network.display());
     Ok(())
 }
 
@@ -260,7 +370,7 @@ fn searched_scores(
     variant: Variant,
     nodes: u64,
     judge: &str,
-    a: &FitArgs,
+    a: &SampleArgs,
 ) -> Result<Vec<i32>, String> {
     let header = label_cache_header(variant, nodes, judge, samples.positions());
     if let Some(path) = &a.label_cache {
@@ -604,6 +714,46 @@ mod tests {
             read_label_cache(&text, &header, 3),
             Err("2 scores for 3 positions".into())
         );
+    }
+
+    #[test]
+    fn a_network_file_that_does_not_read_is_refused_before_any_work() {
+        let dir = std::env::temp_dir().join(format!("damas-tune-net-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let network = dir.join("network.txt");
+        let bad = "[spanish]\nhidden 2\nw1 1 2\n";
+        let _ = std::fs::write(&network, bad);
+        let args = |epochs: usize| NetworkArgs {
+            samples: SampleArgs {
+                variant: Variant::Spanish,
+                // Never read: the checks come first.
+                files: vec![dir.join("no-such-games.pdn")],
+                skip_plies: 6,
+                label_nodes: None,
+                lambda: 0.5,
+                concurrency: 1,
+                label_cache: None,
+                dry_run: false,
+            },
+            epochs,
+            hidden: 2,
+            seed: 1,
+            network: network.clone(),
+            weights: PathBuf::from(crate::ai::EVAL_WEIGHTS_PATH),
+        };
+        let err = train_network(args(3)).err().unwrap_or_default();
+        assert!(
+            err.contains("network.txt: [spanish]: no b1 row")
+                || err.contains("network.txt: [spanish]: w1 has 2 numbers"),
+            "{err}"
+        );
+        assert_eq!(
+            train_network(args(0)).err().unwrap_or_default(),
+            "--epochs must be at least 1"
+        );
+        // Nothing was written over the file.
+        assert_eq!(std::fs::read_to_string(&network).unwrap_or_default(), bad);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -1,0 +1,661 @@
+//! A small network that corrects Expert's weighted evaluation where weights per feature cannot
+//! see: how pieces stand together. Its output, in hundredths of a man from the side to move's
+//! view, is added to the weighted evaluation ([`super::eval::expert`]).
+//!
+//! Inputs are 128 bits: the side to move's men and kings and the opponent's men and kings,
+//! square by square as the side to move sees the board (so one network plays both colours);
+//! one hidden layer of rectified units; one output. It is trained ([`train`], `damas tune
+//! network`) on the same samples as the weights — quiet positions of finished games, labelled
+//! with the result blended with a deeper search's score — to predict what the weights alone
+//! miss, so it never replaces them: without a network Expert still plays.
+//!
+//! The networks live in `data/eval-network.txt`, one `[variant]` section each; variants
+//! without one (today English and Portuguese, whose weights were not beaten by a network in
+//! matches) and kings-only endings (which the endgame tables and the drawish scaling judge)
+//! get no correction. Arithmetic is `f32` in a fixed order, so a search of a fixed number of
+//! nodes gives the same move on any machine.
+
+use super::eval;
+use super::tune::{fit_steepness, Samples};
+use crate::engine::{Color, Position, Variant};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+
+/// Inputs: 4 kinds of piece × 32 squares.
+pub const INPUTS: usize = 128;
+
+/// The widest hidden layer a network file may have (the evaluation keeps it on the stack).
+pub const MAX_HIDDEN: usize = 256;
+
+/// The committed networks (`damas tune network` writes them).
+pub const NETWORK_FILE: &str = include_str!("../../data/eval-network.txt");
+
+/// Where the networks live in the repository.
+pub const NETWORK_PATH: &str = "data/eval-network.txt";
+
+/// One variant's network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights: the hidden layer's sums start from `b1` and add the
+    /// row of each piece on the board.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// Output weights and bias, in hundredths of a man.
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// Why a network file does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    #[error("line {line}: {why}")]
+    Line { line: usize, why: String },
+    #[error("[{variant}]: {why}")]
+    Section { variant: &'static str, why: String },
+}
+
+/// The side to move's view of square `i` (0..32).
+#[inline(always)]
+fn seen_from(me: Color, i: usize) -> usize {
+    match me {
+        Color::White => i,
+        Color::Black => 31 - i,
+    }
+}
+
+/// Calls `f` with each active input of `pos`.
+#[inline(always)]
+fn for_each_input(pos: &Position, mut f: impl FnMut(usize)) {
+    let me = pos.side_to_move();
+    for (plane, bits) in [
+        (0, pos.men(me).0),
+        (1, pos.kings(me).0),
+        (2, pos.men(!me).0),
+        (3, pos.kings(!me).0),
+    ] {
+        let mut b = bits;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            b &= b - 1;
+            f(plane * 32 + seen_from(me, i));
+        }
+    }
+}
+
+/// Whether a network judges `pos` at all: not a kings-only ending.
+fn has_men(pos: &Position) -> bool {
+    (pos.men(Color::White).0 | pos.men(Color::Black).0) != 0
+}
+
+impl Network {
+    /// A network whose output is 0 everywhere, with first-layer weights drawn from `seed`
+    /// (training starts here: the weighted evaluation alone).
+    pub fn untrained(hidden: usize, seed: u64) -> Network {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        Network {
+            hidden,
+            w1: (0..INPUTS * hidden)
+                .map(|_| rng.gen_range(-0.1..0.1))
+                .collect(),
+            b1: vec![0.1; hidden],
+            w2: vec![0.0; hidden],
+            b2: 0.0,
+        }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The output for the active `inputs` and, into `h`, the hidden layer after its
+    /// rectifier (hundredths, side to move's view, once trained; men during training).
+    fn output(&self, inputs: &[u16], h: &mut [f32]) -> f32 {
+        h.copy_from_slice(&self.b1);
+        for &a in inputs {
+            let row = &self.w1[a as usize * self.hidden..(a as usize + 1) * self.hidden];
+            for (x, w) in h.iter_mut().zip(row) {
+                *x += w;
+            }
+        }
+        let mut out = self.b2;
+        for (x, w) in h.iter_mut().zip(&self.w2) {
+            *x = x.max(0.0);
+            out += *x * w;
+        }
+        out
+    }
+
+    /// The correction for `pos`, in whole hundredths from the side to move's view: 0 in a
+    /// kings-only ending.
+    pub fn correction(&self, pos: &Position) -> i32 {
+        if !has_men(pos) {
+            return 0;
+        }
+        let mut inputs = [0u16; 32];
+        let mut n = 0;
+        for_each_input(pos, |a| {
+            inputs[n] = a as u16;
+            n += 1;
+        });
+        let mut h = [0f32; MAX_HIDDEN];
+        self.output(&inputs[..n], &mut h[..self.hidden]) as i32
+    }
+
+    /// This variant's section of a network file.
+    pub fn to_text(&self, variant: Variant) -> String {
+        let row = |name: &str, v: &[f32]| {
+            let words: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            format!("{name} {}\n", words.join(" "))
+        };
+        format!(
+            "[{}]\nhidden {}\n{}{}{}b2 {}\n",
+            variant.id(),
+            self.hidden,
+            row("w1", &self.w1),
+            row("b1", &self.b1),
+            row("w2", &self.w2),
+            self.b2
+        )
+    }
+
+    /// The networks in `text`: `[variant]` sections of `hidden N`, `w1 …`, `b1 …`, `w2 …`
+    /// and `b2 x` lines (shortest round-trip decimals); `#` starts a comment.
+    pub fn parse_all(text: &str) -> Result<Vec<(Variant, Network)>, NetworkError> {
+        type Rows = Vec<(String, usize, Vec<f32>)>;
+        let mut sections: Vec<(Variant, usize, Rows)> = Vec::new();
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            let bad = |why: String| NetworkError::Line { line: n + 1, why };
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                let variant: Variant = name.parse().map_err(|e| bad(format!("{e}")))?;
+                if sections.iter().any(|(v, ..)| *v == variant) {
+                    return Err(bad(format!("a second [{}] section", variant.id())));
+                }
+                sections.push((variant, n + 1, Vec::new()));
+                continue;
+            }
+            let Some((_, _, rows)) = sections.last_mut() else {
+                return Err(bad("a line before any [variant]".into()));
+            };
+            let mut words = line.split_whitespace();
+            let name = words.next().unwrap_or_default().to_string();
+            if !["hidden", "w1", "b1", "w2", "b2"].contains(&name.as_str()) {
+                return Err(bad(format!(
+                    "unknown row {name:?} (expected hidden, w1, b1, w2 or b2)"
+                )));
+            }
+            if rows.iter().any(|(r, ..)| *r == name) {
+                return Err(bad(format!("a second {name} row")));
+            }
+            let values = words
+                .map(|w| {
+                    w.parse::<f32>()
+                        .ok()
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| bad(format!("not a number: {w}")))
+                })
+                .collect::<Result<Vec<f32>, _>>()?;
+            rows.push((name, n + 1, values));
+        }
+        sections
+            .into_iter()
+            .map(|(variant, _, rows)| {
+                let bad = |why: String| NetworkError::Section {
+                    variant: variant.id(),
+                    why,
+                };
+                let row = |name: &str| {
+                    rows.iter()
+                        .find(|(r, ..)| r == name)
+                        .map(|(_, _, v)| v.clone())
+                        .ok_or_else(|| bad(format!("no {name} row")))
+                };
+                let hidden = match row("hidden")?[..] {
+                    [h] if h >= 1.0 && h <= MAX_HIDDEN as f32 && h.fract() == 0.0 => h as usize,
+                    _ => {
+                        return Err(bad(format!(
+                            "hidden must be one whole number from 1 to {MAX_HIDDEN}"
+                        )))
+                    }
+                };
+                let (w1, b1, w2, b2) = (row("w1")?, row("b1")?, row("w2")?, row("b2")?);
+                for (name, got, want) in [
+                    ("w1", w1.len(), INPUTS * hidden),
+                    ("b1", b1.len(), hidden),
+                    ("w2", w2.len(), hidden),
+                    ("b2", b2.len(), 1),
+                ] {
+                    if got != want {
+                        return Err(bad(format!(
+                            "{name} has {got} numbers, {want} expected with {hidden} hidden"
+                        )));
+                    }
+                }
+                Ok((
+                    variant,
+                    Network {
+                        hidden,
+                        w1,
+                        b1,
+                        w2,
+                        b2: b2[0],
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    /// Expert's network for `variant`: those given to [`Network::use_instead`], else the
+    /// committed ones; `None` where there is none.
+    pub fn of(variant: Variant) -> Option<&'static Network> {
+        static COMMITTED: OnceLock<Result<Vec<(Variant, Network)>, NetworkError>> = OnceLock::new();
+        let all = match INSTEAD.get() {
+            Some(all) => all,
+            None => match COMMITTED.get_or_init(|| Network::parse_all(NETWORK_FILE)) {
+                Ok(all) => all,
+                // A test reads the file, so a build with a bad one never ships.
+                Err(e) => panic!("{NETWORK_PATH}: {e}"),
+            },
+        };
+        all.iter().find(|(v, _)| *v == variant).map(|(_, n)| n)
+    }
+
+    /// Makes this process's Expert correct its evaluation with exactly the networks in `text`
+    /// (a network file's contents; variants it lacks get none, so an empty file turns them
+    /// off) — for `damas engine --network`, to measure a candidate in a match without a build,
+    /// and for the tuner's labelling searches. Only before the first evaluation and only once:
+    /// returns false if the networks were already chosen.
+    pub fn use_instead(text: &str) -> Result<bool, NetworkError> {
+        let all = Network::parse_all(text)?;
+        Ok(INSTEAD.set(all).is_ok())
+    }
+}
+
+/// Networks that replace the committed ones in this process ([`Network::use_instead`]).
+static INSTEAD: OnceLock<Vec<(Variant, Network)>> = OnceLock::new();
+
+/// The correction Expert adds for `pos`: its variant's network's, or 0.
+#[inline]
+pub fn correction(pos: &Position) -> i32 {
+    Network::of(pos.variant()).map_or(0, |n| n.correction(pos))
+}
+
+/// Settings of a training.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainOptions {
+    pub hidden: usize,
+    /// Passes over the fitted samples; the network of the pass with the lowest held-out loss
+    /// is kept.
+    pub epochs: usize,
+    /// Draws the first layer's starting weights and the order of the samples.
+    pub seed: u64,
+}
+
+/// How a training went: mean log loss against the labels, fitted and held-out samples, of the
+/// weighted evaluation alone and with the network's correction.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    pub steepness: f64,
+    pub samples: usize,
+    pub held_out: usize,
+    pub before: (f64, f64),
+    pub after: (f64, f64),
+    /// The pass whose network was kept (1-based; 0: none improved on the weights alone).
+    pub best_epoch: usize,
+}
+
+/// One training sample: the active inputs, the weighted evaluation and the label, all from the
+/// side to move's view.
+struct Example {
+    inputs: Vec<u16>,
+    weighted: f32,
+    target: f32,
+    held_out: bool,
+}
+
+/// Output scale during training: the network learns in men, the file keeps hundredths, so that
+/// Adam's one step size suits both layers.
+const SCALE: f32 = 100.0;
+
+/// Trains a network for `variant` on `samples` (labelled as for [`super::tune::fit`]) to
+/// correct the weights `Weights::of(variant)`: Adam, mini-batches of 256, a light pull of every
+/// weight towards 0, keeping the pass that best predicts the held-out games.
+pub fn train(samples: &Samples, variant: Variant, opts: TrainOptions) -> (Network, TrainReport) {
+    let k = fit_steepness(samples);
+    let weights = eval::Weights::of(variant);
+    let targets = samples.targets(k);
+    let examples: Vec<Example> = samples
+        .positions()
+        .iter()
+        .enumerate()
+        .filter(|(_, pos)| has_men(pos))
+        .map(|(i, pos)| {
+            let mut inputs = Vec::with_capacity(32);
+            for_each_input(pos, |a| inputs.push(a as u16));
+            let white = pos.side_to_move() == Color::White;
+            let t = targets[i] as f32;
+            Example {
+                inputs,
+                weighted: eval::expert_with(pos, weights) as f32,
+                target: if white { t } else { 1.0 - t },
+                held_out: samples.is_held_out(i),
+            }
+        })
+        .collect();
+    let k = k as f32;
+    let hidden = opts.hidden.clamp(1, MAX_HIDDEN);
+    let mut net = Network::untrained(hidden, opts.seed);
+    // The network in training outputs men: its output layer is kept divided by SCALE.
+    let losses = |net: &Network| {
+        let mut h = vec![0f32; hidden];
+        let mut sum = [0f64; 2];
+        let mut n = [0usize; 2];
+        for e in &examples {
+            let o = SCALE * net.output(&e.inputs, &mut h);
+            let p = sigmoid(k * (e.weighted + o)).clamp(1e-6, 1.0 - 1e-6) as f64;
+            let t = e.target as f64;
+            let part = usize::from(e.held_out);
+            sum[part] -= t * p.ln() + (1.0 - t) * (1.0 - p).ln();
+            n[part] += 1;
+        }
+        (sum[0] / n[0].max(1) as f64, sum[1] / n[1].max(1) as f64)
+    };
+    let before = losses(&net);
+    let mut best = (before, 0usize, net.clone());
+    let mut order: Vec<usize> = (0..examples.len())
+        .filter(|&i| !examples[i].held_out)
+        .collect();
+    let mut rng = SmallRng::seed_from_u64(opts.seed);
+    let params = INPUTS * hidden + 2 * hidden + 1;
+    let (b1_at, w2_at) = (INPUTS * hidden, INPUTS * hidden + hidden);
+    let (mut m, mut v) = (vec![0f32; params], vec![0f32; params]);
+    let (beta1, beta2, step_size, eps, l2) = (0.9f32, 0.999f32, 1e-3f32, 1e-8f32, 1e-5f32);
+    let mut grad = vec![0f32; params];
+    let mut h = vec![0f32; hidden];
+    let mut step = 0;
+    for epoch in 1..=opts.epochs {
+        order.shuffle(&mut rng);
+        for batch in order.chunks(256) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for &i in batch {
+                let e = &examples[i];
+                let o = SCALE * net.output(&e.inputs, &mut h);
+                let g = (sigmoid(k * (e.weighted + o)) - e.target) * k * SCALE / batch.len() as f32;
+                for j in 0..hidden {
+                    grad[w2_at + j] += g * h[j];
+                    if h[j] > 0.0 {
+                        let dh = g * net.w2[j];
+                        grad[b1_at + j] += dh;
+                        for &a in &e.inputs {
+                            grad[a as usize * hidden + j] += dh;
+                        }
+                    }
+                }
+                grad[params - 1] += g;
+            }
+            step += 1;
+            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+            for (idx, g) in grad.iter().enumerate() {
+                let param = if idx < b1_at {
+                    &mut net.w1[idx]
+                } else if idx < w2_at {
+                    &mut net.b1[idx - b1_at]
+                } else if idx < params - 1 {
+                    &mut net.w2[idx - w2_at]
+                } else {
+                    &mut net.b2
+                };
+                let g = g + l2 * *param;
+                m[idx] = beta1 * m[idx] + (1.0 - beta1) * g;
+                v[idx] = beta2 * v[idx] + (1.0 - beta2) * g * g;
+                *param -= step_size * (m[idx] / c1) / ((v[idx] / c2).sqrt() + eps);
+            }
+        }
+        let now = losses(&net);
+        if now.1 < best.0 .1 {
+            best = (now, epoch, net.clone());
+        }
+    }
+    let (after, best_epoch, mut kept) = best;
+    kept.w2.iter_mut().for_each(|w| *w *= SCALE);
+    kept.b2 *= SCALE;
+    let held_out = examples.iter().filter(|e| e.held_out).count();
+    let report = TrainReport {
+        steepness: k as f64,
+        samples: examples.len() - held_out,
+        held_out,
+        before,
+        after,
+        best_epoch,
+    };
+    (kept, report)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::eval::tests::pos;
+    use crate::ai::tune::{self_play_game, white_score, SelfPlay};
+
+    /// A network that answers `bias` everywhere, whatever the pieces.
+    fn constant(bias: f32) -> Network {
+        Network {
+            b2: bias,
+            ..Network::untrained(4, 1)
+        }
+    }
+
+    #[test]
+    fn the_committed_file_reads_and_corrects_spanish_only() {
+        let all = Network::parse_all(NETWORK_FILE).unwrap_or_else(|e| panic!("{e}"));
+        let variants: Vec<Variant> = all.iter().map(|(v, _)| *v).collect();
+        assert_eq!(
+            variants,
+            [Variant::Spanish],
+            "measured in matches: Spanish only"
+        );
+        assert!(Network::of(Variant::English).is_none());
+        assert!(Network::of(Variant::Portuguese).is_none());
+        // The Spanish network says something somewhere in a middle game.
+        let middle = [
+            "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+            "B:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+            "W:W1-12:B21-32",
+        ];
+        assert!(
+            middle
+                .iter()
+                .any(|f| correction(&pos(Variant::Spanish, f)) != 0),
+            "no correction at all"
+        );
+    }
+
+    #[test]
+    fn kings_only_endings_get_no_correction() {
+        let net = constant(250.0);
+        let with_men = pos(Variant::Spanish, "W:WK1,5:B28");
+        let kings_only = pos(Variant::Spanish, "W:WK1,K5:BK28");
+        assert_eq!(net.correction(&with_men), 250);
+        assert_eq!(net.correction(&kings_only), 0);
+    }
+
+    /// The same position with the colours swapped and the board turned: the side to move sees
+    /// the same thing, so the correction is the same.
+    #[test]
+    fn both_colours_are_judged_alike() {
+        let Some(net) = Network::of(Variant::Spanish) else {
+            panic!("no Spanish network")
+        };
+        let turned = |squares: &[u32], king: &[u32]| {
+            squares
+                .iter()
+                .map(|s| {
+                    let k = if king.contains(s) { "K" } else { "" };
+                    format!("{k}{}", 33 - s)
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let plain = |squares: &[u32], king: &[u32]| {
+            squares
+                .iter()
+                .map(|s| {
+                    let k = if king.contains(s) { "K" } else { "" };
+                    format!("{k}{s}")
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        for (white, black, kings) in [
+            (
+                &[1u32, 2, 3, 5, 6, 8, 11, 12][..],
+                &[18u32, 22, 24, 25, 27, 28, 31, 32][..],
+                &[][..],
+            ),
+            (&[4, 9, 10, 14, 17][..], &[20, 23, 26, 29][..], &[29u32][..]),
+        ] {
+            let a = pos(
+                Variant::Spanish,
+                &format!("W:W{}:B{}", plain(white, kings), plain(black, kings)),
+            );
+            let b = pos(
+                Variant::Spanish,
+                &format!("B:W{}:B{}", turned(black, kings), turned(white, kings)),
+            );
+            assert_eq!(net.correction(&a), net.correction(&b));
+            // And the two sides of one position are not simply the same number.
+            let other_side = pos(
+                Variant::Spanish,
+                &format!("B:W{}:B{}", plain(white, kings), plain(black, kings)),
+            );
+            assert_ne!(net.correction(&a), net.correction(&other_side));
+        }
+    }
+
+    #[test]
+    fn a_network_reads_back_as_written() {
+        let mut net = Network::untrained(8, 3);
+        net.w2 = (0..8).map(|i| i as f32 * 0.37 - 1.1).collect();
+        net.b2 = -3.25;
+        let text = format!("# note\n{}", net.to_text(Variant::Portuguese));
+        let read = Network::parse_all(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read, vec![(Variant::Portuguese, net)]);
+    }
+
+    #[test]
+    fn a_bad_network_file_says_what_is_wrong() {
+        let good = Network::untrained(2, 1).to_text(Variant::Spanish);
+        let cases = [
+            (
+                good.replace("hidden 2", "hidden 3"),
+                "[spanish]: w1 has 256 numbers, 384 expected with 3 hidden",
+            ),
+            (
+                good.replace("b2 0", "b2 zero"),
+                "line 6: not a number: zero",
+            ),
+            (good.replace("b2 0", "b2 NaN"), "line 6: not a number: NaN"),
+            (good.replace("b2 0\n", ""), "[spanish]: no b2 row"),
+            (
+                good.replace("b2 0", "b3 0"),
+                "line 6: unknown row \"b3\" (expected hidden, w1, b1, w2 or b2)",
+            ),
+            (
+                format!("{good}{good}"),
+                "line 7: a second [spanish] section",
+            ),
+            (
+                good.replace("[spanish]", "[polish]"),
+                "line 1: unknown variant",
+            ),
+            (
+                format!("b2 1\n{good}"),
+                "line 1: a line before any [variant]",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = Network::parse_all(&text)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(got.starts_with(want), "{got:?} is not {want:?}");
+        }
+    }
+
+    /// Labels that the weights cannot know — a bonus for men on the four central squares,
+    /// judged by who holds them against the side to move — are learnt: the network
+    /// predicts the held-out games' labels better than the weights alone.
+    #[test]
+    fn training_learns_what_the_weights_miss() {
+        let settings = SelfPlay {
+            variant: Variant::Spanish,
+            random_plies: 6,
+            nodes: 300,
+            max_plies: 200,
+        };
+        let mut samples = Samples::default();
+        for index in 0..40 {
+            let game = self_play_game(&settings, 11, index);
+            if let Some(white) = white_score(game.outcome()) {
+                samples.add_game(&game, white, 0);
+            }
+        }
+        assert!(samples.len() > 1_000, "{} samples", samples.len());
+        let weights = eval::Weights::of(Variant::Spanish);
+        const CENTRE: u32 = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18);
+        let scores: Vec<i32> = samples
+            .positions()
+            .iter()
+            .map(|p| {
+                let white = match p.side_to_move() {
+                    Color::White => eval::expert_with(p, weights),
+                    Color::Black => -eval::expert_with(p, weights),
+                };
+                let held = |c: Color| (p.men(c).0 & CENTRE).count_ones() as i32;
+                white + 150 * (held(Color::White) - held(Color::Black))
+            })
+            .collect();
+        if let Err(e) = samples.label_with_scores(scores, 0.0) {
+            panic!("{e}");
+        }
+        let opts = TrainOptions {
+            hidden: 16,
+            epochs: 200,
+            seed: 1,
+        };
+        let (net, report) = train(&samples, Variant::Spanish, opts);
+        assert!(report.best_epoch > 0, "{report:?}");
+        // The least loss any prediction can have is the labels' own entropy: the network must
+        // close most of the gap between the weights alone and that.
+        let targets = samples.targets(report.steepness);
+        let (mut entropy, mut n) = (0.0, 0);
+        for (i, p) in samples.positions().iter().enumerate() {
+            if samples.is_held_out(i) && has_men(p) {
+                let t = targets[i].clamp(1e-6, 1.0 - 1e-6);
+                entropy -= t * t.ln() + (1.0 - t) * (1.0 - t).ln();
+                n += 1;
+            }
+        }
+        let floor = entropy / n as f64;
+        let learnt = (report.before.1 - report.after.1) / (report.before.1 - floor);
+        assert!(
+            learnt > 0.8,
+            "held out: {learnt:.2} of the gap to {floor:.4}: {report:?}"
+        );
+        // And it learnt the bonus itself: a man on square 15 is worth more to the network than
+        // one on square 6, with nothing else changed.
+        let centre = pos(Variant::Spanish, "W:W5,15:B28,32");
+        let back = pos(Variant::Spanish, "W:W5,6:B28,32");
+        assert!(net.correction(&centre) > net.correction(&back) + 50);
+    }
+}

@@ -26,8 +26,9 @@ use std::sync::OnceLock;
 /// Inputs: 4 kinds of piece × 32 squares.
 pub const INPUTS: usize = 128;
 
-/// The widest hidden layer a network file may have (the evaluation keeps it on the stack).
-pub const MAX_HIDDEN: usize = 256;
+/// The widest hidden layer a network file may have: the evaluation keeps it on the stack, and
+/// wider layers cost nodes a second that 64 units already feel (README, Figures).
+pub const MAX_HIDDEN: usize = 64;
 
 /// The committed networks (`damas tune network` writes them).
 pub const NETWORK_FILE: &str = include_str!("../../data/eval-network.txt");
@@ -129,19 +130,27 @@ impl Network {
     }
 
     /// The correction for `pos`, in whole hundredths from the side to move's view: 0 in a
-    /// kings-only ending.
+    /// kings-only ending. The same sums in the same order as [`Network::output`] (so the
+    /// same number), without a list of inputs or a copy of the hidden layer: this runs at
+    /// every leaf of Expert's search.
     pub fn correction(&self, pos: &Position) -> i32 {
         if !has_men(pos) {
             return 0;
         }
-        let mut inputs = [0u16; 32];
-        let mut n = 0;
+        let n = self.hidden;
+        let mut buffer = [0f32; MAX_HIDDEN];
+        let sums = &mut buffer[..n];
+        sums.copy_from_slice(&self.b1);
         for_each_input(pos, |a| {
-            inputs[n] = a as u16;
-            n += 1;
+            for (x, w) in sums.iter_mut().zip(&self.w1[a * n..(a + 1) * n]) {
+                *x += w;
+            }
         });
-        let mut h = [0f32; MAX_HIDDEN];
-        self.output(&inputs[..n], &mut h[..self.hidden]) as i32
+        let mut out = self.b2;
+        for (x, w) in sums.iter().zip(&self.w2) {
+            out += x.max(0.0) * w;
+        }
+        out as i32
     }
 
     /// This variant's section of a network file.

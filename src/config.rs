@@ -202,13 +202,21 @@ mod tests {
                 "{} twice",
                 s.name
             );
-            assert!(!s.what.contains('|') && !s.default.contains('|'), "{}", s.name);
+            assert!(
+                !s.what.contains('|') && !s.default.contains('|'),
+                "{}",
+                s.name
+            );
         }
         assert_eq!(setting("DAMAS_MOVE_TIME").unwrap().value(), Some("3d"));
-        assert_eq!(setting("DAMAS_DB").unwrap().value(), None, "a variable in it");
+        assert_eq!(
+            setting("DAMAS_DB").unwrap().value(),
+            None,
+            "a variable in it"
+        );
         assert_eq!(setting("DAMAS_DATA").unwrap().value(), None, "two values");
         assert_eq!(setting("DAMAS_SEARCH_THREADS").unwrap().value(), None);
         assert_eq!(setting("DAMAS_METRICS_LISTEN").unwrap().value(), None);
-        assert!(setting("DAMAS_NOTHING").is_none());
+        assert!(setting("NOT_A_SETTING").is_none());
     }
 }

@@ -41,14 +41,28 @@ fn home_folder(line: &str) -> Option<usize> {
 /// Where a line names a machine's path, and which.
 fn machine_path_in(line: &str) -> Option<String> {
     if let Some(at) = home_folder(line) {
-        return Some(line[at..].split_whitespace().next().unwrap_or("").to_string());
+        return Some(
+            line[at..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        );
     }
-    machine_paths().into_iter().find(|p| line.contains(p.as_str()))
+    machine_paths()
+        .into_iter()
+        .find(|p| line.contains(p.as_str()))
 }
 
 fn git_files() -> Option<Vec<PathBuf>> {
     let out = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
         .current_dir(repo())
         .output()
         .ok()?;

@@ -61,7 +61,10 @@ fn variable_names(text: &str) -> BTreeSet<String> {
             if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
                 continue;
             }
-            let name: String = text[at..].chars().take_while(|&c| is_name_char(c)).collect();
+            let name: String = text[at..]
+                .chars()
+                .take_while(|&c| is_name_char(c))
+                .collect();
             let after = text[at + name.len()..].chars().next();
             if name.ends_with('_') || after == Some('*') {
                 continue;
@@ -80,28 +83,57 @@ fn unlisted(names: &BTreeSet<String>) -> Vec<&str> {
         .collect()
 }
 
+/// The setting a table row is about: its first cell, without backticks.
+fn row_name(row: &str) -> String {
+    row.trim_start_matches('|')
+        .split('|')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_matches('`')
+        .to_string()
+}
+
 #[test]
 fn the_readme_table_is_the_list_of_settings() {
     let readme = read("README.md");
     let rows = table_rows(&readme);
     let mut problems = Vec::new();
-    for (i, s) in SETTINGS.iter().enumerate() {
+    for s in SETTINGS {
         let expected = s.row();
-        match rows.get(i) {
-            Some((_, row)) if *row == expected => {}
-            Some((line, row)) => problems.push(format!(
-                "README.md:{line}: row {} should be\n  {expected}\nnot\n  {row}",
-                i + 1
-            )),
+        match rows.iter().find(|(_, row)| row_name(row) == s.name) {
             None => problems.push(format!("README.md: no row for {}", s.name)),
+            Some((line, row)) if *row != expected => problems.push(format!(
+                "README.md:{line}: the row of {} should be\n  {expected}\nnot\n  {row}",
+                s.name
+            )),
+            Some(_) => {}
         }
     }
-    for (line, row) in rows.iter().skip(SETTINGS.len()) {
-        problems.push(format!("README.md:{line}: a row the list lacks: {row}"));
+    for (line, row) in &rows {
+        if setting(&row_name(row)).is_none() {
+            problems.push(format!("README.md:{line}: a row the list lacks: {row}"));
+        }
     }
-    let table: String = rows.iter().map(|(_, r)| r.as_str()).collect::<Vec<_>>().join("\n");
+    let table: String = rows
+        .iter()
+        .map(|(_, r)| r.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     for name in unlisted(&variable_names(&table)) {
-        problems.push(format!("README.md's table names {name}, which src/config.rs does not list"));
+        problems.push(format!(
+            "README.md's table names {name}, which src/config.rs does not list"
+        ));
+    }
+    if problems.is_empty() {
+        let order: Vec<String> = rows.iter().map(|(_, r)| row_name(r)).collect();
+        let listed: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+        if order != listed {
+            problems.push(format!(
+                "README.md: the rows are in another order than src/config.rs's:\n  {}",
+                order.join(", ")
+            ));
+        }
     }
     assert!(
         problems.is_empty(),
@@ -137,7 +169,11 @@ fn env_example_sets_every_setting_with_its_default() {
     for name in unlisted(&variable_names(&example)) {
         problems.push(format!("names {name}, which src/config.rs does not list"));
     }
-    assert!(problems.is_empty(), ".env.example:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        ".env.example:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// The string literals of Rust source with their line numbers: `"…"` (escapes as written),
@@ -265,7 +301,10 @@ fn every_variable_the_code_names_is_in_the_list() {
             }
         }
     }
-    assert!(found > 20, "the scan found the variables the code reads: {found}");
+    assert!(
+        found > 20,
+        "the scan found the variables the code reads: {found}"
+    );
     assert!(
         problems.is_empty(),
         "read in src/ but not in src/config.rs's SETTINGS (add it there, to the README's table and to .env.example):\n{}",
@@ -280,7 +319,10 @@ fn the_reader_finds_names_in_literals_only() {
                 let r = r#\"say \"DISCORD_TWO\" here\"#; let e = \"a \\\"DAMAS_THREE\\\" b\";\n\
                 let w = \"DAMAS_DB_* and DAMAS_*, not XDAMAS_FOUR\";";
     let literals = string_literals(code);
-    let names: BTreeSet<String> = literals.iter().flat_map(|(_, l)| variable_names(l)).collect();
+    let names: BTreeSet<String> = literals
+        .iter()
+        .flat_map(|(_, l)| variable_names(l))
+        .collect();
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
         ["DAMAS_ONE", "DAMAS_THREE", "DISCORD_TWO"]
@@ -298,11 +340,18 @@ fn the_listed_defaults_are_the_code_defaults() {
         value(name)
     })
     .expect("the listed defaults are valid settings");
-    assert_eq!(stated, damas::app::Settings::default());
+    assert_eq!(
+        stated,
+        damas::app::Settings::default(),
+        "the defaults src/config.rs states (left) are not the code's (right)"
+    );
     let asked = asked.into_inner().unwrap();
     assert!(asked.len() > 10, "{asked:?}");
     for name in &asked {
-        assert!(setting(name).is_some(), "the app reads {name}, which the list lacks");
+        assert!(
+            setting(name).is_some(),
+            "the app reads {name}, which the list lacks"
+        );
     }
     assert_eq!(
         value("DAMAS_HTTP_MAX_CONNECTIONS"),

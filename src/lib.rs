@@ -11,6 +11,7 @@
 pub mod ai;
 pub mod app;
 pub mod cli;
+pub mod config;
 pub mod console;
 pub mod discord;
 pub mod engine;

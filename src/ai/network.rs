@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 pub const INPUTS: usize = 128;
 
 /// The widest hidden layer a network file may have: the evaluation keeps it on the stack, and
-/// wider layers cost nodes a second that 64 units already feel (README, Figures).
+/// wider layers cost nodes a second that 64 units already feel (docs/BENCHMARKS.md).
 pub const MAX_HIDDEN: usize = 64;
 
 /// The committed networks (`damas tune network` writes them).

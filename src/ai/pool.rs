@@ -95,7 +95,7 @@ pub fn expert_time_under_load(base: Duration, waiting: usize) -> Duration {
 /// The least time expert is given under load, and what a hurried expert search still gets:
 /// about what Hard's [`super::HARD_NODES`] take on this project's 2-core box (about 0.1 s),
 /// so expert then searches about as far as hard (and at 0.1 s it still beats hard; see the
-/// README's strength table).
+/// ladder in docs/BENCHMARKS.md).
 pub const EXPERT_FLOOR_UNDER_LOAD: Duration = Duration::from_millis(100);
 
 /// What a running job gets from its worker.

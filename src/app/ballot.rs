@@ -32,8 +32,8 @@ pub const VARIANT: Variant = Variant::English;
 /// hundredths of a man) leaves the deck: about one man down on a full board as Expert's tuned
 /// evaluation counts it. Its fitted `lead` weight takes back much of a man's 100 while most
 /// pieces are on (a man fewer at the start scores 43 to 107 by square, a front man least).
-/// At depth 12 the ACF's played openings all score within 45 of even; the README's figures
-/// say what this threshold drops.
+/// At depth 12 the ACF's played openings all score within 45 of even; docs/BENCHMARKS.md
+/// says what this threshold drops.
 pub const DEFAULT_THRESHOLD: i32 = 50;
 
 /// The level whose search judges the openings: the strongest evaluation, at a fixed depth

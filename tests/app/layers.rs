@@ -32,6 +32,7 @@ const MAY_USE: &[(&str, &[&str])] = &[
         &["app", "engine", "level", "ai", "render", "metrics"],
     ),
     ("metrics", &[]),
+    ("config", &[]),
 ];
 
 /// External crates that belong to one layer: "serenity appears only in `src/discord/`, sled

@@ -10,7 +10,7 @@
 //!   answer and does the rest itself ([`App::serve`]);
 //! - [`events`]: the gateway's events (connections, deleted channels and servers).
 //!
-//! Delivery rules (see the README's "Running the bot on Discord"):
+//! Delivery rules (see docs/OPERATIONS.md, "When things go wrong"):
 //! - an interaction is answered within Discord's 3 s: work that has not finished after
 //!   [`DEFER_AFTER`] is deferred first and completed by editing the original (commands) or by
 //!   follow-ups (components);

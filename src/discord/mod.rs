@@ -159,6 +159,11 @@ impl BotConfig {
             .map(|p| parse_proxy(&p))
             .transpose()?;
         let db_path = crate::app::boot::db_from_vars(&var);
+        // A URL of another database would otherwise become a folder named after it.
+        crate::app::check_db_name(&db_path).map_err(|e| BotError::BadSetting {
+            variable: crate::app::DB_ENV,
+            problem: crate::app::db_name_problem(&e),
+        })?;
         let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
         let metrics_listen = health::metrics_listen_from_vars(&var)?;
         Ok(BotConfig {

@@ -108,9 +108,13 @@ pub fn run(args: ConsoleOptions) -> Result<(), ConsoleError> {
         .enable_all()
         .build()
         .map_err(ConsoleError::Runtime)?;
-    let db_path = match db_from(args.db.as_deref(), |name| std::env::var(name).ok())? {
-        Some(p) => p,
-        None => std::env::temp_dir().join(format!("damas-console-{}", std::process::id())),
+    // Only the temporary database is removed at the end: one DAMAS_DB or --db names is kept.
+    let (db_path, temporary) = match db_from(args.db.as_deref(), |name| std::env::var(name).ok())? {
+        Some(p) => (p, false),
+        None => (
+            std::env::temp_dir().join(format!("damas-console-{}", std::process::id())),
+            true,
+        ),
     };
     // The same settings as the bot's (DAMAS_SEARCH_THREADS, DAMAS_MOVE_TIME, …).
     let settings = Settings::from_vars(|name| std::env::var(name).ok()).map_err(|e| {
@@ -176,7 +180,7 @@ pub fn run(args: ConsoleOptions) -> Result<(), ConsoleError> {
             .shut_down(crate::app::boot::SHUTDOWN_GRACE, None),
     );
     drop(console);
-    if args.db.is_none() {
+    if temporary {
         let _ = std::fs::remove_dir_all(&db_path);
     }
     stopped.map_err(|source| crate::app::boot::BootError {

@@ -329,7 +329,8 @@ fn the_console_opens_the_database_damas_db_names_unless_told_another() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(from_env.is_dir(), "DAMAS_DB's database was opened");
+    // Opened, and kept: it is not the console's temporary database.
+    assert!(from_env.is_dir(), "DAMAS_DB's database was opened and kept");
     let flag = dir.path().join("from-flag");
     let elsewhere = dir.path().join("not-this");
     let out = console(Some(&flag), elsewhere.to_str().expect("UTF-8"));

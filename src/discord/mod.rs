@@ -393,6 +393,14 @@ mod tests {
                 "{p}"
             );
         }
+        // A URL of a database damas has no driver for: refused, not made a folder, and
+        // named without its password.
+        let e = config(&[t, ("DAMAS_DB", "mysql://u:hunter2@h/db")]).unwrap_err();
+        assert!(
+            e.to_string().starts_with("DAMAS_DB must be ") && !e.to_string().contains("hunter2"),
+            "{e}"
+        );
+        assert_eq!(e.exit_code(), 2);
         let e = config(&[t, ("DISCORD_GUILD_ID", "0")]).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().starts_with("DISCORD_GUILD_ID "), "{e}");

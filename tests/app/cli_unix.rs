@@ -43,8 +43,8 @@ fn run(args: &[&str]) -> (String, String, Option<i32>) {
     )
 }
 
-/// English games: in Spanish, 11-15 then 23-19 is no move at all (the men face the other
-/// way), so every one of them is refused when read as Spanish.
+/// An English game: read as Spanish (whose men stand the other way round), its third move
+/// 8-11 is no move, so it is refused.
 const ENGLISH_GAME: &str = "1. 11-15 23-19 2. 8-11 22-17 *\n";
 
 #[test]

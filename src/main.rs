@@ -1,89 +1,12 @@
 //! The `damas` command line.
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use damas::cli::args::{Cli, Command, EngineArgs};
 use damas::cli::{
     ai_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds, pdn_cmds,
     puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
 };
 use std::process::ExitCode;
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "damas",
-    version,
-    about = "Draughts for Discord: Spanish, Portuguese and English"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Run the Discord bot (needs DISCORD_TOKEN).
-    Bot,
-    /// Run the bot on Discord's HTTP interactions endpoint instead of the gateway (needs
-    /// DISCORD_TOKEN and DISCORD_PUBLIC_KEY).
-    Serve(ServeArgs),
-    /// Play in the terminal: the bot's commands, read from standard input.
-    Console(damas::console::ConsoleArgs),
-    /// List the legal moves of a position.
-    Moves(engine_cmds::MovesArgs),
-    /// Count the move tree (perft).
-    Perft(engine_cmds::PerftArgs),
-    /// Explain the capture laws in a position, or why a move is (not) legal.
-    Explain(engine_cmds::ExplainArgs),
-    /// Play moves from the start and print the final position and result.
-    Replay(engine_cmds::ReplayArgs),
-    /// Draw a position as a PNG.
-    Render(render_cmds::RenderArgs),
-    /// The computer's move in a position.
-    Bestmove(ai_cmds::BestMoveArgs),
-    /// Play two levels or engines against each other, with Elo and an SPRT.
-    Match(match_cmds::MatchArgs),
-    /// The computer opponent behind a line protocol on standard input and output.
-    Engine(EngineArgs),
-    /// Fit Expert's evaluation to game results (self-play games, master games).
-    Tune(tune_cmds::TuneArgs),
-    /// Database tools: `damas store copy --from DB --to DB`.
-    Store(store_cmds::StoreArgs),
-    /// The three-move ballot deck of English draughts (offline generation).
-    Openings(openings_cmds::OpeningsArgs),
-    /// Puzzle sets: generate one from the computer's games.
-    Puzzles(puzzle_cmds::PuzzlesArgs),
-    /// Endgame tables: `damas egdb generate | verify | probe`.
-    Egdb(egdb_cmds::EgdbArgs),
-    /// Judge every move of a game from a PDN file.
-    Review(review_cmds::ReviewArgs),
-    /// Draw a game from a PDN file as an animated GIF.
-    Gif(review_cmds::GifArgs),
-    /// PDN files: `damas pdn check FILE` reads every game of a file.
-    Pdn(pdn_cmds::PdnArgs),
-}
-
-#[derive(clap::Args, Debug)]
-struct ServeArgs {
-    /// The address to take Discord's requests on, like 0.0.0.0:8080 (the endpoint's path is
-    /// /interactions).
-    #[arg(long, value_name = "ADDR")]
-    listen: std::net::SocketAddr,
-}
-
-#[derive(clap::Args, Debug)]
-struct EngineArgs {
-    /// Transposition table memory in MiB, kept from move to move within a game.
-    #[arg(long = "hash-mb", default_value_t = engine_protocol::DEFAULT_HASH_MB)]
-    hash_mb: usize,
-    /// Expert judges with the weights in this file (as data/eval-weights.txt; variants it
-    /// lacks keep the built-in weights), to measure candidate weights without a build.
-    #[arg(long)]
-    weights: Option<std::path::PathBuf>,
-    /// Expert corrects its evaluation with exactly the networks in this file (as
-    /// data/eval-network.txt; variants it lacks get none, so an empty file turns the network
-    /// off), to measure a candidate network without a build.
-    #[arg(long)]
-    network: Option<std::path::PathBuf>,
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -95,7 +18,13 @@ fn main() -> ExitCode {
         ),
         Some(Command::Bot) => bot(),
         Some(Command::Serve(a)) => exit_with(damas::discord::webhook::run(a.listen)),
-        Some(Command::Console(a)) => match damas::console::run(a) {
+        Some(Command::Console(a)) => match damas::console::run(damas::console::ConsoleOptions {
+            boards: a.boards,
+            db: a.db,
+            lang: a.lang,
+            seed: a.seed,
+            text_boards: a.text_boards,
+        }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");

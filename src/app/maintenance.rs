@@ -3,7 +3,7 @@
 //! front end opens the store itself.
 
 use crate::store::copy::{copy, CopyError};
-use crate::store::{is_postgres_url, printable, Store, StoreError};
+use crate::store::{check_db_name, is_postgres_url, printable, Store, StoreError};
 use std::path::Path;
 
 /// Why `store copy` did not copy.
@@ -11,6 +11,12 @@ use std::path::Path;
 pub enum CopyFailure {
     #[error("--from and --to name the same database")]
     SameDatabase,
+    /// `flag` (`--from`, `--to`) names no kind of database damas opens (`nonsense://x`).
+    #[error("{flag}: {source}")]
+    BadName {
+        flag: &'static str,
+        source: StoreError,
+    },
     #[error("no database at {0}")]
     NoSource(String),
     #[error("{db}: {source}")]
@@ -28,6 +34,7 @@ impl CopyFailure {
         matches!(
             self,
             CopyFailure::SameDatabase
+                | CopyFailure::BadName { .. }
                 | CopyFailure::NoSource(_)
                 | CopyFailure::Copy(CopyError::TargetNotEmpty { .. })
         )
@@ -50,6 +57,9 @@ pub struct Copied {
 pub fn copy_database(from: &Path, to: &Path) -> Result<Copied, CopyFailure> {
     if from == to {
         return Err(CopyFailure::SameDatabase);
+    }
+    for (flag, db) in [("--from", from), ("--to", to)] {
+        check_db_name(db).map_err(|source| CopyFailure::BadName { flag, source })?;
     }
     if !is_postgres_url(&from.to_string_lossy()) && !from.exists() {
         return Err(CopyFailure::NoSource(from.display().to_string()));

@@ -35,7 +35,7 @@ pub mod threads;
 pub mod titles;
 pub mod tournament;
 
-pub use crate::store::{StoreError, UserRef};
+pub use crate::store::{check_db_name, db_name_problem, StoreError, UserRef, DB_ENV};
 pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{

@@ -27,10 +27,7 @@ use crate::ai::{
     expected_score, line_notation, review_in_pool, EndgameVerdict, JobClass, MoveClass, PlyReview,
     PoolError, Review, ReviewError, ReviewOptions,
 };
-use crate::engine::{
-    decode_pdn, read_pdn_by_game_type, Color, Game, GameError, MoveError, PdnError, PdnRecord,
-    PdnRefusal, Variant,
-};
+use crate::engine::{pdn_text, read_pdn_by_game_type, Color, Game, PdnRecord, Variant};
 use crate::fl;
 use crate::render::{self, BoardView, Caption, ChartLabels, ChartMark, MoveArrow};
 use crate::store::{GameRecord, Seat};
@@ -463,11 +460,10 @@ impl App {
             Err(UploadError::TimedOut) => return Err(refuse(fl!("err-review-file-slow"))),
             Err(UploadError::Failed) => return Err(refuse(fl!("err-review-file-unreachable"))),
         };
-        // A picture, an archive: bytes no text file holds.
-        if bytes.contains(&0) {
+        // A picture, an archive, a letter: no PDN file at all.
+        let Ok(text) = pdn_text(bytes) else {
             return Err(refuse(fl!("err-review-file-not-pdn")));
-        }
-        let text = decode_pdn(bytes);
+        };
         let games = match variant {
             Some(v) => crate::engine::read_pdn(&text, v),
             None => read_pdn_by_game_type(&text, Variant::default()),
@@ -475,21 +471,11 @@ impl App {
         let wanted = usize::try_from(number.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
         let mut count = 0usize;
         let mut chosen = None;
-        let mut first = None;
         for game in games {
             count += 1;
-            if count == 1 {
-                first = Some(game.clone());
-            }
             if count == wanted {
                 chosen = Some(game);
             }
-        }
-        let Some(first) = first else {
-            return Err(refuse(fl!("err-review-file-not-pdn")));
-        };
-        if !looks_like_pdn(&first) {
-            return Err(refuse(fl!("err-review-file-not-pdn")));
         }
         let record = match chosen {
             None => {
@@ -781,25 +767,6 @@ fn too_big(lang: Lang) -> Reply {
         fl!("err-review-file-too-big"),
         &[("limit", n((MAX_UPLOAD_BYTES / 1024) as f64))],
     ))
-}
-
-/// Whether a file's first game shows it is PDN at all: it has a tag, or its moves read (a
-/// text that is not PDN fails on its first word).
-fn looks_like_pdn(first: &Result<PdnRecord, PdnRefusal>) -> bool {
-    match first {
-        Ok(_) => true,
-        Err(r) => {
-            !r.tags.is_empty()
-                || !matches!(
-                    r.error,
-                    PdnError::Move {
-                        ply: 1,
-                        error: GameError::Move(MoveError::Notation(_)),
-                        ..
-                    }
-                )
-        }
-    }
 }
 
 /// A player's name from a file's tag: trimmed, cut to [`NAME_CHARS`], without control

@@ -11,14 +11,19 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct BestMoveArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
+    /// The position as a PDN FEN; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The computer's level: easy, medium, hard or expert.
     #[arg(long, default_value_t = Level::default())]
     pub level: Level,
+    /// Thinking time in milliseconds instead of the level's own.
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
+    /// Fixed seed for the level's choices among moves (repeatable answers).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Stop after this many positions instead of the level's own limit.
@@ -84,8 +89,8 @@ pub fn bestmove(args: BestMoveArgs) -> ExitCode {
         return fail("the side to move has no legal move: the game is over");
     };
     let elapsed = started.elapsed();
-    println!("{}", pos.move_notation(&result.mv));
-    println!("{}", describe(&pos, &result, elapsed));
+    outln!("{}", pos.move_notation(&result.mv));
+    outln!("{}", describe(&pos, &result, elapsed));
     ExitCode::SUCCESS
 }
 

@@ -89,6 +89,7 @@ pub struct VerifyArgs {
     /// The plain search's depth in plies.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
+    /// Seeds the choice of the positions checked.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Tables checked at once.
@@ -98,12 +99,16 @@ pub struct VerifyArgs {
 
 #[derive(Args, Debug)]
 pub struct ProbeArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
+    /// The position to look up, as a PDN FEN.
     #[arg(long)]
     pub fen: String,
+    /// The tables' folder; without it, the default folder (see `damas egdb verify --help`).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// One JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
 }
@@ -203,12 +208,12 @@ fn generate_cmd(a: GenerateArgs) -> ExitCode {
             force: a.force,
             only: only.clone(),
         };
-        let built = egdb::generate(&opts, |t| println!("{}", table_line(variant, t)));
+        let built = egdb::generate(&opts, |t| outln!("{}", table_line(variant, t)));
         match built {
             Ok(tables) => {
                 let positions: u64 = tables.iter().map(|t| t.stats.positions).sum();
                 let bytes: u64 = tables.iter().map(|t| t.bytes).sum();
-                println!(
+                outln!(
                     "{variant} up to {pieces} pieces: {} tables, {positions} positions, {bytes} bytes, {:.1} s",
                     tables.len(),
                     started.elapsed().as_secs_f64()
@@ -247,14 +252,14 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
             } else {
                 format!("{} WRONG", t.wrong)
             };
-            println!(
+            outln!(
                 "{variant} {:<8} {:>12} positions  {verdict}  {:.1} s",
                 t.material.stem(),
                 t.stats.positions,
                 t.time.as_secs_f64()
             );
             for e in &t.examples {
-                println!("  {e}");
+                outln!("  {e}");
             }
         });
         let report = match report {
@@ -265,7 +270,7 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
             }
         };
         let s = &report.sample;
-        println!(
+        outln!(
             "{variant} plain search to depth {}: {} positions, {} wins and losses seen to the end and confirmed, {} contradictions, {:.1} s",
             a.depth,
             s.checked,
@@ -274,9 +279,9 @@ fn verify_cmd(a: VerifyArgs) -> ExitCode {
             s.time.as_secs_f64()
         );
         for c in &s.contradictions {
-            println!("  {c}");
+            outln!("  {c}");
         }
-        println!(
+        outln!(
             "{variant} probe: {:.2} µs cold (files opened, blocks read), {:.3} µs with its block cached, over {} positions",
             report.probe_cold.as_secs_f64() * 1e6,
             report.probe_warm.as_secs_f64() * 1e6,
@@ -323,11 +328,11 @@ fn probe_cmd(a: ProbeArgs) -> ExitCode {
                 "plies": plies_of(*v),
             })).collect::<Vec<_>>(),
         });
-        println!("{out}");
+        outln!("{out}");
     } else {
-        println!("{}", describe(verdict));
+        outln!("{}", describe(verdict));
         for (mv, v) in &moves {
-            println!("{} {}", pos.move_notation(mv), describe(*v));
+            outln!("{} {}", pos.move_notation(mv), describe(*v));
         }
     }
     ExitCode::SUCCESS

@@ -14,47 +14,62 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
-    /// PDN FEN; the start position when left out.
+    /// The position as a PDN FEN, like W:W21-32:B1-12; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
+    /// A JSON array (notation, squares, path, captures of each move) instead of lines.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
+    /// Count to this many plies (0 to 20), printing a line `depth nodes milliseconds` for
+    /// each depth from 1 (depth 0: the one position itself).
     #[arg(long)]
     pub depth: u32,
+    /// The position as a PDN FEN; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
+    /// The position as a PDN FEN; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
-    /// The move to judge; without it, the position's capture situation is explained.
+    /// The move to judge; without it, the position's capture situation is explained. A move
+    /// that is not legal is explained too, and exits with 2.
     #[arg(long = "move")]
     pub mv: Option<String>,
+    /// The language of the explanation: es or en.
     #[arg(long, default_value = "en")]
     pub lang: String,
+    /// One JSON document (the laws, the captures, the verdict) instead of words.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    #[arg(long, default_value = "spanish")]
-    pub variant: Variant,
+    /// The game: spanish (the default for --moves), portuguese or english. With --pdn, the
+    /// game is read as this variant; without it, as its GameType tag says (Spanish without
+    /// one).
+    #[arg(long)]
+    pub variant: Option<Variant>,
     /// Moves separated by spaces, e.g. "11-15 22-18".
     #[arg(long, required_unless_present = "pdn", conflicts_with = "pdn")]
     pub moves: Option<String>,
+    /// The position the --moves start from, as a PDN FEN; the start position when left out.
     #[arg(long, conflicts_with = "pdn")]
     pub fen: Option<String>,
     /// A game of a PDN file instead of --moves, followed as the record says.
@@ -92,10 +107,10 @@ pub fn moves(a: MovesArgs) -> ExitCode {
     let list = legal_notations(&pos);
     if a.json {
         let v: Vec<_> = list.iter().map(|(m, n)| move_json(m, n)).collect();
-        println!("{}", serde_json::Value::Array(v));
+        outln!("{}", serde_json::Value::Array(v));
     } else {
         for (_, n) in list {
-            println!("{n}");
+            outln!("{n}");
         }
     }
     ExitCode::SUCCESS
@@ -109,10 +124,12 @@ pub fn perft(a: PerftArgs) -> ExitCode {
     if a.depth > 20 {
         return fail("depth must be at most 20");
     }
-    for d in 1..=a.depth {
+    // Depth 0 counts the one position (perft's convention); any other depth prints a line
+    // from depth 1 up.
+    for d in a.depth.min(1)..=a.depth {
         let t = Instant::now();
         let n = crate::engine::perft(&pos, d);
-        println!("{d} {n} {}", t.elapsed().as_millis());
+        outln!("{d} {n} {}", t.elapsed().as_millis());
     }
     ExitCode::SUCCESS
 }
@@ -128,22 +145,27 @@ pub fn explain(a: ExplainArgs) -> ExitCode {
     };
     let exp = explain_position(&pos, a.mv.as_deref().map(Attempt::Text));
     if a.json {
-        println!("{}", explanation_json(&exp));
+        outln!("{}", explanation_json(&exp));
     } else {
         // The position given is the one on the board: the present tense.
-        println!(
+        outln!(
             "{}",
             i18n::explanation_text(lang, &exp, i18n::Tense::Present)
         );
     }
-    ExitCode::SUCCESS
+    // A move that cannot be played is bad input (exit 2), explained all the same.
+    if matches!(exp.verdict, Some(Verdict::Illegal { .. })) {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 pub fn replay(a: ReplayArgs) -> ExitCode {
     if let Some(path) = &a.pdn {
         return replay_record(a.variant, path, a.game);
     }
-    let start = match position_from(a.variant, a.fen.as_deref()) {
+    let start = match position_from(a.variant.unwrap_or_default(), a.fen.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -164,24 +186,28 @@ pub fn replay(a: ReplayArgs) -> ExitCode {
             return fail(format!("move {} ({text}) is illegal: {reason}", i + 1));
         }
     }
-    println!("{}", game.position().fen());
-    println!("{}", i18n::result_text(Lang::En, game.outcome()));
+    outln!("{}", game.position().fen());
+    outln!("{}", i18n::result_text(Lang::En, game.outcome()));
     ExitCode::SUCCESS
 }
 
-/// `replay --pdn`: a game of a file followed to its end; the final position, how the game
-/// stands by the rules or else the result the record states, and where live play would have
-/// declared a draw the players did not take.
-fn replay_record(variant: Variant, path: &std::path::Path, number: usize) -> ExitCode {
+/// `replay --pdn`: a game of a file followed to its end; which game and variant it was read
+/// as, the final position, how the game stands by the rules or else the result the record
+/// states, and where live play would have declared a draw the players did not take.
+fn replay_record(variant: Option<Variant>, path: &std::path::Path, number: usize) -> ExitCode {
     let record = match super::pdn_cmds::record_from_file(variant, path, number) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     let game = &record.game;
-    println!("{}", game.position().fen());
+    outln!(
+        "{}",
+        super::pdn_cmds::record_heading(path, &record, variant)
+    );
+    outln!("{}", game.position().fen());
     match game.outcome() {
-        Some(o) => println!("{}", i18n::result_text(Lang::En, Some(o))),
-        None => println!("{}", i18n::record_result_text(Lang::En, record.result)),
+        Some(o) => outln!("{}", i18n::result_text(Lang::En, Some(o))),
+        None => outln!("{}", i18n::record_result_text(Lang::En, record.result)),
     }
     // Where the players went on past a draw live play declares (a record that ends there
     // ended as live play would have).
@@ -190,7 +216,7 @@ fn replay_record(variant: Variant, path: &std::path::Path, number: usize) -> Exi
             Some(i) => (game.move_label(i), game.notations()[i].clone()),
             None => ("0.".to_string(), String::new()),
         };
-        println!(
+        outln!(
             "{}",
             i18n::unclaimed_draw_text(Lang::En, reason, &number, &mv)
         );

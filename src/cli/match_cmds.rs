@@ -9,7 +9,9 @@ use super::engine_protocol::{EngineState, Go, DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::fail;
 use crate::ai::{best_move, Level, SearchLimits, SearchOptions};
 use crate::app::ballot;
-use crate::engine::{export_pdn, Color, Game, Move, Outcome, PdnResult, PdnTags, Variant};
+use crate::engine::{
+    export_pdn, Color, DrawReason, Game, Move, Outcome, PdnResult, PdnTags, Variant, WinReason,
+};
 use clap::Args;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -23,6 +25,7 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
     /// Player A: a level of this build (unless --engine-a is given).
@@ -447,11 +450,10 @@ impl Plan {
             plies += 1;
         }
         let (a_half_points, reason) = match game.outcome() {
-            Some(Outcome::Win { winner, reason }) => (
-                if winner == a_colour { 2 } else { 0 },
-                format!("{reason:?}"),
-            ),
-            Some(Outcome::Draw { reason }) => (1, format!("{reason:?}")),
+            Some(o @ Outcome::Win { winner, .. }) => {
+                (if winner == a_colour { 2 } else { 0 }, how_it_ended(o))
+            }
+            Some(o @ Outcome::Draw { .. }) => (1, how_it_ended(o)),
             None => (1, format!("ply cap {}", self.max_plies)),
         };
         Ok(Finished {
@@ -465,6 +467,26 @@ impl Plan {
             record,
         })
     }
+}
+
+/// How a game of the match ended, in words for its line: "no pieces left", "repetition".
+fn how_it_ended(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::NoPieces => "no pieces left",
+            WinReason::NoMoves => "no move left",
+            WinReason::Resignation => "resignation",
+            WinReason::Abandoned => "abandoned",
+            WinReason::Time => "out of time",
+        },
+        Outcome::Draw { reason } => match reason {
+            DrawReason::Agreement => "agreed draw",
+            DrawReason::Repetition => "repetition",
+            DrawReason::NoProgress => "no-progress rule",
+            DrawReason::ThreeKings => "three kings v one",
+        },
+    }
+    .to_string()
 }
 
 /// Longest thinking time accepted on the command line.
@@ -582,7 +604,7 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
         show_moves: args.show_moves,
     };
     let names = [plan.players[0].name(), plan.players[1].name()];
-    println!(
+    outln!(
         "{} (A) against {} (B), {variant}, up to {} games from {} openings ({}), {} at a time, \
          players on a clock: {}",
         names[0],
@@ -604,12 +626,15 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
     // What the players probe: in-process levels these tables, and engine commands started from
     // here read the same folder unless told otherwise. A Spanish match once ran without them
     // unnoticed (README, #24), so every match says.
-    println!("{}", crate::ai::EndgameTables::global().summary());
+    outln!("{}", crate::ai::EndgameTables::global().summary());
     if let Some(s) = &sprt {
         let (lo, hi) = s.bounds();
-        println!(
+        outln!(
             "SPRT: elo0 {} elo1 {} alpha {} beta {} (LLR bounds {lo:.2}, {hi:.2})",
-            s.elo0, s.elo1, s.alpha, s.beta
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta
         );
     }
 
@@ -683,7 +708,7 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(1));
     }
-    println!(
+    outln!(
         "A {} against B {}: {} wins, {} draws, {} losses; score of A {:.1}/{} ({:.1}%)",
         names[0],
         names[1],
@@ -694,10 +719,10 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
         tally.games(),
         100.0 * tally.score()
     );
-    println!("{}", elo_line(&tally));
+    outln!("{}", elo_line(&tally));
     if let Some(s) = &sprt {
         let (lo, hi) = s.bounds();
-        println!(
+        outln!(
             "SPRT elo0 {} elo1 {}: LLR {:.2} (bounds {lo:.2}, {hi:.2}): {}",
             s.elo0,
             s.elo1,
@@ -709,8 +734,8 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
             }
         );
     }
-    println!("A {}: {}", names[0], totals[0].summary());
-    println!("B {}: {}", names[1], totals[1].summary());
+    outln!("A {}: {}", names[0], totals[0].summary());
+    outln!("B {}: {}", names[1], totals[1].summary());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -733,7 +758,7 @@ fn report_game(
     } else {
         "Black"
     };
-    println!(
+    outln!(
         "game {:>3}: [{}] A {colour}: {result} ({}, {} plies)  running: +{} ={} -{} {}",
         done.index + 1,
         done.opening,
@@ -745,7 +770,7 @@ fn report_game(
         signed(tally.elo()),
     );
     if plan.show_moves {
-        println!("    {}", done.record.join(" "));
+        outln!("    {}", done.record.join(" "));
     }
     if let Some(file) = pdn {
         let (white, black) = if done.a_colour == Color::White {

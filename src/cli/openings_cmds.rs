@@ -92,7 +92,7 @@ fn generate(args: GenerateArgs) -> ExitCode {
         return fail(format!("cannot write {}: {e}", args.out.display()));
     }
     let kept = deck.kept().count();
-    println!(
+    outln!(
         "{} openings judged at depth {}, {kept} kept, {} dropped (threshold {}); {:.1} s; written to {}",
         deck.verdicts.len(),
         args.depth,

@@ -32,6 +32,7 @@ pub enum PuzzlesCommand {
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
     /// How many puzzles to find.
@@ -56,6 +57,7 @@ pub struct GenerateArgs {
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
     /// The set to check.

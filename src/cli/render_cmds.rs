@@ -9,15 +9,19 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long, default_value = "spanish")]
     pub variant: Variant,
+    /// The position as a PDN FEN; the start position when left out.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The PNG file to write.
     #[arg(long)]
     pub out: std::path::PathBuf,
     /// white or black; by default the side to move.
     #[arg(long)]
     pub perspective: Option<String>,
+    /// Play this move in the position and draw the position after it, the move marked.
     #[arg(long = "last-move")]
     pub last_move: Option<String>,
     /// Draw the explanation of this move (every capture, kept and excluded).

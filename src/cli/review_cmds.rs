@@ -1,18 +1,21 @@
 //! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
 use super::fail;
+use super::pdn_cmds::{record_from_file, record_heading};
 use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
 use crate::app::i18n::{eval_text, exact_text, Lang};
 use crate::engine::{Color, Game, Variant};
 use crate::render;
 use clap::Args;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    #[arg(long, default_value = "spanish")]
-    pub variant: Variant,
+    /// Read the game as this variant (refused if its GameType tag names another); without
+    /// it, as its GameType tag says, Spanish when it has none.
+    #[arg(long)]
+    pub variant: Option<Variant>,
     /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
@@ -26,37 +29,37 @@ pub struct ReviewArgs {
 
 #[derive(Args, Debug)]
 pub struct GifArgs {
-    #[arg(long, default_value = "spanish")]
-    pub variant: Variant,
+    /// Read the game as this variant (refused if its GameType tag names another); without
+    /// it, as its GameType tag says, Spanish when it has none.
+    #[arg(long)]
+    pub variant: Option<Variant>,
     /// The PDN file the game is in.
     #[arg(long)]
     pub pdn: PathBuf,
     /// Which game of the file, from 1.
     #[arg(long, default_value_t = 1)]
     pub game: usize,
+    /// The GIF file to write.
     #[arg(long)]
     pub out: PathBuf,
 }
 
-/// Game `number` of a PDN file, or a message saying what is wrong with it.
-fn game_from_file(variant: Variant, path: &Path, number: usize) -> Result<Game, String> {
-    super::pdn_cmds::record_from_file(variant, path, number).map(|r| r.game)
-}
-
 pub fn review(a: ReviewArgs) -> ExitCode {
-    let game = match game_from_file(a.variant, &a.pdn, a.game) {
-        Ok(g) => g,
+    let record = match record_from_file(a.variant, &a.pdn, a.game) {
+        Ok(r) => r,
         Err(e) => return fail(e),
     };
-    let r = match ai::review(&game, &ReviewOptions::default(), |_, _| {}) {
+    let game = &record.game;
+    let r = match ai::review(game, &ReviewOptions::default(), |_, _| {}) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     if a.json {
-        println!("{}", review_json(&game, &r));
+        outln!("{}", review_json(game, &r));
     } else {
-        for line in review_lines(&game, &r) {
-            println!("{line}");
+        outln!("{}", record_heading(&a.pdn, &record, a.variant));
+        for line in review_lines(game, &r) {
+            outln!("{line}");
         }
     }
     ExitCode::SUCCESS
@@ -174,10 +177,11 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
 }
 
 pub fn gif(a: GifArgs) -> ExitCode {
-    let game = match game_from_file(a.variant, &a.pdn, a.game) {
-        Ok(g) => g,
+    let record = match record_from_file(a.variant, &a.pdn, a.game) {
+        Ok(r) => r,
         Err(e) => return fail(e),
     };
+    let game = &record.game;
     let lang = crate::app::i18n::Lang::En;
     let title = crate::app::i18n::variant_name(lang, game.variant());
     let notations = game.notations();
@@ -194,12 +198,18 @@ pub fn gif(a: GifArgs) -> ExitCode {
         },
     };
     let perspective = game.variant().first_player();
-    let bytes = match render::replay_gif(&game, perspective, caption) {
+    let bytes = match render::replay_gif(game, perspective, caption) {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
     if let Err(e) = std::fs::write(&a.out, &bytes) {
         return fail(format!("cannot write {}: {e}", a.out.display()));
     }
+    outln!(
+        "{}: wrote {} ({} plies)",
+        record_heading(&a.pdn, &record, a.variant),
+        a.out.display(),
+        game.ply()
+    );
     ExitCode::SUCCESS
 }

@@ -35,11 +35,15 @@ fn copy_command(from: &Path, to: &Path) -> ExitCode {
     match copy_database(from, to) {
         Ok(copied) => {
             for (tree, n) in &copied.trees {
-                println!("{tree}: {n}");
+                outln!("{tree}: {n}");
             }
-            println!(
+            outln!(
                 "copied and verified {} entries from {} ({}) to {} ({})",
-                copied.total, copied.from.0, copied.from.1, copied.to.0, copied.to.1
+                copied.total,
+                copied.from.0,
+                copied.from.1,
+                copied.to.0,
+                copied.to.1
             );
             ExitCode::SUCCESS
         }

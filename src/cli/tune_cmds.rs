@@ -42,8 +42,10 @@ pub enum TuneCommand {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
+    /// The game: spanish, portuguese or english.
     #[arg(long)]
     pub variant: Variant,
+    /// How many games to play.
     #[arg(long)]
     pub games: u64,
     /// Expert's node budget a move.
@@ -52,11 +54,13 @@ pub struct SelfplayArgs {
     /// Random plies from the start before Expert plays.
     #[arg(long = "random-plies", default_value_t = 6)]
     pub random_plies: usize,
+    /// Seeds the random plies: the same seed and budgets give the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1, value_parser = super::threads())]
     pub concurrency: usize,
+    /// The PDN file the games are written to.
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -64,6 +68,7 @@ pub struct SelfplayArgs {
 /// The games and labels a fit or a training learns from.
 #[derive(Args, Debug)]
 pub struct SampleArgs {
+    /// The game whose evaluation is fitted: spanish, portuguese or english.
     #[arg(long)]
     pub variant: Variant,
     /// Game files: PDN, or ZIP archives of PDN read in place. Repeat for several.
@@ -95,6 +100,7 @@ pub struct SampleArgs {
 pub struct FitArgs {
     #[command(flatten)]
     pub samples: SampleArgs,
+    /// Passes over the positions.
     #[arg(long, default_value_t = 300)]
     pub epochs: usize,
     /// The weights file to rewrite (only this variant's section changes).
@@ -192,7 +198,7 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
     }
     std::io::Write::flush(&mut *out.lock().unwrap_or_else(|e| e.into_inner()))
         .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
-    println!(
+    outln!(
         "{} games of {variant} in {:.0} s written to {}",
         a.games,
         started.elapsed().as_secs_f64(),
@@ -230,7 +236,7 @@ fn read_samples(a: &SampleArgs, weights_text: &str) -> Result<Samples, String> {
     if samples.is_empty() {
         return Err("no position to fit: the files hold no readable finished game".into());
     }
-    println!(
+    outln!(
         "{} games read ({unreadable} skipped: no result, or a move these rules refuse), {} quiet positions, {:.0} s",
         samples.games(),
         samples.len(),
@@ -270,7 +276,7 @@ fn fit(a: FitArgs) -> Result<(), String> {
         ..FitOptions::default()
     };
     let (tuned, report) = tune::fit(&samples, &prior, opts);
-    println!(
+    outln!(
         "steepness {:.5} (the game app's evaluation); mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} before, {:.5} / {:.5} after; {:.0} s",
         report.steepness,
         report.samples,
@@ -282,7 +288,7 @@ fn fit(a: FitArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     if a.samples.label_nodes.is_some() {
-        println!(
+        outln!(
             "against the games' results alone (λ = {}): {:.5} / {:.5} before, {:.5} / {:.5} after",
             a.samples.lambda,
             report.before_results.0,
@@ -295,7 +301,7 @@ fn fit(a: FitArgs) -> Result<(), String> {
         return Ok(());
     }
     write_section(&a.weights, &weights_text, variant, &tuned.to_text(variant))?;
-    println!("{variant}'s weights written to {}", a.weights.display());
+    outln!("{variant}'s weights written to {}", a.weights.display());
     Ok(())
 }
 
@@ -331,7 +337,7 @@ fn train_network(a: NetworkArgs) -> Result<(), String> {
         seed: a.seed,
     };
     let (trained, report) = network::train(&samples, variant, opts);
-    println!(
+    outln!(
         "steepness {:.5}; mean log loss on {} fitted / {} held-out positions: {:.5} / {:.5} with the weights alone, {:.5} / {:.5} with the network (pass {} of {}); {:.0} s",
         report.steepness,
         report.samples,
@@ -359,7 +365,7 @@ fn train_network(a: NetworkArgs) -> Result<(), String> {
         variant,
         &trained.to_text(variant),
     )?;
-    println!("{variant}'s network written to {}", a.network.display());
+    outln!("{variant}'s network written to {}", a.network.display());
     Ok(())
 }
 
@@ -377,11 +383,11 @@ fn searched_scores(
         if let Ok(text) = std::fs::read_to_string(path) {
             let scores = read_label_cache(&text, &header, samples.len())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("{} scores read from {}", scores.len(), path.display());
+            outln!("{} scores read from {}", scores.len(), path.display());
             return Ok(scores);
         }
     }
-    println!("{}", crate::ai::EndgameTables::global().summary());
+    outln!("{}", crate::ai::EndgameTables::global().summary());
     let started = Instant::now();
     let total = samples.len();
     let step = (total / 20).max(1);
@@ -395,7 +401,7 @@ fn searched_scores(
             );
         }
     });
-    println!(
+    outln!(
         "{total} positions searched at {nodes} nodes in {:.0} s",
         started.elapsed().as_secs_f64()
     );

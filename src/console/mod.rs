@@ -25,28 +25,23 @@ use crate::app::serve::{Respond, Shown};
 use crate::app::settings::Settings;
 use crate::app::{Actor, Answer, App, Place, Reply, UserRef};
 use crate::fl;
-use clap::Args;
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-#[derive(Args, Debug)]
-pub struct ConsoleArgs {
+/// How the console is started (`damas console`'s options).
+#[derive(Clone, Debug)]
+pub struct ConsoleOptions {
     /// Folder where every board picture is saved.
-    #[arg(long, default_value = "boards")]
     pub boards: PathBuf,
-    /// Database folder; a fresh temporary one when left out.
-    #[arg(long)]
+    /// The database; `None`: `DAMAS_DB` if set, else a fresh temporary folder.
     pub db: Option<PathBuf>,
     /// Language of the replies: es or en.
-    #[arg(long, default_value = "en")]
     pub lang: String,
     /// Fixed seed for the bot (repeatable sessions).
-    #[arg(long)]
     pub seed: Option<u64>,
     /// Also print what each picture shows, in words (the text a screen reader reads).
-    #[arg(long)]
     pub text_boards: bool,
 }
 
@@ -84,7 +79,28 @@ impl ConsoleError {
     }
 }
 
-pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
+/// The database the console opens: `--db`, else `DAMAS_DB` when set (as the bot reads it),
+/// else `None` (a fresh temporary folder). A `DAMAS_DB` naming no kind of database damas
+/// opens is a bad setting.
+pub fn db_from(
+    given: Option<&Path>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<Option<PathBuf>, ConsoleError> {
+    if let Some(db) = given {
+        return Ok(Some(db.to_path_buf()));
+    }
+    let Some(db) = var(crate::app::DB_ENV).filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let db = PathBuf::from(db);
+    crate::app::check_db_name(&db).map_err(|e| ConsoleError::BadSetting {
+        variable: crate::app::DB_ENV,
+        problem: crate::app::db_name_problem(&e),
+    })?;
+    Ok(Some(db))
+}
+
+pub fn run(args: ConsoleOptions) -> Result<(), ConsoleError> {
     let lang =
         Lang::from_code(&args.lang).ok_or_else(|| ConsoleError::Language(args.lang.clone()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -92,13 +108,13 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
         .enable_all()
         .build()
         .map_err(ConsoleError::Runtime)?;
-    let temp;
-    let db_path = match &args.db {
-        Some(p) => p.clone(),
-        None => {
-            temp = std::env::temp_dir().join(format!("damas-console-{}", std::process::id()));
-            temp.clone()
-        }
+    // Only the temporary database is removed at the end: one DAMAS_DB or --db names is kept.
+    let (db_path, temporary) = match db_from(args.db.as_deref(), |name| std::env::var(name).ok())? {
+        Some(p) => (p, false),
+        None => (
+            std::env::temp_dir().join(format!("damas-console-{}", std::process::id())),
+            true,
+        ),
     };
     // The same settings as the bot's (DAMAS_SEARCH_THREADS, DAMAS_MOVE_TIME, …).
     let settings = Settings::from_vars(|name| std::env::var(name).ok()).map_err(|e| {
@@ -164,7 +180,7 @@ pub fn run(args: ConsoleArgs) -> Result<(), ConsoleError> {
             .shut_down(crate::app::boot::SHUTDOWN_GRACE, None),
     );
     drop(console);
-    if args.db.is_none() {
+    if temporary {
         let _ = std::fs::remove_dir_all(&db_path);
     }
     stopped.map_err(|source| crate::app::boot::BootError {
@@ -501,8 +517,11 @@ impl Respond for Printed<'_> {
 }
 
 impl Printer {
+    /// Prints the app's words. A terminal has no markup: what people wrote (names, typed
+    /// moves, a file's tags — marked in the app's text) is printed as they wrote it, the
+    /// marks removed, here for everything the console prints.
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
+        let _ = writeln!(self.out, "{}", plain(text));
     }
 
     /// Prints a reply (`name`: to whom a private one is shown); its message id.
@@ -513,11 +532,10 @@ impl Printer {
             text.push_str(&tr(lang, fl!("console-only-you"), &[("name", s(name))]));
             text.push(' ');
         }
-        // A terminal has no markup: what people wrote is printed as they wrote it.
         if let Some(t) = &r.title {
-            text.push_str(&format!("== {} ==\n", plain(t)));
+            text.push_str(&format!("== {t} ==\n"));
         }
-        text.push_str(&self.unmention(&plain(&r.text)));
+        text.push_str(&self.unmention(&r.text));
         if let Some(picture) = &r.image {
             self.saved += 1;
             let path = self.boards.join(format!("board-{:04}.png", self.saved));
@@ -533,7 +551,7 @@ impl Printer {
             text.push_str(&line);
             if self.text_boards {
                 text.push('\n');
-                text.push_str(&self.unmention(&plain(&picture.description)));
+                text.push_str(&self.unmention(&picture.description));
             }
         }
         if !r.buttons.is_empty() {

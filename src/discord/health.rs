@@ -7,10 +7,11 @@
 //! `/metrics` stays on the private listener.
 //!
 //! Ready means: not shutting down (SIGTERM turns `/readyz` to 503 before anything else
-//! stops), the gateway shards connected or the HTTP endpoint listening, and the store
-//! answering a statement within its timeouts (`DAMAS_DB_*`; sled, in this process, always
-//! answers). A 503's body names the failing part (`shutting down`, `gateway`, `store`) and
-//! nothing more: the details go to the log.
+//! stops), the gateway shards connected or the HTTP endpoint listening, the slash commands
+//! registered (when this process registers them and Discord refused: people could not
+//! type them), and the store answering a statement within its timeouts (`DAMAS_DB_*`; sled,
+//! in this process, always answers). A 503's body names the failing part (`shutting down`,
+//! `gateway`, `commands`, `store`) and nothing more: the details go to the log.
 
 use super::BotError;
 use crate::app::App;
@@ -71,6 +72,9 @@ pub struct Health {
     shards: Mutex<BTreeMap<u32, bool>>,
     /// `damas serve`: its endpoint accepts requests.
     listening: AtomicBool,
+    /// The last registration of the slash commands failed (a later one that succeeds clears
+    /// it; a process that never registers them never sets it).
+    commands_refused: AtomicBool,
     /// The last readiness answer, and when it was made.
     last: tokio::sync::Mutex<Option<(Instant, Result<(), NotReady>)>>,
 }
@@ -83,6 +87,7 @@ impl Health {
             stopping: AtomicBool::new(false),
             shards: Mutex::default(),
             listening: AtomicBool::new(false),
+            commands_refused: AtomicBool::new(false),
             last: tokio::sync::Mutex::new(None),
         }
     }
@@ -101,6 +106,14 @@ impl Health {
     /// `damas serve`'s endpoint accepts requests.
     pub fn listening(&self) {
         self.listening.store(true, Ordering::SeqCst);
+    }
+
+    /// How the last registration of the slash commands went.
+    pub fn commands_registered(&self, registered: bool) {
+        self.commands_refused.store(!registered, Ordering::SeqCst);
+        if !registered {
+            metrics::ready(false);
+        }
     }
 
     /// The process is stopping: `/readyz` answers 503 from now on.
@@ -123,6 +136,10 @@ impl Health {
     pub async fn readiness(&self) -> Result<(), NotReady> {
         if self.stopping.load(Ordering::SeqCst) {
             return Err("shutting down");
+        }
+        // Known without a check, so never an answer from before it was known.
+        if self.commands_refused.load(Ordering::SeqCst) {
+            return Err("commands");
         }
         let mut last = self.last.lock().await;
         if let Some((at, answer)) = *last {
@@ -330,5 +347,44 @@ mod tests {
             assert!(!e.to_string().contains('\n'));
             assert_eq!(e.exit_code(), 2);
         }
+    }
+
+    async fn readyz(health: &Health) -> (u16, String) {
+        let answer = probe(health, &Method::GET, "/readyz")
+            .await
+            .expect("an answer");
+        let status = answer.status().as_u16();
+        let body = http_body_util::BodyExt::collect(answer.into_body())
+            .await
+            .expect("a body")
+            .to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    /// Commands Discord refused to register are commands nobody can type: `/readyz` says so
+    /// at once (whatever answer it gave a moment before), until a registration succeeds.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_command_registration_makes_the_process_not_ready() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = crate::app::Settings {
+            search_threads: 1,
+            search_memory_mb: 8,
+            ..crate::app::Settings::default()
+        };
+        let app = crate::app::boot::boot(&dir.path().join("db"), settings).expect("a sled app");
+        let health = Health::new(app, Duration::from_secs(5));
+        health.listening();
+        assert_eq!(readyz(&health).await, (200, "ready\n".into()));
+        health.commands_registered(false);
+        assert_eq!(readyz(&health).await, (503, "not ready: commands\n".into()));
+        health.commands_registered(true);
+        assert_eq!(readyz(&health).await.0, 200);
+        // Stopping still comes first.
+        health.commands_registered(false);
+        health.stopping();
+        assert_eq!(
+            readyz(&health).await,
+            (503, "not ready: shutting down\n".into())
+        );
     }
 }

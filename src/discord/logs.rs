@@ -9,6 +9,9 @@
 //! - the gateway's frames hold the bot token (IDENTIFY) and interaction tokens: tungstenite
 //!   logs every frame at TRACE, serenity logs undecodable ones at DEBUG.
 //!
+//! The text log is coloured only when standard error is a terminal, and never when
+//! `NO_COLOR` is set (<https://no-color.org>): a file or journald gets plain lines.
+//!
 //! `DAMAS_LOG_FORMAT=json` writes each event as one JSON object (for a log store): the same
 //! events, the same filter, the same redaction (quotes inside a JSON string are escaped, so
 //! the escaped forms of the `token` fields are blanked too).
@@ -64,6 +67,12 @@ pub fn log_format_from_vars(
             problem: format!("must be text or json, not {other:?}"),
         }),
     }
+}
+
+/// Whether the text log is coloured: only on a terminal, and not when `NO_COLOR` is set to
+/// anything but the empty string.
+pub fn colours(stderr_is_terminal: bool, no_color: Option<&str>) -> bool {
+    stderr_is_terminal && no_color.map_or(true, str::is_empty)
 }
 
 /// What stands in for a secret in the log.
@@ -205,7 +214,13 @@ pub fn init(format: LogFormat) {
     let capped = || tracing_subscriber::filter::filter_fn(within_cap);
     let _ = match format {
         LogFormat::Text => {
+            use std::io::IsTerminal;
+            let ansi = colours(
+                io::stderr().is_terminal(),
+                std::env::var("NO_COLOR").ok().as_deref(),
+            );
             let layer = tracing_subscriber::fmt::layer()
+                .with_ansi(ansi)
                 .with_writer(RedactedStderr)
                 .with_filter(filter())
                 .with_filter(capped());
@@ -267,6 +282,15 @@ mod tests {
         let e = read(Some("JSON5")).unwrap_err();
         assert!(e.to_string().starts_with("DAMAS_LOG_FORMAT "), "{e}");
         assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn colours_only_on_a_terminal_and_never_with_no_color() {
+        assert!(colours(true, None));
+        assert!(colours(true, Some("")));
+        assert!(!colours(true, Some("1")));
+        assert!(!colours(false, None));
+        assert!(!colours(false, Some("1")));
     }
 
     #[test]

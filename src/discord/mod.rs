@@ -159,6 +159,11 @@ impl BotConfig {
             .map(|p| parse_proxy(&p))
             .transpose()?;
         let db_path = crate::app::boot::db_from_vars(&var);
+        // A URL of another database would otherwise become a folder named after it.
+        crate::app::check_db_name(&db_path).map_err(|e| BotError::BadSetting {
+            variable: crate::app::DB_ENV,
+            problem: crate::app::db_name_problem(&e),
+        })?;
         let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
         let metrics_listen = health::metrics_listen_from_vars(&var)?;
         Ok(BotConfig {
@@ -388,6 +393,14 @@ mod tests {
                 "{p}"
             );
         }
+        // A URL of a database damas has no driver for: refused, not made a folder, and
+        // named without its password.
+        let e = config(&[t, ("DAMAS_DB", "mysql://u:hunter2@h/db")]).unwrap_err();
+        assert!(
+            e.to_string().starts_with("DAMAS_DB must be ") && !e.to_string().contains("hunter2"),
+            "{e}"
+        );
+        assert_eq!(e.exit_code(), 2);
         let e = config(&[t, ("DISCORD_GUILD_ID", "0")]).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().starts_with("DISCORD_GUILD_ID "), "{e}");

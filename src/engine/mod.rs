@@ -39,8 +39,8 @@ pub use notation::{
     NotationError,
 };
 pub use pdn::{
-    decode_pdn, export_pdn, read_pdn, read_pdn_by_game_type, PdnError, PdnReader, PdnRecord,
-    PdnRefusal, PdnResult, PdnTags,
+    decode_pdn, export_pdn, pdn_text, read_pdn, read_pdn_by_game_type, variant_of_game_type,
+    NotPdn, PdnError, PdnReader, PdnRecord, PdnRefusal, PdnResult, PdnTags,
 };
 pub use position::{Piece, Position, Role};
 pub use square::Square;

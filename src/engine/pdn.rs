@@ -192,6 +192,81 @@ pub fn decode_pdn(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Why bytes are not a PDN file at all (rather than a file whose games are refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotPdn {
+    /// Bytes no text file holds: a NUL or another control character (a picture, an
+    /// archive, a program), in UTF-8 or read as Latin-1.
+    NotText,
+    /// Text, but nothing in it reads as PDN: no tag, and its first word is not a move (or it
+    /// is empty).
+    NoGame,
+}
+
+impl fmt::Display for NotPdn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotPdn::NotText => "it is not text (a picture, an archive?)",
+            NotPdn::NoGame => "it has no PDN tag and no move",
+        })
+    }
+}
+
+impl std::error::Error for NotPdn {}
+
+/// The text of a PDN file ([`decode_pdn`]), or why the bytes are no PDN file. The rule:
+///
+/// - text holds no control characters but tabs, line ends, form feeds and the end-of-file
+///   mark (Ctrl-Z) old DOS programs wrote; any other — a NUL above all — means bytes that
+///   are not text, whether they were read as UTF-8 or as Latin-1 (where the bytes 0x81,
+///   0x8D, 0x8F, 0x90 and 0x9D have no letter and read as controls);
+/// - some game of it has a tag, or a first word that reads as a move, legal or not (a text
+///   that is not PDN fails on its first word); a words-only preamble before the first game,
+///   or games refused for their moves, are games of the file refused, not a sign that the
+///   file is no PDN.
+///
+/// ```
+/// use damas::engine::{pdn_text, NotPdn};
+///
+/// assert!(pdn_text(b"[Event \"x\"]\n1. 11-15 *").is_ok());
+/// assert!(pdn_text(b"1. 11-15 22-18 *").is_ok());
+/// assert_eq!(pdn_text(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap_err(), NotPdn::NotText);
+/// assert_eq!(pdn_text(b"Dear diary, today I played.").unwrap_err(), NotPdn::NoGame);
+/// ```
+pub fn pdn_text(bytes: &[u8]) -> Result<Cow<'_, str>, NotPdn> {
+    let text = decode_pdn(bytes);
+    let stray_control =
+        |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1a');
+    if text.chars().any(stray_control) {
+        return Err(NotPdn::NotText);
+    }
+    // Square numbers are 1 to 32 in every variant: any one reads a first word alike.
+    if read_pdn(&text, Variant::default()).any(|game| looks_like_pdn(&game)) {
+        Ok(text)
+    } else {
+        Err(NotPdn::NoGame)
+    }
+}
+
+/// Whether a game shows its file is PDN: it has a tag, or its first move reads as a move,
+/// legal or not.
+fn looks_like_pdn(game: &Result<PdnRecord, PdnRefusal>) -> bool {
+    match game {
+        Ok(_) => true,
+        Err(r) => {
+            !r.tags.is_empty()
+                || !matches!(
+                    r.error,
+                    PdnError::Move {
+                        ply: 1,
+                        error: GameError::Move(MoveError::Notation(_)),
+                        ..
+                    }
+                )
+        }
+    }
+}
+
 /// Why one game of a PDN file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PdnError {
@@ -392,17 +467,22 @@ impl Iterator for PdnReader<'_> {
     }
 }
 
+/// The variant a `GameType` tag's value names: `21` English, `24` Spanish, `28`
+/// Portuguese, the number first (`24,W,8,8,N1,1`); `None` for a game damas does not play.
+pub fn variant_of_game_type(value: &str) -> Option<Variant> {
+    let number = value.split(',').next().unwrap_or("").trim();
+    Variant::ALL
+        .into_iter()
+        .find(|v| v.pdn_game_type().to_string() == number)
+}
+
 /// The variant a game's `GameType` tag names, if it has one.
 fn game_type_variant(tags: &[(String, String)]) -> Option<Result<Variant, PdnError>> {
     let kind = tag_of(tags, "GameType")?;
-    let number = kind.split(',').next().unwrap_or("").trim();
     Some(
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.pdn_game_type().to_string() == number)
-            .ok_or_else(|| PdnError::UnknownGameType {
-                found: kind.to_string(),
-            }),
+        variant_of_game_type(kind).ok_or_else(|| PdnError::UnknownGameType {
+            found: kind.to_string(),
+        }),
     )
 }
 

@@ -36,6 +36,11 @@ pub enum StoreError {
         after: std::time::Duration,
     },
 
+    /// A URL of a kind damas has no driver for (`mysql://…`, `sqlite://…`): refused rather
+    /// than taken for the name of a folder. `db` is as [`super::printable`] writes it.
+    #[error("{db} is not a database damas can open: {}", super::DB_KINDS)]
+    UnsupportedDatabase { db: String },
+
     #[error("DAMAS_DB is not a usable PostgreSQL URL (postgres://user:password@host:port/database): {reason}")]
     BadDatabaseUrl { reason: String },
 

@@ -147,12 +147,49 @@ pub const DEFAULT_DB_PATH: &str = "./data/damas.db";
 
 pub use pg::{is_postgres_url, DbTimeouts, CLIENT_GRACE, MIGRATIONS};
 
-/// How a database is named in messages and logs: a folder as it is, a PostgreSQL URL without
-/// its password (the user part's, or a `password=` parameter's). Every message that names
+/// What a database name may be, for messages that refuse one.
+pub const DB_KINDS: &str =
+    "a folder (sled) or a PostgreSQL URL (postgres://user:password@host:port/database)";
+
+/// Whether `text` starts like a URL, `scheme://` (a scheme: a letter, then letters, digits,
+/// `+`, `-` or `.`, as RFC 3986 says).
+fn has_url_scheme(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once("://") else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Whether `db` names a database damas can open: a PostgreSQL URL, or a folder. Any other
+/// `scheme://` URL is refused ([`StoreError::UnsupportedDatabase`]) instead of becoming a
+/// folder named after it. Checked by [`Store::open`] and by the front ends as they read
+/// `DAMAS_DB`, so that a bad setting is refused before anything starts.
+pub fn check_db_name(db: &Path) -> Result<(), StoreError> {
+    let text = db.to_string_lossy();
+    if has_url_scheme(&text) && !is_postgres_url(&text) {
+        return Err(StoreError::UnsupportedDatabase { db: printable(db) });
+    }
+    Ok(())
+}
+
+/// What is wrong with a setting naming a database, from [`check_db_name`]'s error: "must be
+/// a folder (sled) or a PostgreSQL URL (…), not mysql://u:***@h/db" (the setting's name goes
+/// before it).
+pub fn db_name_problem(e: &StoreError) -> String {
+    match e {
+        StoreError::UnsupportedDatabase { db } => format!("must be {DB_KINDS}, not {db}"),
+        other => other.to_string(),
+    }
+}
+
+/// How a database is named in messages and logs: a folder as it is, a URL without its
+/// password (the user part's, or a `password=` parameter's). Every message that names
 /// `DAMAS_DB` goes through here.
 pub fn printable(db: &Path) -> String {
     let text = db.to_string_lossy();
-    if is_postgres_url(&text) {
+    if has_url_scheme(&text) {
         redact_url(&text)
     } else {
         text.into_owned()
@@ -238,6 +275,7 @@ impl Store {
         timeouts: DbTimeouts,
     ) -> Result<Store, StoreError> {
         let db = db.as_ref();
+        check_db_name(db)?;
         let kv = match db.to_str().filter(|s| is_postgres_url(s)) {
             Some(url) => Kv::Postgres(PgKv::connect(url, timeouts)?),
             None => Kv::Sled(SledKv::open(db, durability)?),
@@ -407,5 +445,46 @@ mod tests {
             assert_eq!(printable(Path::new(url)), shown);
         }
         assert_eq!(printable(Path::new("./data/a:b@c")), "./data/a:b@c");
+        // Any URL, even one damas cannot open: it is named in the message refusing it.
+        assert_eq!(
+            printable(Path::new("mysql://u:secret@h/db")),
+            "mysql://u:***@h/db"
+        );
+    }
+
+    #[test]
+    fn urls_of_other_databases_are_refused_not_taken_for_folders() {
+        for url in [
+            "mysql://u:secret@h/db",
+            "sqlite:///var/damas.db",
+            "nonsense://x",
+            "redis+tls://h",
+        ] {
+            let e = check_db_name(Path::new(url)).unwrap_err();
+            assert!(
+                matches!(e, StoreError::UnsupportedDatabase { .. }),
+                "{url}: {e}"
+            );
+            assert!(!e.to_string().contains("secret"), "{e}");
+            // Refused before anything is opened (sled would create a folder named so).
+            assert!(
+                matches!(
+                    Store::open(url),
+                    Err(StoreError::UnsupportedDatabase { .. })
+                ),
+                "{url}"
+            );
+        }
+        for fine in [
+            "postgres://h/db",
+            "postgresql://h/db",
+            "./data/damas.db",
+            "/srv/damas/db",
+            "data/a:b@c",
+            "C:\\damas",
+            "odd name://with space",
+        ] {
+            assert!(check_db_name(Path::new(fine)).is_ok(), "{fine}");
+        }
     }
 }

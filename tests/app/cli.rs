@@ -103,11 +103,18 @@ fn perft_prints_depth_nodes_and_milliseconds() {
     assert_eq!(nodes, ["4", "0"]);
 }
 
+/// `explain` of a move that cannot be played: its explanation, printed with exit code 2.
+fn explained_refusal(args: &[&str]) -> String {
+    let out = cli::damas(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 #[test]
 fn explain_judges_a_move_in_either_language_and_as_json() {
     let fen = "W:W9,12:B13,15,23";
-    let en = ok(&["explain", "--fen", fen, "--move", "9x18", "--lang", "en"]);
-    let es = ok(&["explain", "--fen", fen, "--move", "9x18", "--lang", "es"]);
+    let en = explained_refusal(&["explain", "--fen", fen, "--move", "9x18", "--lang", "en"]);
+    let es = explained_refusal(&["explain", "--fen", fen, "--move", "9x18", "--lang", "es"]);
     for text in [&en, &es] {
         assert!(text.contains("12x28") && text.contains("9x18"), "{text}");
     }
@@ -115,9 +122,10 @@ fn explain_judges_a_move_in_either_language_and_as_json() {
     assert!(es.contains("cantidad"), "{es}");
     assert_ne!(en, es);
 
-    let json: Value =
-        serde_json::from_str(&ok(&["explain", "--fen", fen, "--move", "9x18", "--json"]))
-            .expect("JSON");
+    let json: Value = serde_json::from_str(&explained_refusal(&[
+        "explain", "--fen", fen, "--move", "9x18", "--json",
+    ]))
+    .expect("JSON");
     assert_eq!(json["law"], "quantity");
     assert_eq!(json["max_pieces"], 2);
     assert_eq!(json["allowed"], serde_json::json!(["12x28"]));
@@ -235,9 +243,10 @@ fn bad_input_is_a_message_and_exit_code_2_never_a_panic() {
         let err = user_error(args);
         assert!(err.contains(option), "{args:?}: {err}");
     }
-    // A move that is not legal is a verdict, not an error, for explain.
-    let out = ok(&["explain", "--move", "hello", "--json"]);
-    let json: Value = serde_json::from_str(&out).expect("JSON");
+    // A move that is not legal is explained, and exits with 2 as any bad move does.
+    let out = cli::damas(&["explain", "--move", "hello", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["verdict"]["reason"], "not-a-move");
 }
 

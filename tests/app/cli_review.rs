@@ -2,11 +2,18 @@
 //! better move, JSON for tools, and bad input as a message with exit code 2.
 
 use crate::support::cli::{damas, ok, user_error};
+use damas::app::i18n::Lang;
+use damas::engine::Variant;
 use serde_json::Value;
 use std::path::Path;
 
 /// White's 4-7 walks into Black's two-for-one shot 19-14, 10x19, 22x8.
 const SHOT_GAME: &str = "[GameType \"24\"]\n[SetUp \"1\"]\n[FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n\n1. 4-7 19-14 2. 10x19 22x8 *\n";
+
+/// A variant's name as the command line prints it.
+fn name(v: Variant) -> String {
+    damas::app::i18n::variant_name(Lang::En, v)
+}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -19,8 +26,16 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
     let out = ok(&["review", "--variant", "spanish", "--pdn", &pdn]);
-    let lines: Vec<&str> = out.lines().collect();
-    // Four plies, then a line per player.
+    // Which game, read as which variant; four plies, then a line per player.
+    let (heading, plies) = out.split_once('\n').expect("a heading");
+    assert_eq!(
+        heading,
+        format!(
+            "game 1 of shot.pdn, {} (as --variant says)",
+            name(Variant::Spanish)
+        )
+    );
+    let lines: Vec<&str> = plies.lines().collect();
     assert_eq!(lines.len(), 6, "{out}");
     let first: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(&first[..3], ["1", "W", "4-7"], "{out}");
@@ -123,11 +138,11 @@ fn review_gif_and_replay_take_any_game_of_a_file() {
     let pdn = write(dir.path(), "two.pdn", TWO_GAMES);
     let first = ok(&["review", "--pdn", &pdn]);
     assert!(
-        first.lines().next().unwrap_or("").contains("11-15"),
+        first.lines().nth(1).unwrap_or("").contains("11-15"),
         "{first}"
     );
     let second = ok(&["review", "--pdn", &pdn, "--game", "2"]);
-    let lines: Vec<&str> = second.lines().collect();
+    let lines: Vec<&str> = second.lines().skip(1).collect();
     assert_eq!(lines.len(), 6, "{second}");
     assert!(
         lines[0].contains("4-7") && lines[0].contains("blunder"),
@@ -137,6 +152,11 @@ fn review_gif_and_replay_take_any_game_of_a_file() {
     assert_eq!(
         replayed.lines().collect::<Vec<_>>(),
         [
+            format!(
+                "game 2 of two.pdn, {} (as its GameType tag says)",
+                name(Variant::Spanish)
+            )
+            .as_str(),
             "W:W1-3,5,7,9,11:B8,18,25,26,29-32",
             "Black won, as the record says."
         ],
@@ -164,8 +184,28 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
         stdout.lines().collect::<Vec<_>>(),
         [
             "Game 3: move 2. 11-14: There is no piece on square 11. (Ana v Luis)",
+            format!(
+                "read 4 (1 as {}, 3 as {}), replayed 3, refused 1",
+                name(Variant::English),
+                name(Variant::Spanish)
+            )
+            .as_str(),
+        ],
+        "{stdout}"
+    );
+    // Read as Spanish whatever the tags say, the English game is refused for its tag.
+    let out = damas(&["pdn", "check", "--variant", "spanish", &pdn]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "Game 3: move 2. 11-14: There is no piece on square 11. (Ana v Luis)",
             "Game 4: its GameType is 21, not 24 (Spanish draughts).",
-            "read 4, replayed 2, refused 2",
+            format!(
+                "read 4 as {}, replayed 2, refused 2",
+                name(Variant::Spanish)
+            )
+            .as_str(),
         ],
         "{stdout}"
     );
@@ -176,6 +216,8 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
         (Some(2), Some(2))
     );
     assert_eq!(json["refused"], serde_json::json!([]));
+    assert_eq!(json["variant"], "spanish");
+    assert_eq!(json["variants"], serde_json::json!({"spanish": 2}));
     let english = ok(&[
         "pdn",
         "check",
@@ -183,5 +225,11 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
         "english",
         &write(dir.path(), "e.pdn", "[GameType \"21\"]\n1. 11-15 *"),
     ]);
-    assert_eq!(english.trim(), "read 1, replayed 1, refused 0");
+    assert_eq!(
+        english.trim(),
+        format!(
+            "read 1 as {}, replayed 1, refused 0",
+            name(Variant::English)
+        )
+    );
 }

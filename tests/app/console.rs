@@ -1,6 +1,7 @@
 //! `damas console` driven through standard input, as a person or a script would.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Every one of `texts` is in the console's output.
@@ -275,4 +276,76 @@ ana: /ayuda
         "{out}"
     );
     assert!(!out.contains("/jugadas [desde]"), "{out}");
+}
+
+/// What people wrote reaches the terminal as they wrote it: the app's marks around it
+/// (src/app/reply.rs) are never printed — in replies, and in what a file shows (`/pdn`'s
+/// replay GIF, described with the players' names under --text-boards).
+#[test]
+fn what_people_wrote_is_printed_without_the_apps_marks() {
+    let script = "\
+alice: /challenge bob english
+bob: /accept
+alice: /move 11-15
+bob: /move zz
+/pdn
+";
+    let (out, _dir) = run_console(script, &["--text-boards"]);
+    assert!(out.contains("zz"), "{out}");
+    assert!(out.contains(".gif"), "the replay GIF is saved: {out}");
+    let described = out
+        .lines()
+        .skip_while(|l| !l.contains(".gif"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        described.contains("alice") || described.contains("bob"),
+        "{out}"
+    );
+    assert!(!out.contains(['\u{FDD0}', '\u{FDD1}']), "{out:?}");
+}
+
+/// The console opens the database DAMAS_DB names, as the bot does; `--db` wins over it.
+#[test]
+fn the_console_opens_the_database_damas_db_names_unless_told_another() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let console = |db_flag: Option<&Path>, damas_db: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        command
+            .arg("console")
+            .arg("--boards")
+            .arg(dir.path().join("boards"))
+            .env("DAMAS_DB", damas_db)
+            .stdin(Stdio::null());
+        if let Some(db) = db_flag {
+            command.arg("--db").arg(db);
+        }
+        command.output().expect("damas console runs")
+    };
+    let from_env = dir.path().join("from-env");
+    let out = console(None, from_env.to_str().expect("UTF-8"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Opened, and kept: it is not the console's temporary database.
+    assert!(from_env.is_dir(), "DAMAS_DB's database was opened and kept");
+    let flag = dir.path().join("from-flag");
+    let elsewhere = dir.path().join("not-this");
+    let out = console(Some(&flag), elsewhere.to_str().expect("UTF-8"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(flag.is_dir() && !elsewhere.exists(), "--db wins");
+    // A URL of a database damas does not open is a bad setting, named.
+    let out = console(None, "mysql://u:hunter2@h/db");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("DAMAS_DB") && !stderr.contains("hunter2"),
+        "{stderr}"
+    );
 }

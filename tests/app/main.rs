@@ -8,7 +8,9 @@ mod support;
 
 mod ballot;
 mod cli;
+mod cli_help;
 mod cli_review;
+mod cli_unix;
 mod console;
 mod forget;
 mod i18n;

@@ -331,6 +331,8 @@ impl Handler {
             Some(g) => GuildId::new(g).set_commands(http, commands).await,
             None => serenity::all::Command::set_global_commands(http, commands).await,
         };
+        // `/readyz` says so while they are not registered (see `health`).
+        self.health.commands_registered(result.is_ok());
         match result {
             Ok(c) => tracing::info!("registered {} commands", c.len()),
             Err(e) => tracing::error!("could not register the commands: {e}"),

@@ -20,6 +20,8 @@ pub enum FaultRoute {
     ThreadCreate,
     /// `PATCH /channels/{thread}`: a thread archived, reopened or renamed.
     ThreadEdit,
+    /// `PUT /applications/{app}/commands` and its server form: registering the commands.
+    Commands,
     /// Any REST request but gateway discovery and the CDN.
     AnyRest,
 }
@@ -43,6 +45,7 @@ impl FaultRoute {
                     && matches!(route, Route::Threads { .. } | Route::MessageThreads { .. })
             }
             FaultRoute::ThreadEdit => method == "PATCH" && matches!(route, Route::Channel { .. }),
+            FaultRoute::Commands => method == "PUT" && matches!(route, Route::Commands { .. }),
             FaultRoute::AnyRest => !matches!(route, Route::Gateway | Route::Attachment { .. }),
         }
     }

@@ -1,7 +1,7 @@
 //! `damas console` driven through standard input, as a person or a script would.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Every one of `texts` is in the console's output.
 fn assert_says(out: &str, texts: &[&str]) {
@@ -13,7 +13,8 @@ fn assert_says(out: &str, texts: &[&str]) {
 fn run_console(script: &str, extra: &[&str]) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let boards = dir.path().join("boards");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut damas = crate::support::cli::command();
+    let mut child = damas
         .arg("console")
         .arg("--boards")
         .arg(&boards)
@@ -223,7 +224,7 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
 #[test]
 fn the_console_reads_the_bots_settings_and_names_a_bad_one() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let out = crate::support::cli::command()
         .arg("console")
         .arg("--boards")
         .arg(dir.path().join("boards"))

@@ -9,6 +9,7 @@ mod ai;
 mod gif;
 mod notation_fen_props;
 mod perft;
+mod pdn_files;
 mod pool;
 mod render;
 mod review;

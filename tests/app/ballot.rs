@@ -59,8 +59,7 @@ fn the_deck_holds_at_least_140_of_the_acf_openings() {
     let Some(path) = crate::support::shared_data("three_move_ballots.txt") else {
         return;
     };
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let played = acf_played(&text);
     assert_eq!(played.len(), 156, "the ACF plays 156 openings");
     let kept: HashSet<Position> = deck.kept().map(|o| o.position()).collect();

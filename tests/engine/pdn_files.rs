@@ -4,8 +4,8 @@
 //! real archives of `../shared/pdn` are read too where they are (`rules_game::archives`).
 
 use damas::engine::{
-    decode_pdn, export_pdn, read_pdn, read_pdn_by_game_type, GameError, MoveError,
-    NotationError, PdnError, PdnRecord, PdnRefusal, Position, Variant,
+    decode_pdn, export_pdn, read_pdn, read_pdn_by_game_type, GameError, MoveError, NotationError,
+    PdnError, PdnRecord, PdnRefusal, Position, Variant,
 };
 
 const SPANISH: &str = include_str!("../fixtures/pdn/spanish.pdn");
@@ -27,7 +27,12 @@ fn all_read(text: &str, variant: Variant) -> Vec<PdnRecord> {
 /// The two records are the same game: the same start, moves and result.
 fn assert_same_game(a: &PdnRecord, b: &PdnRecord) {
     assert_eq!(a.game.variant(), b.game.variant(), "game {}", a.number);
-    assert_eq!(a.game.start_position(), b.game.start_position(), "game {}", a.number);
+    assert_eq!(
+        a.game.start_position(),
+        b.game.start_position(),
+        "game {}",
+        a.number
+    );
     assert_eq!(a.game.moves(), b.game.moves(), "game {}", a.number);
     assert_eq!(a.result, b.result, "game {}", a.number);
 }
@@ -114,7 +119,10 @@ fn a_latin_1_file_reads_with_its_accented_names() {
     assert_same_game(r, &all_read(SPANISH, Variant::Spanish)[0]);
     // Written out, the names stay as they are (damas writes UTF-8).
     let written = export_pdn(&r.game, &r.pdn_tags());
-    assert!(written.contains("[Event \"Campeonato de España\"]"), "{written}");
+    assert!(
+        written.contains("[Event \"Campeonato de España\"]"),
+        "{written}"
+    );
 }
 
 /// `[SetUp "1"]` and `[FEN …]`: a game from the middle of another, read by its GameType, starts
@@ -143,7 +151,11 @@ fn set_up_games_start_from_their_position() {
             "{variant}"
         );
         assert_ne!(part.game.start_position(), &Position::start(variant));
-        assert_eq!(part.game.moves(), &whole.game.moves()[from_ply..], "{variant}");
+        assert_eq!(
+            part.game.moves(),
+            &whole.game.moves()[from_ply..],
+            "{variant}"
+        );
         assert_eq!(part.game.position(), whole.game.position(), "{variant}");
         assert_eq!(part.result, whole.result, "{variant}");
     }
@@ -183,7 +195,10 @@ fn broken_games_are_refused_with_their_reason_and_the_rest_still_read() {
             text,
             error: GameError::Move(MoveError::NoPiece { square }),
         } => {
-            assert_eq!((*ply, label.as_str(), text.as_str()), (48, "24...", "32-15"));
+            assert_eq!(
+                (*ply, label.as_str(), text.as_str()),
+                (48, "24...", "32-15")
+            );
             assert_eq!(square.number(), 32);
         }
         other => panic!("{other:?}"),
@@ -196,7 +211,10 @@ fn broken_games_are_refused_with_their_reason_and_the_rest_still_read() {
             text,
             error: GameError::Move(MoveError::Notation(NotationError::NotAMove { .. })),
             ..
-        } => assert_eq!((label.as_str(), text.as_str()), ("26.", "16x23Whiteresignedhere")),
+        } => assert_eq!(
+            (label.as_str(), text.as_str()),
+            ("26.", "16x23Whiteresignedhere")
+        ),
         other => panic!("{other:?}"),
     }
     // A comment never closed: the reader goes on at the next tag section.

@@ -11,20 +11,10 @@ use damas::store::Store;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 /// The committed deck, which must read.
 fn deck() -> &'static Deck {
     ballot::deck().unwrap_or_else(|e| panic!("the committed deck reads: {e}"))
-}
-
-/// The ACF's list, kept outside the repository: `DAMAS_ACF_BALLOTS`, else next to the
-/// repository in `shared/`.
-fn acf_list_path() -> PathBuf {
-    match std::env::var_os("DAMAS_ACF_BALLOTS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/three_move_ballots.txt"),
-    }
 }
 
 /// The openings the ACF plays (crossboard and mailplay; not the barred ones): number and
@@ -62,22 +52,14 @@ fn the_deck_judges_every_distinct_opening_once() {
     );
 }
 
+/// Against the ACF's list, kept outside the repository (`../shared`): run where it is there.
 #[test]
 fn the_deck_holds_at_least_140_of_the_acf_openings() {
     let deck = deck();
-    let path = acf_list_path();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!(
-                "\n!!! ACF three-move list not found at {} ({e}): the comparison with the ACF \
-                 deck is SKIPPED. Set DAMAS_ACF_BALLOTS to its path to run it. Only the deck's \
-                 own invariants are checked.\n",
-                path.display()
-            );
-            return;
-        }
+    let Some(path) = crate::support::shared_data("three_move_ballots.txt") else {
+        return;
     };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let played = acf_played(&text);
     assert_eq!(played.len(), 156, "the ACF plays 156 openings");
     let kept: HashSet<Position> = deck.kept().map(|o| o.position()).collect();
@@ -522,8 +504,7 @@ async fn version_2_records_still_read_as_free_starts() {
 /// with the command that made it in its header.
 #[test]
 fn the_generate_command_writes_a_deck_that_reads_back() {
-    let damas = env!("CARGO_BIN_EXE_damas");
-    let bad = std::process::Command::new(damas)
+    let bad = crate::support::cli::command()
         .args(["openings", "generate", "--depth", "0"])
         .output()
         .unwrap();
@@ -531,7 +512,7 @@ fn the_generate_command_writes_a_deck_that_reads_back() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--depth must be"));
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("deck.txt");
-    let ok = std::process::Command::new(damas)
+    let ok = crate::support::cli::command()
         .args(["openings", "generate", "--depth", "2", "--out"])
         .arg(&out)
         .output()

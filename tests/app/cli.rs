@@ -3,7 +3,6 @@
 
 use crate::support::cli::{self, ok};
 use serde_json::Value;
-use std::process::Command;
 
 /// Runs a command that must fail as a user error, with a message, and returns its standard
 /// error.
@@ -259,6 +258,8 @@ mod engine_and_match {
     use std::time::Duration;
 
     struct Engine {
+        /// Its command, which holds its data folder.
+        _damas: cli::Damas,
         child: Child,
         stdin: ChildStdin,
         lines: Receiver<String>,
@@ -266,7 +267,8 @@ mod engine_and_match {
 
     impl Engine {
         fn start() -> Engine {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+            let mut damas = cli::command();
+            let mut child = damas
                 .args(["engine", "--hash-mb", "4"])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -283,6 +285,7 @@ mod engine_and_match {
                 }
             });
             Engine {
+                _damas: damas,
                 child,
                 stdin,
                 lines,

@@ -10,7 +10,7 @@ use damas::app::i18n::Lang;
 use damas::engine::Variant;
 use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// The app's invisible marks around what a person wrote (src/app/reply.rs): never printed.
 const MARKS: [char; 2] = ['\u{FDD0}', '\u{FDD1}'];
@@ -93,7 +93,9 @@ fn a_closed_pipe_ends_a_command_quietly() {
         &["perft", "--depth", "3"],
         &["moves"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        // Kept until the child ends: it owns the child's data folder.
+        let mut command = crate::support::cli::command();
+        let mut child = command
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -233,7 +235,7 @@ fn a_file_that_is_no_pdn_is_refused_as_such() {
 #[test]
 fn database_urls_of_other_kinds_are_refused_before_anything_is_created() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let out = crate::support::cli::command()
         .arg("bot")
         .env("DISCORD_TOKEN", "not-a-real-token")
         .env("DAMAS_DB", "mysql://u:hunter2@h/db")
@@ -252,7 +254,7 @@ fn database_urls_of_other_kinds_are_refused_before_anything_is_created() {
     // `store copy` to a URL of no kind damas opens: refused, nothing written.
     let from = dir.path().join("from");
     std::fs::create_dir(&from).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let out = crate::support::cli::command()
         .args(["store", "copy", "--from"])
         .arg(&from)
         .args(["--to", "nonsense://x"])

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Every one of `texts` is in the console's output.
 fn assert_says(out: &str, texts: &[&str]) {
@@ -14,7 +14,8 @@ fn assert_says(out: &str, texts: &[&str]) {
 fn run_console(script: &str, extra: &[&str]) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let boards = dir.path().join("boards");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut damas = crate::support::cli::command();
+    let mut child = damas
         .arg("console")
         .arg("--boards")
         .arg(&boards)
@@ -224,7 +225,7 @@ fn unknown_commands_and_bad_moves_do_not_stop_the_console() {
 #[test]
 fn the_console_reads_the_bots_settings_and_names_a_bad_one() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let out = crate::support::cli::command()
         .arg("console")
         .arg("--boards")
         .arg(dir.path().join("boards"))
@@ -310,7 +311,7 @@ bob: /move zz
 fn the_console_opens_the_database_damas_db_names_unless_told_another() {
     let dir = tempfile::tempdir().expect("temp dir");
     let console = |db_flag: Option<&Path>, damas_db: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        let mut command = crate::support::cli::command();
         command
             .arg("console")
             .arg("--boards")

@@ -118,7 +118,7 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
         ("DAMAS_MAX_REVIEWS", "-2"),
         ("DAMAS_SEARCH_QUEUE", "1.5"),
     ] {
-        let mut damas = Command::new(env!("CARGO_BIN_EXE_damas"));
+        let mut damas = crate::support::cli::command();
         damas
             .arg("bot")
             .env("DISCORD_TOKEN", "x")
@@ -130,7 +130,7 @@ async fn a_bad_setting_is_a_one_line_error_naming_the_variable() {
         assert_one_line_error(&mut damas, variable, value);
     }
     // `damas serve`'s own: its connection cap.
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_damas"));
+    let mut serve = crate::support::cli::command();
     serve
         .args(["serve", "--listen", "127.0.0.1:0"])
         .env("DISCORD_TOKEN", "x")
@@ -169,7 +169,7 @@ async fn a_database_password_never_appears_in_the_output() {
         .unwrap();
     let url = format!("postgres://damas:hunter2-secret@{closed}/damas?sslmode=disable");
     for front in [vec!["bot"], vec!["serve", "--listen", "127.0.0.1:0"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_damas"))
+        let out = crate::support::cli::command()
             .args(&front)
             .env("DISCORD_TOKEN", "x")
             .env("DISCORD_PUBLIC_KEY", EXAMPLE_PUBLIC_KEY)
@@ -334,7 +334,10 @@ async fn sql(url: &str, statement: &str) -> Vec<tokio_postgres::Row> {
 /// no person will act; once it expires, the sweeper's nudge makes the move, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_refused_by_a_dead_processs_lease_is_made_once_the_lease_expires() {
-    let db = crate::support::store::postgres::server().fresh_database();
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let db = server.fresh_database();
     let dir = tempfile::tempdir().unwrap();
     let standin = standin().await;
     let launch = Launch {
@@ -813,7 +816,10 @@ fn played(notation: &str) -> impl Fn(&Recorded) -> bool + '_ {
 /// try to make every bot move while the expert thinks: the lease lets one search.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_serve_processes_on_one_postgresql_apply_each_move_once() {
-    let db = crate::support::store::postgres::server().fresh_database();
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let db = server.fresh_database();
     let dir = tempfile::tempdir().unwrap();
     let standin = standin().await;
     let env = [("DAMAS_SWEEP_EVERY", "1s")];

@@ -8,6 +8,7 @@ mod support;
 mod ai;
 mod gif;
 mod notation_fen_props;
+mod pdn_files;
 mod perft;
 mod pool;
 mod render;

@@ -722,7 +722,7 @@ fn random_games_render_and_read_back_in_every_variant() {
 fn cli_draws_the_position_after_the_last_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("board.png");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+    let status = crate::support::cli::command()
         .args([
             "render",
             "--variant",
@@ -757,7 +757,7 @@ fn cli_draws_the_position_after_the_last_move() {
         vec!["--variant", "chess"],
         vec!["--perspective", "up"],
     ] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_damas"))
+        let o = crate::support::cli::command()
             .arg("render")
             .args(&bad)
             .arg("--out")

@@ -458,7 +458,9 @@ fn a_record_goes_on_where_live_play_declares_a_draw() {
 }
 
 /// The real game records of `../shared/pdn` (its SOURCES.md says where each comes from), read
-/// in place and never copied into the repository; `DAMAS_PDN_DIR` points elsewhere.
+/// in place and never copied into the repository: each test runs where the archive is there
+/// (`support::shared_data`). The reader's own tests on files of the repository are in
+/// `pdn_files.rs`.
 mod archives {
     use crate::support::rules::reference;
     use damas::engine::{
@@ -466,16 +468,12 @@ mod archives {
         PdnRecord, PdnRefusal, PdnResult, Position, Square, Variant,
     };
     use std::io::Read;
-    use std::path::PathBuf;
 
-    fn archive(name: &str) -> String {
-        let dir = match std::env::var_os("DAMAS_PDN_DIR") {
-            Some(p) => PathBuf::from(p),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/pdn"),
-        };
-        let path = dir.join(name);
-        let bytes = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (DAMAS_PDN_DIR names the folder)", path.display()));
+    /// The text of `../shared/pdn/<name>`, unpacked and decoded; `None` (the test skipped)
+    /// when it is not there.
+    fn archive(name: &str) -> Option<String> {
+        let path = crate::support::shared_data(&format!("pdn/{name}"))?;
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut text = Vec::new();
         if name.ends_with(".zip") {
             let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
@@ -488,7 +486,7 @@ mod archives {
         } else {
             text = bytes;
         }
-        decode_pdn(&text).into_owned()
+        Some(decode_pdn(&text).into_owned())
     }
 
     fn split(
@@ -506,7 +504,9 @@ mod archives {
 
     #[test]
     fn every_open_checkers_archive_game_reads_to_its_end_and_round_trips() {
-        let text = archive("OCA_2.0.zip");
+        let Some(text) = archive("OCA_2.0.zip") else {
+            return;
+        };
         let (read, refused) = split(read_pdn(&text, Variant::English));
         assert!(refused.is_empty(), "{:?}", refused.first());
         assert_eq!(read.len(), 22_621);
@@ -564,7 +564,9 @@ mod archives {
 
     #[test]
     fn tinsleys_games_read_but_for_three_whose_text_is_broken() {
-        let text = archive("tinsley.pdn");
+        let Some(text) = archive("tinsley.pdn") else {
+            return;
+        };
         let (read, refused) = split(read_pdn(&text, Variant::English));
         assert_eq!(read.len() + refused.len(), 724);
         let named: Vec<(usize, String, String)> = refused
@@ -593,7 +595,9 @@ mod archives {
 
     #[test]
     fn the_championship_without_move_numbers_or_results_reads() {
-        let text = archive("British_Computer_Championship_2002.pdn.bz2");
+        let Some(text) = archive("British_Computer_Championship_2002.pdn.bz2") else {
+            return;
+        };
         let (read, refused) = split(read_pdn(&text, Variant::English));
         assert!(refused.is_empty(), "{:?}", refused.first());
         assert_eq!(read.len(), 16);
@@ -711,7 +715,9 @@ mod archives {
 
     #[test]
     fn russian_games_stop_exactly_where_spanish_rules_forbid_their_move() {
-        let text = archive("abatsiev.pdn.bz2");
+        let Some(text) = archive("abatsiev.pdn.bz2") else {
+            return;
+        };
         let games: Vec<_> = read_pdn(&text, Variant::Spanish).collect();
         let expected = russian_moves(&text);
         assert_eq!(games.len(), 198);

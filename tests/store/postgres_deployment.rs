@@ -79,7 +79,10 @@ fn another_root(dir: &Path) -> std::path::PathBuf {
 /// own: each `sslmode` encrypts, checks and refuses as libpq's does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tls_follows_the_urls_sslmode() {
-    let root = postgres::server().root_certificate().display().to_string();
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let root = server.root_certificate().display().to_string();
     let dir = tempfile::tempdir().unwrap();
     let other = another_root(dir.path()).display().to_string();
     for (host, params, tls) in [
@@ -163,8 +166,11 @@ fn opening_a_database_that_never_answers_gives_up() {
 /// Once the network is back the same command works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_that_stops_answering_gets_try_again_and_acknowledges_nothing() {
-    let url = postgres::server().fresh_database();
-    let proxy = SilenceableProxy::start(postgres::server().port());
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let url = server.fresh_database();
+    let proxy = SilenceableProxy::start(server.port());
     let fatal = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&fatal);
     let store = Store::open_configured(proxy.url(&url), Durability::default(), SHORT)
@@ -282,8 +288,11 @@ async fn readyz_until(health: &damas::discord::health::Health, status: u16) -> (
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_follows_the_database() {
     use damas::discord::health::Health;
-    let url = postgres::server().fresh_database();
-    let proxy = SilenceableProxy::start(postgres::server().port());
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let url = server.fresh_database();
+    let proxy = SilenceableProxy::start(server.port());
     let store = Store::open_configured(proxy.url(&url), Durability::default(), SHORT)
         .expect("open through the proxy");
     let app = App::new(

@@ -106,6 +106,8 @@ pub async fn start_bot_app(
 /// waited for, when dropped: the next process can open the same database at once.
 pub struct BotProcess {
     child: Child,
+    /// Its command, which holds its data folder ([`super::cli::command`]).
+    _command: super::cli::Damas,
     /// `damas serve`'s endpoint, `http://ADDR/interactions` (empty for `damas bot`).
     pub url: String,
     output: Arc<Mutex<Vec<String>>>,
@@ -186,7 +188,7 @@ impl BotProcess {
     /// Starts the process and waits until it is connected (`damas bot`) or says where it
     /// listens (`damas serve`, within 30 s).
     pub async fn launch(standin: &StandIn, how: Launch<'_>) -> BotProcess {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        let mut command = super::cli::command();
         if how.http {
             command
                 .args(["serve", "--listen", "127.0.0.1:0"])
@@ -240,7 +242,12 @@ impl BotProcess {
         } else {
             standin.wait_connected().await;
         }
-        BotProcess { child, url, output }
+        BotProcess {
+            child,
+            _command: command,
+            url,
+            output,
+        }
     }
 
     /// The lines it printed (log and standard output) that contain `what`.

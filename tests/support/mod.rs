@@ -8,6 +8,9 @@
 //! - [`stand_in`]: a stand-in for Discord on 127.0.0.1 that speaks its real protocol.
 //! - [`cli`]: the `damas` binary run as a program.
 //! - [`bot`]: the bot started against the stand-in, in this process or as a child process.
+//! - [`shared_data`] and [`postgres`]: what a test needs from outside the repository, or the
+//!   test skipped with one line saying so (a failure under `CI=true`): see
+//!   [`store::optional`].
 #![allow(dead_code)]
 
 pub mod app;
@@ -17,3 +20,9 @@ pub mod rules;
 pub mod search;
 pub mod stand_in;
 pub mod store;
+
+// Each binary uses its own part (the crate-level allow does not reach imports).
+#[allow(unused_imports)]
+pub use store::optional::shared_data;
+#[allow(unused_imports)]
+pub use store::postgres::optional_server as postgres;

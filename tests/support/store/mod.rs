@@ -1,6 +1,8 @@
 //! Helpers shared by the store's integration tests.
 #![allow(dead_code)]
 
+#[path = "../optional.rs"]
+pub mod optional;
 pub mod postgres;
 
 use damas::engine::{Color, Game, Move, Outcome, Variant, WinReason};
@@ -45,6 +47,19 @@ impl TestDb {
         }
     }
 
+    /// A database of `backend`, or `None` when the test is skipped for want of PostgreSQL
+    /// ([`postgres::optional_server`]).
+    pub fn optional(backend: Backend) -> Option<TestDb> {
+        match backend {
+            Backend::Sled => Some(TestDb::new(backend)),
+            Backend::Postgres => Some(TestDb {
+                backend,
+                spec: PathBuf::from(postgres::optional_server()?.fresh_database()),
+                _dir: None,
+            }),
+        }
+    }
+
     pub fn open(&self) -> Store {
         Store::open(&self.spec).unwrap_or_else(|e| panic!("open {:?}: {e}", self.backend))
     }
@@ -56,8 +71,9 @@ impl TestDb {
 }
 
 /// Runs an async test body once per backend: `on_both_backends! { async fn name(db) { … } }`
-/// makes `name::sled` and `name::postgres`, each with `db` a fresh [`TestDb`]. Attributes
-/// (a multi-threaded flavour, say) go before `async fn`.
+/// makes `name::sled` and `name::postgres`, each with `db` a fresh [`TestDb`] (`postgres` is
+/// skipped where PostgreSQL is not installed: [`TestDb::optional`]). Attributes (a
+/// multi-threaded flavour, say) go before `async fn`.
 #[macro_export]
 macro_rules! on_both_backends {
     ($(#[$attr:meta])* async fn $name:ident($db:ident) $body:block) => {
@@ -73,7 +89,9 @@ macro_rules! on_both_backends {
 
             $(#[$attr])*
             async fn postgres() {
-                let $db = TestDb::new(Backend::Postgres);
+                let Some($db) = TestDb::optional(Backend::Postgres) else {
+                    return;
+                };
                 $body
             }
         }

@@ -3,8 +3,9 @@
 //! port), a fresh database per test, stopped and deleted by a watchdog once the binary exits.
 //!
 //! `initdb` refuses to run as root (tests and CI do): then the server runs as the `postgres`
-//! system user through `runuser`, the user being created if missing. Where no server can be
-//! started the tests using it fail with the reason and how to install PostgreSQL.
+//! system user through `runuser`, the user being created if missing. Without the server's
+//! programs the tests that need it are skipped ([`optional_server`], one line each; a failure
+//! under `CI=true`); with them, a server that cannot start fails those tests with the reason.
 //!
 //! The server offers TLS (`ssl=on`) with a certificate made here for `127.0.0.1` only, signed
 //! by a root of its own ([`PgServer::root_certificate`]); plain connections are taken too.
@@ -37,12 +38,29 @@ static SERVER: OnceLock<Result<PgServer, String>> = OnceLock::new();
 static NEXT_DB: AtomicU32 = AtomicU32::new(0);
 
 /// The server of this test binary, started on first use. Panics with the reason and how to
-/// install PostgreSQL when none can be started.
+/// install PostgreSQL when none can be started: for the benchmarks, run by hand (tests ask
+/// [`optional_server`]).
 pub fn server() -> &'static PgServer {
     match SERVER.get_or_init(start) {
         Ok(s) => s,
         Err(e) => panic!("no PostgreSQL server for this test: {e}\n{HOW_TO_INSTALL}"),
     }
+}
+
+/// The server of this test binary for a test that runs only where PostgreSQL is installed:
+/// `None`, the test skipped with one line ([`super::optional::skip`]; a failure under
+/// `CI=true`), when its server programs are nowhere to be found. Programs that are there but
+/// cannot start a server fail the test with the reason: that is a fault to see, not a
+/// machine without PostgreSQL.
+pub fn optional_server() -> Option<&'static PgServer> {
+    if bin_dir().is_none() {
+        super::optional::skip(
+            "no PostgreSQL server programs (apt-get install postgresql, or put initdb and \
+             pg_ctl on PATH)",
+        );
+        return None;
+    }
+    Some(server())
 }
 
 impl PgServer {

@@ -13,6 +13,7 @@ mod console;
 mod forget;
 mod i18n;
 mod layers;
+mod puzzle_sets;
 mod puzzles;
 mod review;
 mod sweep;

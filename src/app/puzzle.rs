@@ -108,10 +108,9 @@ pub fn load_set(variant: Variant, dir: Option<&Path>) -> LoadedSet {
     }
     let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
     match read.and_then(|text| parse_set(variant, &text).map_err(|e| e.to_string())) {
-        Ok(puzzles) if puzzles.is_empty() => built_in(Some(format!(
-            "{}: no puzzles in the file",
-            path.display()
-        ))),
+        Ok(puzzles) if puzzles.is_empty() => {
+            built_in(Some(format!("{}: no puzzles in the file", path.display())))
+        }
         Ok(puzzles) => LoadedSet {
             puzzles,
             source: PuzzleSource::File(path),

@@ -18,7 +18,11 @@ fn without_an_override_every_variant_gets_its_built_in_set() {
         let loaded = load_set(variant, None);
         assert_eq!(loaded.source, PuzzleSource::BuiltIn, "{variant}");
         assert_eq!(loaded.problem, None, "{variant}");
-        assert!(loaded.puzzles.len() >= 300, "{variant}: {}", loaded.puzzles.len());
+        assert!(
+            loaded.puzzles.len() >= 300,
+            "{variant}: {}",
+            loaded.puzzles.len()
+        );
         let parsed = parse_set(variant, built_in_text(variant)).expect("the built-in set parses");
         assert_eq!(loaded.puzzles.len(), parsed.len(), "{variant}");
     }
@@ -58,10 +62,12 @@ fn a_folder_overrides_the_sets_it_holds_and_a_broken_file_falls_back_to_the_buil
         assert!(loaded.puzzles.len() >= 300, "{variant}");
     }
     // A file with no puzzle at all would leave `/puzzle` empty: not used either.
-    std::fs::write(&dir.path().join(set_file(Variant::English)), "# nothing\n").unwrap();
+    std::fs::write(dir.path().join(set_file(Variant::English)), "# nothing\n").unwrap();
     let loaded = load_set(Variant::English, Some(dir.path()));
     assert_eq!(loaded.source, PuzzleSource::BuiltIn);
-    assert!(loaded.problem.is_some_and(|p| p.contains("puzzles-english.txt")));
+    assert!(loaded
+        .problem
+        .is_some_and(|p| p.contains("puzzles-english.txt")));
     // A folder that is not there: said, naming the variable.
     let loaded = load_set(Variant::English, Some(&dir.path().join("missing")));
     assert_eq!(loaded.source, PuzzleSource::BuiltIn);

@@ -270,9 +270,7 @@ impl EndgameTables {
     /// Whether `variant`'s three kings against one comes from [`BUILT_IN`]'s tables built in
     /// memory: a flying-king variant whose folder lacks that table's file.
     pub fn builds_in_memory(&self, variant: Variant) -> bool {
-        self.0.built_in.is_some()
-            && variant.flying_kings()
-            && !self.has(variant, BUILT_IN)
+        self.0.built_in.is_some() && variant.flying_kings() && !self.has(variant, BUILT_IN)
     }
 
     /// Builds now, on another thread, the tables [`EndgameTables::builds_in_memory`] says
@@ -291,9 +289,7 @@ impl EndgameTables {
             .copied()
             .filter(|&v| self.builds_in_memory(v) && !self.built_in_ready(v))
             // Claimed here, so that a second call (the next search) starts no second build.
-            .filter(|&v| {
-                !self.0.built_in_background[variant_slot(v)].swap(true, Ordering::AcqRel)
-            })
+            .filter(|&v| !self.0.built_in_background[variant_slot(v)].swap(true, Ordering::AcqRel))
             .collect();
         if variants.is_empty() {
             return;

@@ -138,7 +138,9 @@ fn a_set_already_there_is_reported_at_once_and_nothing_is_built() {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(builder.is_none(), "nothing to build, no thread");
-    let report = rx.try_recv().unwrap_or_else(|e| panic!("reported at once: {e}"));
+    let report = rx
+        .try_recv()
+        .unwrap_or_else(|e| panic!("reported at once: {e}"));
     assert_eq!(report.built, 0);
     assert_eq!(report.tables, Material::all_up_to(2).len());
     // Tables without a folder build nothing either.
@@ -178,7 +180,10 @@ fn two_builders_on_one_folder_keep_the_tables_there_and_leave_every_table_whole(
         variant: Variant::Spanish,
         pieces: 3,
     };
-    let (a, b) = (EndgameTables::open(dir.path()), EndgameTables::open(dir.path()));
+    let (a, b) = (
+        EndgameTables::open(dir.path()),
+        EndgameTables::open(dir.path()),
+    );
     let (reports_a, reports_b) = std::thread::scope(|s| {
         let one = s.spawn(|| build_and_wait(&a, vec![set]));
         let two = s.spawn(|| build_and_wait(&b, vec![set]));

@@ -54,7 +54,10 @@ async fn a_first_start_without_tables_builds_them_in_the_background_and_serves_m
     }
     // The builder's line, naming each set and the folder.
     assert!(
-        eventually(300, || !serve.printed("endgame tables: building").is_empty()).await,
+        eventually(300, || !serve
+            .printed("endgame tables: building")
+            .is_empty())
+        .await,
         "the builder says it starts"
     );
     let building = serve.printed("endgame tables: building").remove(0);
@@ -74,11 +77,7 @@ async fn a_first_start_without_tables_builds_them_in_the_background_and_serves_m
     let (status, scrape) = http_get(&metrics, "/metrics").await;
     assert_eq!(status, 200);
     assert_eq!(
-        metric(
-            &scrape,
-            "damas_egdb_sets_ready",
-            &[("variant", "english")]
-        ),
+        metric(&scrape, "damas_egdb_sets_ready", &[("variant", "english")]),
         Some(0.0),
         "{scrape}"
     );

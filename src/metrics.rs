@@ -53,6 +53,9 @@ pub const SWEEP_ACTIONS: &str = "damas_sweeper_actions_total";
 pub const RESIDENT_MEMORY: &str = "damas_process_resident_memory_bytes";
 /// 1 while the process can serve (what `/readyz` says), 0 otherwise.
 pub const READY: &str = "damas_ready";
+/// By `variant`: 1 once its default set of endgame tables is complete in the tables' folder,
+/// 0 while `bot` or `serve` is still building it in the background (or cannot).
+pub const EGDB_SETS_READY: &str = "damas_egdb_sets_ready";
 
 /// Latency buckets (seconds) for answers and bot moves: Discord's 3 s deadline and the 2 s
 /// alert line fall on bucket bounds.
@@ -228,6 +231,10 @@ fn describe() {
         READY,
         "1 while the process can serve (/readyz), 0 otherwise."
     );
+    describe_gauge!(
+        EGDB_SETS_READY,
+        "1 once a variant's default endgame tables are complete, 0 while they are being built."
+    );
 }
 
 pub fn interaction(kind: &'static str, outcome: Outcome) {
@@ -300,6 +307,10 @@ pub fn sweep_action(action: SweepAction) {
 
 pub fn ready(ready: bool) {
     gauge!(READY).set(if ready { 1.0 } else { 0.0 });
+}
+
+pub fn egdb_set_ready(variant: &'static str, ready: bool) {
+    gauge!(EGDB_SETS_READY, "variant" => variant).set(if ready { 1.0 } else { 0.0 });
 }
 
 /// Samples the process's resident memory (Linux: `/proc/self/statm`; elsewhere nothing).

@@ -145,12 +145,22 @@ fn search_on(
         style.eval = EvalKind::Weights;
     }
     let static_score = |p: &Position| style.eval.score(p);
+    let mut limits = opts.limits.unwrap_or(level.limits());
+    if opts.time.is_some() {
+        limits.time = opts.time;
+    }
     let tables = style.endgame_table.then(|| {
         opts.endgame_tables
             .clone()
             .unwrap_or_else(|| EndgameTables::global().clone())
     });
     if let Some(tables) = &tables {
+        if limits.time.is_some() || opts.hurry.is_some() {
+            // A search on a clock never builds tables in its own time (the kings against one
+            // the tables make for themselves take half a second): they are built on another
+            // thread, and until they are ready the search goes without them.
+            tables.build_in_memory_in_background_of(&[pos.variant()]);
+        }
         // A position the tables hold is not searched: their move, their line.
         if let Some((mv, verdict, pv)) = tables.best_move(game, |p| -static_score(p)) {
             return Some(SearchResult {
@@ -181,10 +191,6 @@ fn search_on(
             nodes: 0,
             pv: vec![mv],
         });
-    }
-    let mut limits = opts.limits.unwrap_or(level.limits());
-    if opts.time.is_some() {
-        limits.time = opts.time;
     }
     // The table is sized for the clock as it stands now (shrunk by a queue, if any): a
     // search cut to 0.1 s has no use for, and should not clear, a table sized for 2 s.
@@ -999,6 +1005,65 @@ mod tests {
                 assert!(r.depth >= 1, "at least one iteration completes");
             }
         }
+    }
+
+    #[test]
+    fn a_search_on_a_clock_keeps_its_time_while_the_tables_it_lacks_are_built_elsewhere() {
+        // A folder without table files: Spanish three kings against one is one of the endings
+        // the tables build in memory (half a second of a core), and nothing has built it yet.
+        let empty = tempfile::tempdir().expect("temp dir");
+        let tables = EndgameTables::open(empty.path());
+        assert!(tables.builds_in_memory(Variant::Spanish));
+        let pos = Position::from_fen(Variant::Spanish, "W:WK1,K10,K20:BK26").expect("a FEN");
+        let game = Game::from_position(pos);
+        let hard = MS * 5;
+        let opts = SearchOptions {
+            seed: 7,
+            time: Some(hard),
+            limits: Some(SearchLimits {
+                time: None,
+                nodes: None,
+                depth: Some(64),
+            }),
+            endgame_tables: Some(tables.clone()),
+            ..SearchOptions::default()
+        };
+        let built_here = crate::ai::egdb::built_in_builds_on_this_thread();
+        // Every node takes a microsecond of the clock the test holds: the search must stop at
+        // its limit whatever the tables are doing.
+        let each = Duration::from_micros(1);
+        let r = search_on(&game, Level::Expert, &opts, None, Clock::PerNode(each))
+            .expect("the position has moves");
+        assert_eq!(
+            crate::ai::egdb::built_in_builds_on_this_thread(),
+            built_here,
+            "the search built the tables on its own thread, inside its time"
+        );
+        let allowed = hard.as_micros() as u64 + CHECK_EVERY;
+        assert!(r.nodes <= allowed, "{} nodes, at most {allowed}", r.nodes);
+        // It searched (unless the tables, built meanwhile on another thread, answered at the
+        // root: their move at once).
+        assert!(
+            r.depth >= 1 || (r.depth, r.nodes) == (0, 0),
+            "{} nodes at depth {}",
+            r.nodes,
+            r.depth
+        );
+        // Without a clock (a puzzle's check at a fixed depth) the answer does not depend on
+        // when the tables are ready: this thread waits for them.
+        let fixed = SearchOptions {
+            time: None,
+            limits: Some(SearchLimits {
+                time: None,
+                nodes: None,
+                depth: Some(3),
+            }),
+            endgame_tables: Some(EndgameTables::open(empty.path())),
+            ..opts
+        };
+        let r = search_on(&game, Level::Expert, &fixed, None, Clock::PerNode(each))
+            .expect("the position has moves");
+        assert_eq!((r.depth, r.nodes), (0, 0), "the tables' move, not searched");
     }
 
     #[test]

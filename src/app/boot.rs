@@ -4,10 +4,17 @@
 //! and one way to stop it ([`App::shut_down`]). Front ends never open the store themselves.
 
 use super::App;
-use crate::app::settings::Settings;
+use crate::ai::egdb::background::{self, TableSet};
+use crate::ai::EndgameTables;
+use crate::app::settings::{BadSetting, Settings};
 use crate::store::{Durability, Store, StoreError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The environment variable saying whether `bot` and `serve` build the endgame tables missing
+/// from their folder, in the background at start: `on` (the default) or `off` (tables built
+/// ahead with `damas egdb generate`, or none wanted).
+pub const EGDB_BUILD_ENV: &str = "DAMAS_EGDB_BUILD";
 
 /// The store could not be opened or flushed.
 #[derive(Debug, thiserror::Error)]
@@ -24,14 +31,10 @@ pub struct BootError {
 /// How long a shutdown waits for the work under way (every front end).
 pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Where the database lives: `DAMAS_DB` (a folder, or a PostgreSQL URL), or `./data/damas.db`.
+/// Where the database lives: `DAMAS_DB` (a folder, or a PostgreSQL URL), or `damas.db` in
+/// the data folder ([`crate::data_dir`]).
 pub fn db_from_vars(var: impl Fn(&str) -> Option<String>) -> PathBuf {
-    var(crate::store::DB_ENV)
-        .filter(|v| !v.trim().is_empty())
-        .map_or_else(
-            || PathBuf::from(crate::store::DEFAULT_DB_PATH),
-            PathBuf::from,
-        )
+    crate::data_dir::db_path_from(|name| var(name).map(std::ffi::OsString::from))
 }
 
 /// Opens the database at `db` (a sled folder or a PostgreSQL URL) with the settings' timeouts
@@ -43,6 +46,7 @@ pub fn boot(db: &Path, settings: Settings) -> Result<App, BootError> {
             source,
         },
     )?;
+    log_start(db);
     let app = App::new(store.clone(), settings);
     // Processes sharing PostgreSQL claim the bot's turns there; sled's one process, here.
     Ok(
@@ -57,6 +61,55 @@ pub fn boot(db: &Path, settings: Settings) -> Result<App, BootError> {
             None => app,
         },
     )
+}
+
+/// Says once, at start, where the data is — the data folder, the database, the endgame tables
+/// found — and builds the small tables the tables make for themselves (flying kings, three
+/// against one) on another thread now, so that no move waits for them.
+fn log_start(db: &Path) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let tables = EndgameTables::global();
+        tables.build_in_memory_in_background();
+        tracing::info!(
+            "data folder {}; database {}; {}",
+            crate::data_dir::data_dir().display(),
+            crate::store::printable(db),
+            tables.summary()
+        );
+    });
+}
+
+/// Whether `bot` and `serve` build the missing endgame tables ([`EGDB_BUILD_ENV`]).
+pub fn table_building_from_vars(var: impl Fn(&str) -> Option<String>) -> Result<bool, BadSetting> {
+    let Some(value) = var(EGDB_BUILD_ENV).filter(|v| !v.trim().is_empty()) else {
+        return Ok(true);
+    };
+    match value.trim().to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" | "1" => Ok(true),
+        "off" | "no" | "false" | "0" => Ok(false),
+        _ => Err(BadSetting {
+            variable: EGDB_BUILD_ENV,
+            problem: format!("must be on or off, not {value:?}"),
+        }),
+    }
+}
+
+/// `bot` and `serve` at start: the default sets of endgame tables (what `damas egdb
+/// generate` builds) that the process's tables' folder lacks are built there in the
+/// background, at the lowest priority, and the search uses each table from the move after
+/// it is written. A log line and the metric `damas_egdb_sets_ready` when each set is ready;
+/// readiness (`/readyz`) does not wait for them.
+pub fn build_missing_tables() {
+    let tables = EndgameTables::global();
+    let sets = TableSet::defaults();
+    for set in &sets {
+        crate::metrics::egdb_set_ready(set.variant.id(), false);
+    }
+    let ready = |r: &background::SetReady| crate::metrics::egdb_set_ready(r.set.variant.id(), true);
+    if let Err(e) = background::build_missing(tables, sets, ready) {
+        tracing::error!("endgame tables: cannot start building them: {e}");
+    }
 }
 
 impl App {
@@ -124,17 +177,31 @@ mod tests {
     }
 
     #[test]
-    fn the_database_path_comes_from_damas_db() {
-        assert_eq!(
-            db_from_vars(|_| None),
-            PathBuf::from(crate::store::DEFAULT_DB_PATH)
-        );
-        assert_eq!(
-            db_from_vars(|_| Some("  ".into())),
-            PathBuf::from(crate::store::DEFAULT_DB_PATH)
-        );
+    fn the_database_path_comes_from_damas_db_else_the_data_folder() {
+        let data = |name: &str| (name == "DAMAS_DATA").then(|| "/srv/data".to_string());
+        assert_eq!(db_from_vars(data), PathBuf::from("/srv/data/damas.db"));
+        let blank = |name: &str| match name {
+            "DAMAS_DATA" => Some("/srv/data".to_string()),
+            _ => Some("  ".to_string()),
+        };
+        assert_eq!(db_from_vars(blank), PathBuf::from("/srv/data/damas.db"));
         let set = |name: &str| (name == crate::store::DB_ENV).then(|| "/srv/damas".to_string());
         assert_eq!(db_from_vars(set), PathBuf::from("/srv/damas"));
+    }
+
+    #[test]
+    fn table_building_is_on_unless_turned_off() {
+        let with = |value: &'static str| {
+            move |name: &str| (name == EGDB_BUILD_ENV).then(|| value.to_string())
+        };
+        assert_eq!(table_building_from_vars(|_| None), Ok(true));
+        assert_eq!(table_building_from_vars(with(" ")), Ok(true));
+        assert_eq!(table_building_from_vars(with("on")), Ok(true));
+        assert_eq!(table_building_from_vars(with("OFF")), Ok(false));
+        assert_eq!(table_building_from_vars(with("0")), Ok(false));
+        let e = table_building_from_vars(with("later")).unwrap_err();
+        assert_eq!(e.variable, EGDB_BUILD_ENV);
+        assert!(e.to_string().contains("later"), "{e}");
     }
 
     #[tokio::test]

@@ -168,7 +168,6 @@ impl App {
     /// The app over `store` with `settings`; front ends start it with [`boot::boot`], which
     /// opens the store too.
     pub fn new(store: Store, settings: Settings) -> App {
-        log_endgame_tables();
         App {
             store,
             clock: Arc::new(|| {
@@ -404,28 +403,4 @@ pub(crate) fn game_of(lang: Lang, rec: &GameRecord) -> Result<Game, Reply> {
 pub(crate) fn storage_failed(lang: Lang, e: &StoreError) -> Reply {
     tracing::error!("storage: {e}");
     Reply::failure(i18n::t(lang, fl!("err-storage")))
-}
-
-/// Says once, at start, which endgame tables Expert, `/review` and the puzzles have, and
-/// builds the small ones the tables make for themselves (flying kings, three against one) on
-/// another thread now, so that no move waits for them. Without table files Expert plays the
-/// other endings with its search alone; those are never built behind a move.
-fn log_endgame_tables() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let tables = crate::ai::EndgameTables::global();
-        tables.build_in_memory_in_background();
-        if crate::engine::Variant::ALL
-            .iter()
-            .all(|&v| tables.max_pieces(v) == 0)
-        {
-            tracing::warn!(
-                "{}: Expert plays the other endings with its search alone; `damas egdb \
-                 generate` builds the tables (see the README)",
-                tables.summary()
-            );
-        } else {
-            tracing::info!("{}", tables.summary());
-        }
-    });
 }

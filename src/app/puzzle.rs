@@ -16,13 +16,12 @@ use crate::engine::{legal_notations, Move, Position, Variant};
 use crate::fl;
 use crate::render::{self, BoardView, Caption};
 use crate::store::{PuzzlePlayer, PuzzleSession};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The environment variable naming the folder of the puzzle sets.
+/// The environment variable naming a folder whose puzzle files (`puzzles-spanish.txt`,
+/// `puzzles-english.txt`) replace the sets built into the binary. Unset: the built-in sets.
 pub const PUZZLES_ENV: &str = "DAMAS_PUZZLES";
-/// Used when [`PUZZLES_ENV`] is not set: the repository's `data` folder, where the sets ship.
-pub const DEFAULT_PUZZLES_DIR: &str = "./data";
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
@@ -53,23 +52,100 @@ pub fn set_file(variant: Variant) -> &'static str {
     }
 }
 
-/// The puzzle set of a variant, read once from `$DAMAS_PUZZLES` (default `./data`). A missing
-/// or broken file leaves the set empty, with an error logged: `/puzzle` then says there are no
-/// puzzles, and the rest of the bot works on.
+/// The text of the set built into the binary for `variant` (the repository's
+/// `data/puzzles-*.txt` when it was built).
+pub fn built_in_text(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Spanish | Variant::Portuguese => include_str!("../../data/puzzles-spanish.txt"),
+        Variant::English => include_str!("../../data/puzzles-english.txt"),
+    }
+}
+
+/// Where a variant's puzzles came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PuzzleSource {
+    /// The set built into the binary.
+    BuiltIn,
+    /// A file of the folder [`PUZZLES_ENV`] names.
+    File(PathBuf),
+}
+
+/// A variant's puzzle set, loaded.
+#[derive(Clone, Debug)]
+pub struct LoadedSet {
+    pub puzzles: Vec<Puzzle>,
+    pub source: PuzzleSource,
+    /// Why an override was not used (the built-in set was, instead): a file that cannot be
+    /// read or holds a bad line, named, or a folder that is not there.
+    pub problem: Option<String>,
+}
+
+/// Loads `variant`'s set: the file [`set_file`] in `dir` when `dir` is given and holds it,
+/// else the built-in set. A file that cannot be read or parsed is not used: the built-in set
+/// is, and [`LoadedSet::problem`] says why.
+pub fn load_set(variant: Variant, dir: Option<&Path>) -> LoadedSet {
+    let built_in = |problem: Option<String>| LoadedSet {
+        // The built-in sets are checked by the tests: a failure here is a broken build.
+        puzzles: parse_set(variant, built_in_text(variant)).unwrap_or_else(|e| {
+            tracing::error!("the built-in {} puzzles: {e}", variant.id());
+            Vec::new()
+        }),
+        source: PuzzleSource::BuiltIn,
+        problem,
+    };
+    let Some(dir) = dir else {
+        return built_in(None);
+    };
+    if !dir.is_dir() {
+        return built_in(Some(format!(
+            "{PUZZLES_ENV} names {}, which is not a folder",
+            dir.display()
+        )));
+    }
+    let path = dir.join(set_file(variant));
+    if !path.exists() {
+        return built_in(None);
+    }
+    let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+    match read.and_then(|text| parse_set(variant, &text).map_err(|e| e.to_string())) {
+        Ok(puzzles) if puzzles.is_empty() => {
+            built_in(Some(format!("{}: no puzzles in the file", path.display())))
+        }
+        Ok(puzzles) => LoadedSet {
+            puzzles,
+            source: PuzzleSource::File(path),
+            problem: None,
+        },
+        Err(e) => built_in(Some(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// The puzzle set of a variant: the built-in one, or the file of `$DAMAS_PUZZLES` that
+/// overrides it; loaded once. An override that cannot be used is logged as an error naming
+/// the file, and the built-in set is used: `/puzzle` always has puzzles.
 pub fn puzzle_set(variant: Variant) -> &'static [Puzzle] {
     static SETS: OnceLock<[Vec<Puzzle>; 3]> = OnceLock::new();
     let sets = SETS.get_or_init(|| {
         let dir = std::env::var_os(PUZZLES_ENV)
             .filter(|v| !v.is_empty())
-            .map_or_else(|| PathBuf::from(DEFAULT_PUZZLES_DIR), PathBuf::from);
+            .map(PathBuf::from);
         Variant::ALL.map(|v| {
-            let path = dir.join(set_file(v));
-            let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
-            read.and_then(|text| parse_set(v, &text).map_err(|e| e.to_string()))
-                .unwrap_or_else(|e| {
-                    tracing::error!("no {} puzzles: {}: {e}", v.id(), path.display());
-                    Vec::new()
-                })
+            let loaded = load_set(v, dir.as_deref());
+            if let Some(problem) = &loaded.problem {
+                tracing::error!(
+                    "{} puzzles: {problem}; the built-in set is used instead",
+                    v.id()
+                );
+            }
+            if let PuzzleSource::File(path) = &loaded.source {
+                tracing::info!(
+                    "{} puzzles: {} from {}",
+                    v.id(),
+                    loaded.puzzles.len(),
+                    path.display()
+                );
+            }
+            loaded.puzzles
         })
     });
     let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);

@@ -61,7 +61,7 @@ fn parse_variants(name: &str) -> Result<Variants, String> {
 pub struct GenerateArgs {
     #[command(flatten)]
     pub tables: TableSet,
-    /// The tables' folder (default: $DAMAS_EGDB, or ./data/egdb).
+    /// The tables' folder (default: $DAMAS_EGDB, else egdb in the data folder, $DAMAS_DATA).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Tables built at once.
@@ -80,7 +80,7 @@ pub struct GenerateArgs {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub tables: TableSet,
-    /// The tables' folder (default: $DAMAS_EGDB, or ./data/egdb).
+    /// The tables' folder (default: $DAMAS_EGDB, else egdb in the data folder, $DAMAS_DATA).
     #[arg(long)]
     pub dir: Option<PathBuf>,
     /// Positions checked against the plain search.

@@ -200,6 +200,17 @@ async fn checked_http(config: &BotConfig) -> Result<Http, BotError> {
     }
 }
 
+/// Whether this process builds the endgame tables missing from their folder
+/// (`DAMAS_EGDB_BUILD`), read before anything starts so that a bad value stops it at once.
+fn table_building() -> Result<bool, BotError> {
+    crate::app::boot::table_building_from_vars(|name| std::env::var(name).ok()).map_err(|e| {
+        BotError::BadSetting {
+            variable: e.variable,
+            problem: e.problem,
+        }
+    })
+}
+
 /// Opens the store and builds the application over it with the configured settings.
 fn open_app(config: &BotConfig) -> Result<App, BotError> {
     Ok(crate::app::boot::boot(
@@ -276,11 +287,15 @@ async fn stop_signal() {
 /// owed to the next start), lets the interactions under way finish (at most
 /// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
+    let build_tables = table_building()?;
     if config.metrics_listen.is_some() {
         // Before the store opens: its first operations are counted too.
         crate::metrics::install();
     }
     let app = open_app(&config)?;
+    if build_tables {
+        crate::app::boot::build_missing_tables();
+    }
     let settings = &config.settings;
     let handler = Arc::new(router::Handler::new(app.clone(), &config));
     if let Some(addr) = config.metrics_listen {

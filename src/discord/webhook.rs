@@ -428,11 +428,15 @@ pub async fn serve_http(
     verifier: Verifier,
     max_connections: usize,
 ) -> Result<(), BotError> {
+    let build_tables = super::table_building()?;
     if config.metrics_listen.is_some() {
         // Before the store opens: its first operations are counted too.
         crate::metrics::install();
     }
     let app = super::open_app(&config)?;
+    if build_tables {
+        crate::app::boot::build_missing_tables();
+    }
     let http = Arc::new(super::checked_http(&config).await?);
     // Follow-ups and edits of answers are addressed by the application's id.
     let application = http.get_current_application_info().await?;

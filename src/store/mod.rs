@@ -140,10 +140,9 @@ pub const TREES: [&str; 16] = [
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL
-/// (`postgres://user:password@host:port/database`).
-pub const DB_ENV: &str = "DAMAS_DB";
-/// Used when [`DB_ENV`] is not set.
-pub const DEFAULT_DB_PATH: &str = "./data/damas.db";
+/// (`postgres://user:password@host:port/database`). Unset, the database is `damas.db` in the
+/// data folder ([`crate::data_dir::db_path`]).
+pub use crate::data_dir::DB_ENV;
 
 pub use pg::{is_postgres_url, DbTimeouts, CLIENT_GRACE, MIGRATIONS};
 

@@ -16,13 +16,14 @@ const MAY_USE: &[(&str, &[&str])] = &[
     ("engine", &[]),
     ("level", &[]),
     ("lang", &[]),
-    ("ai", &["engine", "level"]),
+    ("data_dir", &[]),
+    ("ai", &["engine", "level", "data_dir"]),
     ("render", &["engine"]),
-    ("store", &["engine", "level", "lang", "metrics"]),
+    ("store", &["engine", "level", "lang", "metrics", "data_dir"]),
     (
         "app",
         &[
-            "engine", "level", "lang", "ai", "render", "store", "metrics",
+            "engine", "level", "lang", "ai", "render", "store", "metrics", "data_dir",
         ],
     ),
     ("discord", &["app", "metrics"]),

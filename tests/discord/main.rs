@@ -11,5 +11,6 @@ mod faults;
 mod restart;
 mod scale;
 mod smoke;
+mod tables_at_start;
 mod threads;
 mod tournament;

@@ -201,6 +201,10 @@ impl BotProcess {
             .env("DISCORD_API_PROXY", standin.base_url())
             .env("DISCORD_GUILD_ID", GUILD.to_string())
             .env("DAMAS_DB", how.db)
+            // Its data folder is the test's, and it builds no endgame tables unless a test
+            // asks (`vars` may set either again).
+            .env("DAMAS_DATA", how.workdir.join("data"))
+            .env("DAMAS_EGDB_BUILD", "off")
             .env("RUST_LOG", how.log)
             .envs(how.vars.iter().copied())
             .current_dir(how.workdir)

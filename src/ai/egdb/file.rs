@@ -15,8 +15,9 @@
 //! 28  offsets                  (blocks + 1) × u64, from the start of the data
 //! ..  data                     the blocks
 //! ```
-//! Integers are little-endian. Files are written to a temporary name and renamed, so a table
-//! is either whole or absent.
+//! Integers are little-endian. Files are written to a temporary name of their writer's own
+//! and renamed, so a table is either whole or absent, even with two processes building the
+//! same folder at once (the last rename wins, with the same bytes).
 
 use super::material::Material;
 use crate::engine::Variant;
@@ -78,14 +79,27 @@ pub(crate) fn write(
     for b in &blocks {
         out.extend_from_slice(b);
     }
-    let tmp = path.with_extension("egdb.tmp");
-    {
+    let tmp = temporary_name(path);
+    let written = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(&out)?;
         f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)?;
+    written?;
     Ok(out.len() as u64)
+}
+
+/// A name beside `path` that no other writer uses: this process's id and a number of its own
+/// (two threads, or two processes, writing the same table never share a temporary file).
+/// Its extension is not `egdb`, so readers never take it for a table.
+fn temporary_name(path: &Path) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    path.with_extension(format!("egdb.{}-{n}.tmp", std::process::id()))
 }
 
 /// An open table file.

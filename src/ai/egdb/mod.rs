@@ -4,14 +4,19 @@
 //!
 //! - [`generate`] builds the tables of a variant up to a number of pieces (`damas egdb
 //!   generate`), [`verify`] checks them (`damas egdb verify`).
-//! - [`EndgameTables`] reads them from a folder (`DAMAS_EGDB`, by default `./data/egdb`), a
-//!   table when a probe first needs it and a block of it at a time.
+//! - [`EndgameTables`] reads them from a folder (`DAMAS_EGDB`, by default `egdb` in the data
+//!   folder: see [`crate::data_dir`]), a table when a probe first needs it and a block of it
+//!   at a time; tables written there later are found when told to look again
+//!   ([`EndgameTables::rescan`]).
+//! - [`background`] builds the missing ones while the bot runs (`bot` and `serve` do at start),
+//!   each file whole or absent, so that the search uses them as they appear.
 //! - Entries hold the result for the side to move and the distance to conversion, under the
 //!   no-progress count (and in Spanish the three-kings count): see [`value`] and
 //!   `docs/ENDGAME-TABLES.md`.
 //!
 //! Without tables every probe answers `None` and the search plays on by itself.
 
+pub mod background;
 mod file;
 mod generate;
 mod index;
@@ -19,6 +24,8 @@ mod make;
 mod material;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_background;
 mod value;
 mod verify;
 
@@ -34,14 +41,12 @@ use file::{BlockCache, TableFile};
 use generate::Library;
 use index::Canonical;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use value::{under_counts, Stored};
 
-/// The environment variable naming the tables' folder.
-pub const EGDB_ENV: &str = "DAMAS_EGDB";
-/// The folder used when [`EGDB_ENV`] is not set.
-pub const DEFAULT_EGDB_DIR: &str = "./data/egdb";
+/// The environment variable naming the tables' folder (unset: `egdb` in the data folder).
+pub use crate::data_dir::EGDB_ENV;
 /// Decompressed blocks kept in memory, in all.
 const CACHE_BYTES: usize = 64 << 20;
 /// Moves of the line a root probe returns after its move.
@@ -50,7 +55,8 @@ const LINE_PLIES: usize = 10;
 /// (the long diagonal first, then a sacrifice the lone king must take), so when the folder
 /// lacks its table the tables build it in memory, with the endings it leads to (one and two
 /// kings against one: 318,432 positions, about half a second of one core), as Expert did
-/// before there were table files.
+/// before there were table files — never on a searching thread with a clock: see
+/// [`EndgameTables::build_in_memory_in_background`].
 const BUILT_IN: Material = Material::new(0, 3, 0, 1);
 
 /// The tables most worth having, per variant: what `damas egdb generate` builds by default.
@@ -72,17 +78,72 @@ struct Inner {
     /// By variant: [`BUILT_IN`]'s tables, built in memory when first needed (`None` if the
     /// build failed); no such tables at all for [`EndgameTables::none`].
     built_in: Option<[OnceLock<Option<Library>>; 3]>,
-    /// Set once [`EndgameTables::build_in_memory_in_background`] has started building them:
-    /// from then on a probe does not wait for a build under way but answers "not here".
-    built_in_background: AtomicBool,
+    /// By variant: set once [`EndgameTables::build_in_memory_in_background`] has started
+    /// building [`BUILT_IN`]'s tables: from then on a probe does not wait for the build under
+    /// way but answers "not here", and no second build starts.
+    built_in_background: [AtomicBool; 3],
 }
 
+/// A variant's tables found so far. Tables are only ever added (a file is written whole
+/// under its final name, never removed while the process runs), so a probe reads the slots
+/// without a lock while [`EndgameTables::rescan`] fills new ones.
 #[derive(Default)]
 struct VariantTables {
     /// Pieces of the largest table found.
-    max_pieces: u32,
+    max_pieces: AtomicU32,
     /// By [`Material::code`]: the tables found.
-    slots: Vec<Option<Slot>>,
+    slots: Vec<OnceLock<Slot>>,
+}
+
+impl VariantTables {
+    fn empty() -> VariantTables {
+        VariantTables {
+            max_pieces: AtomicU32::new(0),
+            slots: (0..Material::CODES).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn slot(&self, m: Material) -> Option<&Slot> {
+        self.slots.get(m.code()).and_then(OnceLock::get)
+    }
+
+    /// Adds the tables of `folder` not found before; returns how many.
+    fn scan(&self, folder: &Path) -> usize {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return 0;
+        };
+        let mut added = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            // A file being written has another extension until it is whole (`file::write`).
+            if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
+                continue;
+            }
+            let Some(m) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(Material::from_stem)
+            else {
+                continue;
+            };
+            let Some(cell) = self.slots.get(m.code()) else {
+                continue;
+            };
+            let fresh = cell
+                .set(Slot {
+                    path,
+                    material: m,
+                    file: OnceLock::new(),
+                })
+                .is_ok();
+            if fresh {
+                // The slot first, then the count that lets probes reach it.
+                self.max_pieces.fetch_max(m.pieces(), Ordering::AcqRel);
+                added += 1;
+            }
+        }
+        added
+    }
 }
 
 struct Slot {
@@ -112,7 +173,7 @@ impl EndgameTables {
             variants: Default::default(),
             cache: Mutex::new(BlockCache::new(0)),
             built_in: None,
-            built_in_background: AtomicBool::new(false),
+            built_in_background: Default::default(),
         }))
     }
 
@@ -120,46 +181,39 @@ impl EndgameTables {
     /// a missing folder gives no tables but the flying-king variants' kings against one,
     /// built in memory when first needed ([`BUILT_IN`]).
     pub fn open(dir: impl Into<PathBuf>) -> EndgameTables {
-        let dir = dir.into();
-        let variants = Variant::ALL.map(|v| {
-            let mut t = VariantTables {
-                max_pieces: 0,
-                slots: (0..Material::CODES).map(|_| None).collect(),
-            };
-            let Ok(entries) = std::fs::read_dir(dir.join(v.id())) else {
-                return t;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().and_then(|e| e.to_str()) != Some("egdb") {
-                    continue;
-                }
-                let Some(m) = path
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .and_then(Material::from_stem)
-                else {
-                    continue;
-                };
-                t.max_pieces = t.max_pieces.max(m.pieces());
-                t.slots[m.code()] = Some(Slot {
-                    path,
-                    material: m,
-                    file: OnceLock::new(),
-                });
-            }
-            t
-        });
-        EndgameTables(Arc::new(Inner {
-            dir: Some(dir),
-            variants,
+        let tables = EndgameTables(Arc::new(Inner {
+            dir: Some(dir.into()),
+            variants: Variant::ALL.map(|_| VariantTables::empty()),
             cache: Mutex::new(BlockCache::new(CACHE_BYTES)),
             built_in: Some(Default::default()),
-            built_in_background: AtomicBool::new(false),
-        }))
+            built_in_background: Default::default(),
+        }));
+        tables.rescan();
+        tables
     }
 
-    /// The process's tables: from `$DAMAS_EGDB` (default `./data/egdb`), opened once.
+    /// Looks in the folder again for tables written since it was opened (by the builder
+    /// running in the background, or `damas egdb generate`); probes use them from now on.
+    /// Returns how many were added. Cheap: it reads the names only.
+    pub fn rescan(&self) -> usize {
+        Variant::ALL.iter().map(|&v| self.rescan_variant(v)).sum()
+    }
+
+    /// [`EndgameTables::rescan`] for one variant's folder.
+    pub fn rescan_variant(&self, variant: Variant) -> usize {
+        match &self.0.dir {
+            Some(dir) => self.0.variants[variant_slot(variant)].scan(&dir.join(variant.id())),
+            None => 0,
+        }
+    }
+
+    /// Whether `variant`'s table of `m` is in the folder.
+    pub fn has(&self, variant: Variant, m: Material) -> bool {
+        self.0.variants[variant_slot(variant)].slot(m).is_some()
+    }
+
+    /// The process's tables: from `$DAMAS_EGDB` (default `egdb` in the data folder), opened
+    /// once.
     pub fn global() -> &'static EndgameTables {
         static GLOBAL: OnceLock<EndgameTables> = OnceLock::new();
         GLOBAL.get_or_init(|| EndgameTables::open(default_dir()))
@@ -174,7 +228,7 @@ impl EndgameTables {
         let mut out: Vec<Material> = self.0.variants[variant_slot(variant)]
             .slots
             .iter()
-            .flatten()
+            .filter_map(OnceLock::get)
             .map(|s| s.material)
             .collect();
         out.sort_by_key(|m| (m.pieces(), m.men(), *m));
@@ -183,7 +237,9 @@ impl EndgameTables {
 
     /// Pieces of the largest table of `variant` found (0 without tables).
     pub fn max_pieces(&self, variant: Variant) -> u32 {
-        self.0.variants[variant_slot(variant)].max_pieces
+        self.0.variants[variant_slot(variant)]
+            .max_pieces
+            .load(Ordering::Acquire)
     }
 
     /// One line saying what tables there are, for the log.
@@ -214,17 +270,13 @@ impl EndgameTables {
     /// Whether `variant`'s three kings against one comes from [`BUILT_IN`]'s tables built in
     /// memory: a flying-king variant whose folder lacks that table's file.
     pub fn builds_in_memory(&self, variant: Variant) -> bool {
-        self.0.built_in.is_some()
-            && variant.flying_kings()
-            && self.0.variants[variant_slot(variant)]
-                .slots
-                .get(BUILT_IN.code())
-                .is_some_and(Option::is_none)
+        self.0.built_in.is_some() && variant.flying_kings() && !self.has(variant, BUILT_IN)
     }
 
     /// Builds now, on another thread, the tables [`EndgameTables::builds_in_memory`] says
-    /// will be built in memory (the bot does at start). Until they are ready, probes of their
-    /// positions answer "not here" rather than wait, so no move waits for them.
+    /// will be built in memory (the bot does at start, a search on a clock when it starts).
+    /// Until they are ready, probes of their positions answer "not here" rather than wait, so
+    /// no move waits for them. Calling it again while they are being built does nothing.
     pub fn build_in_memory_in_background(&self) {
         self.build_in_memory_in_background_of(&Variant::ALL);
     }
@@ -236,22 +288,26 @@ impl EndgameTables {
             .iter()
             .copied()
             .filter(|&v| self.builds_in_memory(v) && !self.built_in_ready(v))
+            // Claimed here, so that a second call (the next search) starts no second build.
+            .filter(|&v| !self.0.built_in_background[variant_slot(v)].swap(true, Ordering::AcqRel))
             .collect();
         if variants.is_empty() {
             return;
         }
         let tables = self.clone();
+        let building = variants.clone();
         let spawned = std::thread::Builder::new()
             .name("egdb-built-in".into())
             .spawn(move || {
-                for v in variants {
+                for v in building {
                     tables.built_in_now(v);
                 }
             });
-        match spawned {
-            Ok(_) => self.0.built_in_background.store(true, Ordering::Release),
-            Err(e) => {
-                tracing::warn!("endgame tables: cannot build kings against one ahead: {e}")
+        if let Err(e) = spawned {
+            tracing::warn!("endgame tables: cannot build kings against one ahead: {e}");
+            // Nobody builds them: a probe without a clock may build them itself again.
+            for v in variants {
+                self.0.built_in_background[variant_slot(v)].store(false, Ordering::Release);
             }
         }
     }
@@ -271,7 +327,9 @@ impl EndgameTables {
         let cell = &self.0.built_in.as_ref()?[variant_slot(variant)];
         match cell.get() {
             Some(ready) => ready.as_ref(),
-            None if self.0.built_in_background.load(Ordering::Acquire) => None,
+            None if self.0.built_in_background[variant_slot(variant)].load(Ordering::Acquire) => {
+                None
+            }
             None => self.built_in_now(variant),
         }
     }
@@ -285,6 +343,8 @@ impl EndgameTables {
         }
         self.0.built_in.as_ref()?[variant_slot(variant)]
             .get_or_init(|| {
+                #[cfg(test)]
+                BUILT_IN_BUILDS_HERE.with(|n| n.set(n.get() + 1));
                 let started = std::time::Instant::now();
                 match make::build_in_memory(variant, &[BUILT_IN]) {
                     Ok(library) => {
@@ -327,12 +387,12 @@ impl EndgameTables {
         if pos.pieces(side).is_empty() || pos.pieces(!side).is_empty() {
             return None;
         }
-        if pos.occupied().count() > tables.max_pieces {
+        if pos.occupied().count() > tables.max_pieces.load(Ordering::Acquire) {
             return self.stored_built_in(pos);
         }
         let c = Canonical::of(pos);
         let m = c.material();
-        let Some(slot) = tables.slots.get(m.code()).and_then(Option::as_ref) else {
+        let Some(slot) = tables.slot(m) else {
             return self.stored_built_in(pos);
         };
         let file = slot
@@ -483,11 +543,21 @@ impl EndgameTables {
     }
 }
 
-/// `$DAMAS_EGDB`, or `./data/egdb`.
+#[cfg(test)]
+thread_local! {
+    /// Builds of [`BUILT_IN`]'s tables run on this thread (tests of which thread builds them).
+    static BUILT_IN_BUILDS_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times [`BUILT_IN`]'s tables were built on the calling thread (tests).
+#[cfg(test)]
+pub(crate) fn built_in_builds_on_this_thread() -> usize {
+    BUILT_IN_BUILDS_HERE.with(std::cell::Cell::get)
+}
+
+/// `$DAMAS_EGDB`, or `egdb` in the data folder ([`crate::data_dir::egdb_dir`]).
 pub fn default_dir() -> PathBuf {
-    std::env::var_os(EGDB_ENV)
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| PathBuf::from(DEFAULT_EGDB_DIR), PathBuf::from)
+    crate::data_dir::egdb_dir()
 }
 
 /// Whether a finished game's outcome agrees with a verdict for the side that was to move at

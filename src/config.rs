@@ -84,6 +84,11 @@ pub const SETTINGS: &[Setting] = &[
         what: "the endgame tables' folder; `damas bot` and `damas serve` build the missing tables there in the background on first start",
     },
     Setting {
+        name: "DAMAS_EGDB_BUILD",
+        default: "`on`",
+        what: "`off`: `damas bot` and `damas serve` never build missing endgame tables (build them ahead with `damas egdb generate`, or keep a read-only folder)",
+    },
+    Setting {
         name: "DAMAS_PUZZLES",
         default: "unset: the built-in sets",
         what: "a folder whose `puzzles-spanish.txt` and `puzzles-english.txt` replace the built-in puzzle sets",

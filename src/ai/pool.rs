@@ -450,7 +450,7 @@ impl Drop for SearchPool {
 
 /// A worker: one table for its whole life, jobs until the pool closes.
 fn work(shared: &Shared, table_bytes: usize) {
-    lower_this_threads_priority();
+    lower_this_threads_priority(SEARCH_NICENESS, "search thread");
     let mut table = Table::with_memory(table_bytes);
     loop {
         let hurry = Arc::new(AtomicBool::new(false));
@@ -500,25 +500,28 @@ fn work(shared: &Shared, table_bytes: usize) {
     }
 }
 
-/// Search threads yield the CPU to the async runtime, which answers people (Linux: nice 10
-/// for this thread only). Best effort: where it cannot be done, searches keep the default.
-fn lower_this_threads_priority() {
+/// Lowers the calling thread's CPU priority to `niceness` (Linux niceness, 0–19), so that it
+/// yields to the async runtime, which answers people; threads it starts inherit it. Best
+/// effort: where it cannot be done, the thread keeps the default priority. `who` names the
+/// thread in the debug line that says so.
+pub(crate) fn lower_this_threads_priority(niceness: i32, who: &str) {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: plain system calls on this thread's own id, no memory handed over.
         let done = unsafe {
             let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, SEARCH_NICENESS)
+            libc::setpriority(libc::PRIO_PROCESS, tid, niceness as libc::c_int)
         };
         if done != 0 {
-            tracing::debug!("search thread keeps its priority: setpriority failed");
+            tracing::debug!("{who} keeps its priority: setpriority failed");
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (niceness, who);
 }
 
 /// How much lower than the process the search threads run (Linux niceness, 0–19).
-#[cfg(target_os = "linux")]
-const SEARCH_NICENESS: libc::c_int = 10;
+const SEARCH_NICENESS: i32 = 10;
 
 /// A queued job's place and its coming result. Await it from async code, or [`Ticket::wait`]
 /// on a plain thread. Dropping it before the job starts skips the job.

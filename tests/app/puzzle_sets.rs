@@ -6,7 +6,7 @@ use damas::ai::puzzles::parse_set;
 use damas::app::puzzle::{built_in_text, load_set, set_file, PuzzleSource, PUZZLES_ENV};
 use damas::engine::Variant;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
@@ -78,12 +78,10 @@ fn a_folder_overrides_the_sets_it_holds_and_a_broken_file_falls_back_to_the_buil
 fn puzzles_are_served_with_the_working_folder_anywhere() {
     // A folder with no `data/` in it, and nothing in the environment pointing back here.
     let dir = temp_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut command = crate::support::cli::command();
+    let mut child = command
         .arg("console")
         .current_dir(dir.path())
-        .env_remove(PUZZLES_ENV)
-        .env_remove("DAMAS_DB")
-        .env_remove("DAMAS_EGDB")
         .env("DAMAS_DATA", dir.path().join("data"))
         .env("RUST_LOG", "error")
         .stdin(Stdio::piped())

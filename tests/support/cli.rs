@@ -32,6 +32,9 @@ pub fn command() -> Damas {
         }
     }
     command.env("DAMAS_DATA", data.path());
+    // A bot or `serve` started here would otherwise spend its test building every endgame
+    // table in the background; the test of that build turns it on itself.
+    command.env("DAMAS_EGDB_BUILD", "off");
     Damas { command, data }
 }
 

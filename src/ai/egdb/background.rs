@@ -100,7 +100,7 @@ pub fn build_missing(
     std::thread::Builder::new()
         .name("egdb-builder".into())
         .spawn(move || {
-            lower_this_threads_priority();
+            crate::ai::pool::lower_this_threads_priority(BUILDER_NICENESS, "endgame table builder");
             for set in missing {
                 build_set(&tables, &dir, set, &ready);
             }
@@ -159,23 +159,6 @@ fn build_set(
     }
 }
 
-/// The builder yields the CPU to everything else in the process and on the machine (Linux:
-/// nice 19 for this thread, which the threads it starts inherit). Best effort: where it
-/// cannot be done, it builds at the default priority.
-fn lower_this_threads_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: plain system calls on this thread's own id, no memory handed over.
-        let done = unsafe {
-            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, BUILDER_NICENESS)
-        };
-        if done != 0 {
-            tracing::debug!("endgame table builder keeps its priority: setpriority failed");
-        }
-    }
-}
-
-/// The lowest priority there is (Linux niceness, 0–19): below the search threads' 10.
-#[cfg(target_os = "linux")]
-const BUILDER_NICENESS: libc::c_int = 19;
+/// The lowest priority there is (Linux niceness, 0–19): below the search threads' 10, so the
+/// builder yields the CPU to everything else in the process and on the machine.
+const BUILDER_NICENESS: i32 = 19;

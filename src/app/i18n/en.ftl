@@ -538,7 +538,10 @@ err-review-file-number = That file holds { $count ->
    *[other] { $count } games
 }: there is no game { $number }.
 err-review-file-game-refused = That game cannot be read. { $reason }
-err-review-file-too-long = That game has { $plies } moves; analyses stop at { $limit }.
+err-review-file-too-long = That game has { $plies ->
+    [one] one move
+   *[other] { $plies } moves
+}; analyses stop at { $limit }.
 ## the evaluation of a reviewed game, from White's side: + when White is better
 eval-even = even
 eval-better = { $side } is better
@@ -751,7 +754,7 @@ tournament-pdn-attached = The games of “{ $tournament }” ({ $count ->
 }) as a PDN file.
 err-tournament-no-games = No game of this tournament has started yet.
 opt-start = start
-opt-start-desc = Starts by itself at a UTC time (2026-12-05 18:00) or after a while (in 2h); otherwise when you start it
+opt-start-desc = Starts by itself at a UTC time (2026-12-05 18:00) or in a while (in 2h); otherwise when you start it
 tournament-starts-at = It starts by itself at { $when }, or earlier if its organiser starts it.
 tournament-scheduled-too-few = “{ $tournament }” was due to start at { $when }, but only { $count ->
     [one] one player
@@ -759,4 +762,7 @@ tournament-scheduled-too-few = “{ $tournament }” was due to start at { $when
 } had joined; it needs at least 3, so it is cancelled.
 err-tournament-start-unreadable = I cannot read “{ $text }” as a start time. Write a UTC date and time like 2026-12-05 18:00, or a time from now like in 2h, in 90m or in 3d.
 err-tournament-start-past = That start time has already passed (times are UTC; it is { $now } now). Give a later one, or leave start out and use /tournament start.
-err-tournament-start-far = A tournament can be set to start at most { $days } days ahead.
+err-tournament-start-far = A tournament can be set to start at most { $days ->
+    [one] one day
+   *[other] { $days } days
+} ahead.

@@ -478,7 +478,10 @@ pdn-replay-attached = La partida en un archivo PDN y en animación.
 ## titles
 player-title-expert = Experto
 player-title-pro = Pro
-player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en el nivel { $level }.
+player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score ->
+    [one] 1 punto
+   *[other] { $score } puntos
+} contra el bot en el nivel { $level }.
 stats-player-title = { $variant }: { $title } (mejor puntuación { $best } contra el bot en el nivel { $level })
 name-with-player-title = { $name } · { $title }
 
@@ -532,7 +535,10 @@ err-review-file-number = Ese archivo tiene { $count ->
    *[other] { $count } partidas
 }: no hay partida { $number }.
 err-review-file-game-refused = Esa partida no se puede leer. { $reason }
-err-review-file-too-long = Esa partida tiene { $plies } jugadas; los análisis llegan hasta { $limit }.
+err-review-file-too-long = Esa partida tiene { $plies ->
+    [one] una jugada
+   *[other] { $plies } jugadas
+}; los análisis llegan hasta { $limit }.
 caption-turn = juegan las { $color }
 
 ## the evaluation of a reviewed game, from White's side: + when White is better
@@ -747,7 +753,7 @@ tournament-pdn-attached = Las partidas de «{ $tournament }» ({ $count ->
 }) en un archivo PDN.
 err-tournament-no-games = Todavía no ha empezado ninguna partida de este torneo.
 opt-start = inicio
-opt-start-desc = Empieza automáticamente a una hora UTC (2026-12-05 18:00) o tras un plazo (en 2h); si no, cuando lo empieces
+opt-start-desc = Empieza automáticamente a una hora UTC (2026-12-05 18:00) o en un plazo (en 2h); si no, al empezarlo
 tournament-starts-at = Empieza automáticamente el { $when }, o antes si su organizador lo empieza.
 tournament-scheduled-too-few = «{ $tournament }» debía empezar el { $when }, pero solo se { $count ->
     [one] había apuntado un jugador
@@ -755,4 +761,7 @@ tournament-scheduled-too-few = «{ $tournament }» debía empezar el { $when }, 
 }; necesita al menos 3, así que se cancela.
 err-tournament-start-unreadable = No entiendo «{ $text }» como hora de inicio. Escribe una fecha y hora UTC como 2026-12-05 18:00, o un plazo desde ahora como en 2h, en 90m o en 3d.
 err-tournament-start-past = Esa hora de inicio ya pasó (las horas son UTC; ahora son las { $now }). Indica una posterior, o deja el inicio en blanco y usa /torneo empezar.
-err-tournament-start-far = Un torneo puede programarse como mucho con { $days } días de antelación.
+err-tournament-start-far = Un torneo puede programarse como mucho con { $days ->
+    [one] un día
+   *[other] { $days } días
+} de antelación.

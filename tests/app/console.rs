@@ -148,7 +148,7 @@ fn spanish_names_and_option_value_pairs_are_understood() {
     assert!(!out.contains("Bot · medio"), "{out}");
     // A value that is not a choice is refused with the choices, not replaced by a default.
     assert!(
-        out.contains("«imposible» no es un valor de nivel: usa fácil, medio, difícil, experto."),
+        out.contains("«imposible» no es un valor de nivel: usa fácil, medio, difícil o experto."),
         "{out}"
     );
     assert!(out.contains("Uso: /mover jugada"), "{out}");

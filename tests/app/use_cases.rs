@@ -181,7 +181,8 @@ async fn a_forced_capture_is_explained_with_its_law() {
     assert!(r.image.is_some());
     // With a move: why it is not legal now.
     let e = w.app.explain(&bob, PLACE, Some("21-17")).await;
-    assert!(only(&e).text.contains("21-17 is not legal"), "{}", only(&e).text);
+    let said = damas::app::reply::plain(&only(&e).text).into_owned();
+    assert!(said.contains("21-17 is not legal"), "{said}");
 }
 
 #[tokio::test]
@@ -775,7 +776,7 @@ async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
     assert!(only(&refused).is_private());
     assert_eq!(
         only(&refused).text,
-        "You already have 2 open challenges: wait for an answer, or withdraw one, first."
+        "You already have 2 open challenges: wait for an answer or withdraw one first."
     );
     assert!(
         w.app.store().challenge(43).unwrap().is_none(),

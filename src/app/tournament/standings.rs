@@ -361,7 +361,8 @@ pub fn table_description(lang: Lang, table: &crate::render::StandingsTable) -> S
     use crate::app::PICTURE_DESCRIPTION_LIMIT as LIMIT;
     let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let title = one_line(&table.title);
-    let describe = |tie_breaks: bool, rounds: bool, name_room: usize| {
+    // `compact`: "3. ana 4½" instead of "3. ana, 4½ points", for the largest fields.
+    let describe = |tie_breaks: bool, rounds: bool, name_room: usize, compact: bool| {
         let mut rank = String::new();
         let players: Vec<String> = table
             .rows
@@ -379,15 +380,19 @@ pub fn table_description(lang: Lang, table: &crate::render::StandingsTable) -> S
                     Ok(whole) => n(whole),
                     Err(_) => s(&row.points),
                 };
-                let mut line = tr(
-                    lang,
-                    fl!("alt-standings-line"),
-                    &[
-                        ("rank", s(&rank)),
-                        ("name", s(name)),
-                        ("points", points),
-                    ],
-                );
+                let mut line = if compact {
+                    format!("{rank}. {name} {}", row.points)
+                } else {
+                    tr(
+                        lang,
+                        fl!("alt-standings-line"),
+                        &[
+                            ("rank", s(&rank)),
+                            ("name", s(name)),
+                            ("points", points),
+                        ],
+                    )
+                };
                 if tie_breaks {
                     for (header, value) in table.tie_break_headers.iter().zip(&row.tie_breaks) {
                         line.push_str(&format!(", {header} {value}"));
@@ -433,15 +438,17 @@ pub fn table_description(lang: Lang, table: &crate::render::StandingsTable) -> S
         .unwrap_or(0);
     [(true, true), (false, true), (true, false), (false, false)]
         .into_iter()
-        .map(|(tie_breaks, rounds)| describe(tie_breaks, rounds, longest))
+        .map(|(tie_breaks, rounds)| describe(tie_breaks, rounds, longest, false))
         .find(fits)
         .or_else(|| {
-            (1..longest)
-                .rev()
-                .map(|room| describe(false, false, room))
-                .find(fits)
+            [false, true].into_iter().find_map(|compact| {
+                (4..longest)
+                    .rev()
+                    .map(|room| describe(false, false, room, compact))
+                    .find(fits)
+            })
         })
-        .unwrap_or_else(|| crate::app::board::clipped(&describe(false, false, 1), LIMIT))
+        .unwrap_or_else(|| crate::app::board::clipped(&describe(false, false, 4, true), LIMIT))
 }
 
 /// Half-points as points are written: "4½", "½", "0".

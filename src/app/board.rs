@@ -429,7 +429,10 @@ fn reach_sentence(lang: Lang, position: &Position, from: Square) -> Option<Strin
         tr(
             lang,
             fl!("alt-reach"),
-            &[("from", s(from)), ("squares", s(i18n::or_list(lang, &targets)))],
+            &[
+                ("from", s(from)),
+                ("squares", s(i18n::or_list(lang, &targets))),
+            ],
         )
     })
 }
@@ -986,7 +989,11 @@ mod tests {
                     }
                 }
                 let compulsory = !game.is_over() && pos.has_capture();
-                assert_eq!(text.contains("Capturing is mandatory: "), compulsory, "{text}");
+                assert_eq!(
+                    text.contains("Capturing is mandatory: "),
+                    compulsory,
+                    "{text}"
+                );
                 if compulsory {
                     for (_, m) in legal_notations(pos) {
                         assert!(text.contains(&m), "{m} in {text}");
@@ -1055,9 +1062,8 @@ mod tests {
             "{en}"
         );
         // A plain move that crowns, and one that does neither.
-        let mut game = Game::from_position(
-            Position::from_fen(Variant::Spanish, "B:W21:B5,28").unwrap(),
-        );
+        let mut game =
+            Game::from_position(Position::from_fen(Variant::Spanish, "B:W21:B5,28").unwrap());
         game.play_text("5-1").unwrap();
         let en = game_description(Lang::En, &rec, &game, None);
         assert!(en.contains("The man is crowned."), "{en}");
@@ -1081,7 +1087,10 @@ mod tests {
         };
         let es = plain(&explained_description(Lang::Es, &rec, &e)).into_owned();
         assert!(es.contains("La jugada explicada: 14x23."), "{es}");
-        assert!(es.contains("(una pieza; descartada por la ley de la cantidad)"), "{es}");
+        assert!(
+            es.contains("(una pieza; descartada por la ley de la cantidad)"),
+            "{es}"
+        );
         assert!(es.contains("(dos piezas; válida)"), "{es}");
         // The side to move must capture: "hay que comer", the moves with "o".
         let pos = Position::from_fen(Variant::Spanish, "W:W14,15:B18,19").unwrap();
@@ -1089,7 +1098,10 @@ mod tests {
         let moves: Vec<String> = legal_notations(&pos).into_iter().map(|(_, m)| m).collect();
         assert!(moves.len() >= 2, "{moves:?}");
         assert!(
-            text.contains(&format!("Hay que comer: {}.", i18n::or_list(Lang::Es, &moves))),
+            text.contains(&format!(
+                "Hay que comer: {}.",
+                i18n::or_list(Lang::Es, &moves)
+            )),
             "{text}"
         );
     }

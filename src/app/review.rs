@@ -1035,7 +1035,10 @@ fn chart_description(lang: Lang, game: &Game, review: &Review, end: &str) -> Str
                 fl!("alt-chart-mark"),
                 &[
                     ("class", s(class_name(lang, p.class))),
-                    ("move", s(format!("{} {}", move_number(game, p.ply), p.played_text))),
+                    (
+                        "move",
+                        s(format!("{} {}", move_number(game, p.ply), p.played_text)),
+                    ),
                 ],
             )
         })
@@ -1049,7 +1052,10 @@ fn chart_description(lang: Lang, game: &Game, review: &Review, end: &str) -> Str
             list = tr(
                 lang,
                 fl!("alt-more"),
-                &[("moves", s(list)), ("count", n((marked.len() - shown) as f64))],
+                &[
+                    ("moves", s(list)),
+                    ("count", n((marked.len() - shown) as f64)),
+                ],
             );
         }
         let marks = tr(

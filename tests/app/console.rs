@@ -109,9 +109,7 @@ fn one_person_plays_the_bot_in_spanish() {
     let described = lines
         .windows(2)
         .filter(|w| w[0].starts_with("[tablero: "))
-        .filter(|w| {
-            w[1].starts_with("Damas inglesas. ") && w[1].contains("Blancas: peones")
-        })
+        .filter(|w| w[1].starts_with("Damas inglesas. ") && w[1].contains("Blancas: peones"))
         .count();
     assert!(described >= 3, "{out}");
     // /tablero texto:sí: the board in words, privately, with the legal moves.

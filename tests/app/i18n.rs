@@ -444,8 +444,23 @@ fn every_rendering(lang: Lang, src: &str) -> Vec<(String, String)> {
 /// The variables that hold names, not counts ("ana challenges beto"), for checks that read
 /// what follows a number.
 const NAME_VARS: [&str; 17] = [
-    "name", "challenger", "opponent", "organiser", "white", "black", "names", "winner",
-    "tournament", "variant", "level", "title", "side", "color", "colour", "first", "file",
+    "name",
+    "challenger",
+    "opponent",
+    "organiser",
+    "white",
+    "black",
+    "names",
+    "winner",
+    "tournament",
+    "variant",
+    "level",
+    "title",
+    "side",
+    "color",
+    "colour",
+    "first",
+    "file",
 ];
 
 /// [`every_rendering`], with the variables `names` given a name instead of a count.
@@ -718,12 +733,50 @@ const SPELLED_COUNTS: [&str; 7] = [
 
 /// Nouns in the plural that the messages count, in both languages.
 const PLURAL_NOUNS: [&str; 44] = [
-    "partidas", "jugadas", "piezas", "capturas", "damas", "peones", "casillas", "jugadores",
-    "días", "horas", "minutos", "segundos", "rondas", "puntos", "desafíos", "ganadas",
-    "perdidas", "resueltos", "imprecisiones", "errores", "golpes", "otras", "games", "moves",
-    "pieces", "captures", "kings", "men", "squares", "players", "days", "hours", "minutes",
-    "seconds", "rounds", "points", "challenges", "wins", "losses", "draws", "inaccuracies",
-    "mistakes", "blunders", "others",
+    "partidas",
+    "jugadas",
+    "piezas",
+    "capturas",
+    "damas",
+    "peones",
+    "casillas",
+    "jugadores",
+    "días",
+    "horas",
+    "minutos",
+    "segundos",
+    "rondas",
+    "puntos",
+    "desafíos",
+    "ganadas",
+    "perdidas",
+    "resueltos",
+    "imprecisiones",
+    "errores",
+    "golpes",
+    "otras",
+    "games",
+    "moves",
+    "pieces",
+    "captures",
+    "kings",
+    "men",
+    "squares",
+    "players",
+    "days",
+    "hours",
+    "minutes",
+    "seconds",
+    "rounds",
+    "points",
+    "challenges",
+    "wins",
+    "losses",
+    "draws",
+    "inaccuracies",
+    "mistakes",
+    "blunders",
+    "others",
 ];
 
 /// Counts agree in number, and one to five are spelled out where the rules are explained:
@@ -906,9 +959,30 @@ fn each_language_quotes_its_own_way() {
 #[test]
 fn spanish_texts_have_no_english_words() {
     const ENGLISH: [&str; 24] = [
-        "rating", "checkers", "the", "and", "of", "is", "to", "move", "moves", "game", "games",
-        "player", "players", "board", "draw", "king", "kings", "puzzle", "streak", "score",
-        "round", "standings", "bye", "white",
+        "rating",
+        "checkers",
+        "the",
+        "and",
+        "of",
+        "is",
+        "to",
+        "move",
+        "moves",
+        "game",
+        "games",
+        "player",
+        "players",
+        "board",
+        "draw",
+        "king",
+        "kings",
+        "puzzle",
+        "streak",
+        "score",
+        "round",
+        "standings",
+        "bye",
+        "white",
     ];
     for (id, text) in every_rendering(Lang::Es, ES) {
         for word in unquoted(&text).split(|c: char| !c.is_alphanumeric() && c != '-') {
@@ -933,7 +1007,10 @@ fn lists_and_ranges_read_naturally() {
         i18n::or_list(Lang::Es, &list(&["26x19", "27x18", "11x18"])),
         "26x19, 27x18 u 11x18"
     );
-    assert_eq!(i18n::or_list(Lang::En, &list(&["a", "b", "c"])), "a, b or c");
+    assert_eq!(
+        i18n::or_list(Lang::En, &list(&["a", "b", "c"])),
+        "a, b or c"
+    );
     assert_eq!(i18n::and_list(Lang::Es, &list(&["14", "6"])), "14 y 6");
     assert_eq!(i18n::or_list(Lang::Es, &list(&["15x22"])), "15x22");
     let squares: Vec<u8> = (1..=12).chain([14, 15, 20, 21, 22]).collect();

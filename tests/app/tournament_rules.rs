@@ -1,14 +1,14 @@
 //! The pairing and standings rules of tournaments (`docs/TOURNAMENTS.md`), one test a rule, on
 //! fields of 3 to 64 players with random results from many seeds.
 
+use damas::app::i18n::Lang;
 use damas::app::tournament::pairing::{berger_table, pair_round, rounds_in, PairingError};
 use damas::app::tournament::standings::{
     halves, quarters, standings, table, table_description, tie_breaks, RoundResult, Standing,
     TableWords, TieBreak,
 };
-use damas::app::i18n::Lang;
-use damas::app::PICTURE_DESCRIPTION_LIMIT;
 use damas::app::tournament::{Board, Entry, Field, Format, Player, Round, Score};
+use damas::app::PICTURE_DESCRIPTION_LIMIT;
 use damas::render::standings_png;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -853,12 +853,18 @@ fn the_standings_text_of_eight_players_names_all_eight() {
         }
         // Each round's cell, as drawn, is read out too.
         let first = &table.rows[0];
-        let cells: Vec<String> = first.rounds.iter().map(|c| c.text.replace('-', "−")).collect();
+        let cells: Vec<String> = first
+            .rounds
+            .iter()
+            .map(|c| c.text.replace('-', "−"))
+            .collect();
         assert!(alt.contains(&cells.join(" ")), "{cells:?} in {alt}");
         // The colours' letters are the language's.
         assert!(
             table.rows.iter().flat_map(|r| &r.rounds).all(|c| {
-                c.text.ends_with(white) || c.text.ends_with(black) || c.text.ends_with('F')
+                c.text.ends_with(white)
+                    || c.text.ends_with(black)
+                    || c.text.ends_with('F')
                     || !c.text.starts_with(['+', '=', '-', '·'])
             }),
             "{:?}",

@@ -730,7 +730,10 @@ pub fn verdict_text(lang: Lang, exp: &Explanation) -> Option<String> {
         Verdict::Illegal { error } => tr(
             lang,
             fl!("verdict-illegal"),
-            &[("move", u(&asked)), ("reason", s(move_error_text(lang, error)))],
+            &[
+                ("move", u(&asked)),
+                ("reason", s(move_error_text(lang, error))),
+            ],
         ),
     })
 }

@@ -12,7 +12,7 @@
 
 use super::pairing::{pair_round, rounds_in, PairingError};
 use super::schedule::{parse_start, start_text, BadStart, START_LIMIT_DAYS};
-use super::standings::{table_description, standings, table, tie_breaks, TableWords, TieBreak};
+use super::standings::{standings, table, table_description, tie_breaks, TableWords, TieBreak};
 use super::{Board, Entry, Field, Format, Player, Round, Score};
 use crate::app::ballot::Opening;
 use crate::app::challenge::GameStart;

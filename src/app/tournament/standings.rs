@@ -386,11 +386,7 @@ pub fn table_description(lang: Lang, table: &crate::render::StandingsTable) -> S
                     tr(
                         lang,
                         fl!("alt-standings-line"),
-                        &[
-                            ("rank", s(&rank)),
-                            ("name", s(name)),
-                            ("points", points),
-                        ],
+                        &[("rank", s(&rank)), ("name", s(name)), ("points", points)],
                     )
                 };
                 if tie_breaks {

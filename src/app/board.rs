@@ -260,14 +260,11 @@ fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some((before, mv)) = game.last_move() {
         let mover = before.side_to_move();
-        lines.push(tr(
+        lines.extend(last_move_sentences(
             lang,
-            fl!("alt-last-move"),
-            &[
-                ("move", s(before.move_notation(mv))),
-                ("color", s(i18n::color_name(lang, mover))),
-                ("name", seat_arg(lang, rec.seat(mover))),
-            ],
+            before,
+            mv,
+            seat_arg(lang, rec.seat(mover)),
         ));
     }
     match game.outcome() {
@@ -277,8 +274,81 @@ fn game_lines(lang: Lang, rec: &GameRecord, game: &Game) -> Vec<String> {
     lines
 }
 
-/// An explanation's picture in words: the law, the position explained, and what each arrow
-/// (each capture) is.
+/// The last move in words, as the picture shows it: who played it, the pieces it took (the
+/// picture leaves their squares empty) and a crowning. `name` is the mover's.
+pub fn last_move_sentences(
+    lang: Lang,
+    before: &Position,
+    mv: &Move,
+    name: fluent_bundle::FluentValue<'static>,
+) -> Vec<String> {
+    let mover = before.side_to_move();
+    let mut lines = vec![tr(
+        lang,
+        fl!("alt-last-move"),
+        &[
+            ("move", s(before.move_notation(mv))),
+            ("color", s(i18n::color_name(lang, mover))),
+            ("name", name),
+        ],
+    )];
+    let crowned = before.crowns(mv);
+    if mv.is_capture() {
+        // In the order they were taken along the move's path.
+        let taken: Vec<String> = captured_in_order(before, mv)
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        lines.push(tr(
+            lang,
+            fl!("alt-last-move-takes"),
+            &[
+                ("count", n(taken.len() as f64)),
+                ("squares", s(i18n::and_list(lang, &taken))),
+                ("crowned", s(if crowned { "yes" } else { "no" })),
+            ],
+        ));
+    } else if crowned {
+        lines.push(t(lang, fl!("alt-last-move-crowns")));
+    }
+    lines
+}
+
+/// The squares a capture takes, in the order its path jumps them.
+fn captured_in_order(before: &Position, mv: &Move) -> Vec<Square> {
+    let captured = mv.captured();
+    let mut out: Vec<Square> = Vec::new();
+    let mut at = mv.from();
+    for landing in mv.path() {
+        // The captured square lies on the diagonal between two landings.
+        let mut between: Vec<Square> = captured
+            .squares()
+            .filter(|&sq| !out.contains(&sq) && lies_between(before, at, landing, sq))
+            .collect();
+        between.sort_by_key(|sq| sq.number().abs_diff(at.number()));
+        out.extend(between);
+        at = landing;
+    }
+    // Whatever the walk missed (it should miss nothing), in square order.
+    let mut rest: Vec<Square> = captured.squares().filter(|sq| !out.contains(sq)).collect();
+    rest.sort_unstable_by_key(|sq| sq.number());
+    out.extend(rest);
+    out
+}
+
+/// Whether `sq` is on the diagonal strictly between `a` and `b`: on the drawn board, its
+/// centre on the segment between theirs.
+fn lies_between(position: &Position, a: Square, b: Square, sq: Square) -> bool {
+    let centre = |s: Square| render::Layout::square_center(position.variant(), Color::White, s);
+    let ((ax, ay), (bx, by), (x, y)) = (centre(a), centre(b), centre(sq));
+    let cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    let along = (x - ax) * (bx - ax) + (y - ay) * (by - ay);
+    let length = (bx - ax).powi(2) + (by - ay).powi(2);
+    cross.abs() < 1.0 && along > 0.0 && along < length
+}
+
+/// An explanation's picture in words: the move explained, the law, the position explained,
+/// and what each arrow (each capture) is, with the badge of the pieces it takes.
 fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String {
     // A move already played is explained on the board from before it: say so, since the
     // pieces listed are not where they stand now.
@@ -286,10 +356,14 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
         Tense::Present => fl!("alt-turn"),
         Tense::Past => fl!("alt-turn-before"),
     };
-    let lines = [
-        i18n::law_text(lang, e.explanation, e.tense),
-        turn_sentence(lang, rec, e.position, turn_id),
-    ];
+    let mut lines: Vec<String> = e
+        .explanation
+        .asked
+        .iter()
+        .map(|asked| tr(lang, fl!("alt-explained-move"), &[("move", i18n::u(asked))]))
+        .collect();
+    lines.push(i18n::law_text(lang, e.explanation, e.tense));
+    lines.push(turn_sentence(lang, rec, e.position, turn_id));
     let arrows: Vec<String> = e
         .explanation
         .captures
@@ -300,6 +374,8 @@ fn explained_description(lang: Lang, rec: &GameRecord, e: &Explained) -> String 
                 fl!("alt-arrow"),
                 &[
                     ("move", s(&c.notation)),
+                    ("pieces", n(c.pieces)),
+                    ("kings", n(c.kings)),
                     ("status", s(i18n::capture_status(lang, c))),
                 ],
             )
@@ -349,20 +425,16 @@ fn reach_sentence(lang: Lang, position: &Position, from: Square) -> Option<Strin
     targets.sort_unstable();
     targets.dedup();
     (!targets.is_empty()).then(|| {
+        let targets: Vec<String> = targets.iter().map(u8::to_string).collect();
         tr(
             lang,
             fl!("alt-reach"),
-            &[("from", s(from)), ("squares", s(number_list(&targets)))],
+            &[
+                ("from", s(from)),
+                ("squares", s(i18n::or_list(lang, &targets))),
+            ],
         )
     })
-}
-
-fn number_list(numbers: &[u8]) -> String {
-    numbers
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// "White: men 9, 10, 11; kings 14." for each side, White first.
@@ -383,9 +455,9 @@ pub fn pieces_text(lang: Lang, position: &Position) -> String {
                 &[
                     ("color", s(i18n::capitalized(&i18n::color_name(lang, c)))),
                     ("men", n(men.len() as f64)),
-                    ("men_squares", s(number_list(&men))),
+                    ("men_squares", s(i18n::number_ranges(lang, &men))),
                     ("kings", n(kings.len() as f64)),
-                    ("king_squares", s(number_list(&kings))),
+                    ("king_squares", s(i18n::number_ranges(lang, &kings))),
                 ],
             )
         })
@@ -422,22 +494,20 @@ pub fn describe_board(
     let assemble = |shown: usize| {
         let mut parts = vec![head.clone()];
         if !compulsory.is_empty() {
-            let mut moves = compulsory[..shown].join(", ");
-            if shown < compulsory.len() {
-                moves = tr(
+            // "26x19 o 27x18"; cut short, "26x19, 27x18 u otras 3".
+            let moves = if shown < compulsory.len() {
+                tr(
                     lang,
                     fl!("alt-more"),
                     &[
-                        ("moves", s(moves)),
+                        ("moves", s(compulsory[..shown].join(", "))),
                         ("count", n((compulsory.len() - shown) as f64)),
                     ],
-                );
-            }
-            parts.push(tr(
-                lang,
-                fl!("alt-captures"),
-                &[("count", n(compulsory.len() as f64)), ("moves", s(moves))],
-            ));
+                )
+            } else {
+                i18n::or_list(lang, &compulsory[..shown])
+            };
+            parts.push(tr(lang, fl!("alt-captures"), &[("moves", s(moves))]));
         }
         if !notes.is_empty() {
             parts.push(notes.clone());
@@ -463,12 +533,20 @@ fn sentence(line: &str) -> String {
     }
 }
 
-/// At most `max` characters, the last an ellipsis when cut.
+/// At most `max` characters, the last an ellipsis when cut; cut between words (a word cut
+/// in two reads as another word), unless a single word is longer than the room.
 pub fn clipped(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    let next = text.chars().nth(kept.chars().count());
+    let mut out = match kept.rfind(char::is_whitespace) {
+        Some(space) if next.is_some_and(|c| !c.is_whitespace()) => kept[..space].to_string(),
+        _ => kept,
+    };
+    let trimmed = out.trim_end().trim_end_matches([',', ';', ':']).len();
+    out.truncate(trimmed);
     out.push('…');
     out
 }
@@ -839,7 +917,8 @@ mod tests {
         assert!(en.starts_with("Last move 18x25 (bob)"), "{en}");
     }
 
-    /// The side lists of a description read back: (men, kings) of "White: men 9, 10; king 14.".
+    /// The side lists of a description read back: (men, kings) of "White: men 1 to 4, 9,
+    /// 10; king 14.", its ranges spelled out.
     fn listed(text: &str, label: &str) -> (Vec<u8>, Vec<u8>) {
         let side = text
             .split(&format!("{label}: "))
@@ -848,10 +927,17 @@ mod tests {
             .unwrap_or_else(|| panic!("no {label} in {text}"));
         let (mut men, mut kings) = (vec![], vec![]);
         for part in side.split(';') {
-            let numbers: Vec<u8> = part
-                .split(|c: char| !c.is_ascii_digit())
-                .filter_map(|n| n.parse().ok())
-                .collect();
+            let mut numbers: Vec<u8> = Vec::new();
+            for item in part.split(',') {
+                let ends: Vec<u8> = item
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter_map(|n| n.parse().ok())
+                    .collect();
+                match ends[..] {
+                    [first, last] if item.contains(" to ") => numbers.extend(first..=last),
+                    _ => numbers.extend(ends),
+                }
+            }
             match part.split_whitespace().next() {
                 Some("man" | "men") => men = numbers,
                 Some("king" | "kings") => kings = numbers,
@@ -903,7 +989,11 @@ mod tests {
                     }
                 }
                 let compulsory = !game.is_over() && pos.has_capture();
-                assert_eq!(text.contains("Compulsory capture"), compulsory, "{text}");
+                assert_eq!(
+                    text.contains("Capturing is mandatory: "),
+                    compulsory,
+                    "{text}"
+                );
                 if compulsory {
                     for (_, m) in legal_notations(pos) {
                         assert!(text.contains(&m), "{m} in {text}");
@@ -952,6 +1042,86 @@ mod tests {
         );
     }
 
+    /// The last move in words says what the picture shows of it: the pieces it took, in the
+    /// order taken, and the crowning.
+    #[test]
+    fn the_last_move_says_what_it_took_and_a_crowning() {
+        let rec = between_people(Variant::Spanish);
+        // Black's man on 18 takes 14 and 6 and lands on the crowning row.
+        let start = Position::from_fen(Variant::Spanish, "B:W6,14,20:B18").unwrap();
+        let mut game = Game::from_position(start);
+        game.play_text("18x2").unwrap();
+        let es = plain(&game_description(Lang::Es, &rec, &game, None)).into_owned();
+        assert!(
+            es.contains("Última jugada: 18x2, de las negras (bob). Come las piezas de las casillas 14 y 6 y el peón corona."),
+            "{es}"
+        );
+        let en = game_description(Lang::En, &rec, &game, None);
+        assert!(
+            en.contains("It takes the pieces on squares 14 and 6, and the man is crowned."),
+            "{en}"
+        );
+        // A plain move that crowns, and one that does neither.
+        let mut game =
+            Game::from_position(Position::from_fen(Variant::Spanish, "B:W21:B5,28").unwrap());
+        game.play_text("5-1").unwrap();
+        let en = game_description(Lang::En, &rec, &game, None);
+        assert!(en.contains("The man is crowned."), "{en}");
+        game.play_text("21-25").unwrap();
+        let en = game_description(Lang::En, &rec, &game, None);
+        assert!(!en.contains("crowned") && !en.contains("takes"), "{en}");
+    }
+
+    /// An explanation's picture names the move explained and each arrow's badge (the pieces
+    /// it takes); the captures the side to move must choose from read as alternatives.
+    #[test]
+    fn an_explained_picture_names_the_move_and_each_badge() {
+        use crate::engine::{explain, Attempt};
+        let rec = between_people(Variant::Spanish);
+        let position = Position::from_fen(Variant::Spanish, "W:W14:B18,19,27").unwrap();
+        let exp = explain(&position, Some(Attempt::Text("14x23")));
+        let e = Explained {
+            position: &position,
+            explanation: &exp,
+            tense: Tense::Present,
+        };
+        let es = plain(&explained_description(Lang::Es, &rec, &e)).into_owned();
+        assert!(es.contains("La jugada explicada: 14x23."), "{es}");
+        assert!(
+            es.contains("(una pieza; descartada por la ley de la cantidad)"),
+            "{es}"
+        );
+        assert!(es.contains("(dos piezas; válida)"), "{es}");
+        // The side to move must capture: "hay que comer", the moves with "o".
+        let pos = Position::from_fen(Variant::Spanish, "W:W14,15:B18,19").unwrap();
+        let text = describe_board(Lang::Es, "Damas españolas", &[], &pos, true, &[]);
+        let moves: Vec<String> = legal_notations(&pos).into_iter().map(|(_, m)| m).collect();
+        assert!(moves.len() >= 2, "{moves:?}");
+        assert!(
+            text.contains(&format!(
+                "Hay que comer: {}.",
+                i18n::or_list(Lang::Es, &moves)
+            )),
+            "{text}"
+        );
+    }
+
+    /// A description cut to its limit is cut between words.
+    #[test]
+    fn a_clipped_text_ends_on_a_whole_word() {
+        let text = "Ganan las blancas por abandono del rival.";
+        for max in 5..text.chars().count() {
+            let cut = clipped(text, max);
+            assert!(cut.chars().count() <= max, "{cut}");
+            let kept = cut.trim_end_matches('…');
+            assert!(
+                text[kept.len()..].starts_with(' ') || kept.is_empty() || max < 7,
+                "{max}: {cut}"
+            );
+        }
+        assert_eq!(clipped(text, 100), text);
+    }
+
     /// When the words do not fit, the list of captures is cut and says how many are left out;
     /// the pieces are always all there.
     #[test]
@@ -965,7 +1135,7 @@ mod tests {
         let long = "x".repeat(PICTURE_DESCRIPTION_LIMIT - base.chars().count() - 45);
         let text = describe_board(Lang::En, "Spanish draughts", &[long], &pos, true, &[]);
         assert!(text.chars().count() <= PICTURE_DESCRIPTION_LIMIT, "{text}");
-        assert!(text.contains(" more."), "{text}");
+        assert!(text.contains(" others."), "{text}");
         assert_eq!(listed(&text, "White").1, vec![1], "{text}");
         assert!(
             !text.ends_with('…'),

@@ -5,7 +5,7 @@
 //! as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
 //! from the channel's game.
 
-use super::board::describe_board;
+use super::board::{describe_board, last_move_sentences};
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Menu, MenuOption, Picture, Reply};
@@ -497,28 +497,27 @@ fn puzzle_reply(
         ],
     );
     let mut reply = Reply::private(text).with_title(title.clone());
-    let caption = tr(
-        lang,
-        fl!("puzzle-caption"),
-        &[
-            ("side", s(i18n::color_name(lang, solver))),
-            ("goal", s(goal(puzzle))),
-        ],
-    );
+    let unsolved = ply < puzzle.line.len();
+    // Once solved, the task no longer stands over the board: it says so instead.
+    let caption = if unsolved {
+        tr(
+            lang,
+            fl!("puzzle-caption"),
+            &[
+                ("side", s(i18n::color_name(lang, solver))),
+                ("goal", s(goal(puzzle))),
+            ],
+        )
+    } else {
+        t(lang, fl!("alt-puzzle-solved"))
+    };
     let mut lines = vec![caption.clone()];
     if let Some(mv) = last {
         let before = position_at(puzzle, ply.saturating_sub(1));
-        lines.push(tr(
-            lang,
-            fl!("alt-last-move"),
-            &[
-                ("move", s(before.move_notation(&mv))),
-                ("color", s(i18n::color_name(lang, !solver))),
-                ("name", s(t(lang, fl!("puzzle-defence")))),
-            ],
-        ));
+        // `last` is the defence's answer.
+        let defence = s(t(lang, fl!("puzzle-defence")));
+        lines.extend(last_move_sentences(lang, &before, &mv, defence));
     }
-    let unsolved = ply < puzzle.line.len();
     let description = describe_board(lang, &title, &lines, &position, unsolved, &[]);
     let view = BoardView {
         last_move: last,

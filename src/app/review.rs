@@ -962,11 +962,7 @@ fn summary_reply(
         lower: side(Color::Black),
     };
     let end = review.evals.last().copied().unwrap_or(0);
-    let description = tr(
-        lang,
-        fl!("alt-chart"),
-        &[("end", s(i18n::eval_text(lang, end)))],
-    );
+    let description = chart_description(lang, game, review, &i18n::eval_text(lang, end));
     match off_the_async_workers(|| render::eval_chart_png(&expected, &marks, &labels)) {
         Ok(png) => reply.image = Some(Picture { png, description }),
         Err(e) => tracing::error!("review chart failed: {e}"),
@@ -985,6 +981,62 @@ fn summary_reply(
         style: ButtonStyle::Secondary,
     });
     reply
+}
+
+/// The chart in words: what its line shows, where it ends, and each move its dots mark (as
+/// many as fit the description's limit, then how many more).
+fn chart_description(lang: Lang, game: &Game, review: &Review, end: &str) -> String {
+    let head = tr(lang, fl!("alt-chart"), &[("end", s(end))]);
+    let marked: Vec<String> = review
+        .plies
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.class,
+                MoveClass::Inaccuracy | MoveClass::Mistake | MoveClass::Blunder
+            )
+        })
+        .map(|p| {
+            tr(
+                lang,
+                fl!("alt-chart-mark"),
+                &[
+                    ("class", s(class_name(lang, p.class))),
+                    (
+                        "move",
+                        s(format!("{} {}", move_number(game, p.ply), p.played_text)),
+                    ),
+                ],
+            )
+        })
+        .collect();
+    if marked.is_empty() {
+        return head;
+    }
+    let with = |shown: usize| {
+        let mut list = marked[..shown].join(", ");
+        if shown < marked.len() {
+            list = tr(
+                lang,
+                fl!("alt-more"),
+                &[
+                    ("moves", s(list)),
+                    ("count", n((marked.len() - shown) as f64)),
+                ],
+            );
+        }
+        let marks = tr(
+            lang,
+            fl!("alt-chart-marks"),
+            &[("count", n(marked.len() as f64)), ("marks", s(list))],
+        );
+        format!("{head} {marks}")
+    };
+    (1..=marked.len())
+        .rev()
+        .map(with)
+        .find(|text| text.chars().count() <= crate::app::PICTURE_DESCRIPTION_LIMIT)
+        .unwrap_or(head)
 }
 
 fn page_button(channel_id: u64, key: u64, index: usize, label: String) -> Button {
@@ -1033,7 +1085,7 @@ fn page_reply(
         Some(v) => i18n::exact_text(lang, v),
         None => i18n::eval_text(lang, score),
     };
-    let eval = tr(
+    let mut eval = tr(
         lang,
         fl!("review-eval"),
         &[
@@ -1041,6 +1093,25 @@ fn page_reply(
             ("after", s(shown(p.exact_after, p.eval_after))),
         ],
     );
+    // The figures once, from White's side, where both positions have one (a forced or a
+    // proven win is said in words).
+    let figure = |exact: Option<EndgameVerdict>, score: i32| {
+        exact
+            .is_none()
+            .then(|| i18n::eval_number(lang, score))
+            .flatten()
+    };
+    if let (Some(before), Some(after)) = (
+        figure(p.exact_before, p.eval_before),
+        figure(p.exact_after, p.eval_after),
+    ) {
+        eval.push('\n');
+        eval.push_str(&tr(
+            lang,
+            fl!("review-eval-score"),
+            &[("before", s(before)), ("after", s(after))],
+        ));
+    }
     let shorten = |line: Vec<String>| {
         let more = line.len() > LINE_SHOWN;
         let mut text = line

@@ -455,7 +455,7 @@ impl Console {
                         &[
                             ("value", s(text)),
                             ("option", s(o.localized_name(lang))),
-                            ("choices", s(labels.join(", "))),
+                            ("choices", s(crate::app::i18n::or_list(lang, &labels))),
                         ],
                     ))
                 }

@@ -59,6 +59,9 @@ pub struct Explanation {
     pub allowed: Vec<(Move, String)>,
     /// The verdict on the move asked about, if any.
     pub verdict: Option<Verdict>,
+    /// The move asked about as the words name it: as typed (trimmed), or in notation when
+    /// it was played.
+    pub asked: Option<String>,
 }
 
 impl Explanation {
@@ -128,6 +131,11 @@ pub fn explain(pos: &Position, attempt: Option<Attempt<'_>>) -> Explanation {
     } else {
         Law::Mandatory
     };
+    let asked = attempt.map(|a| match a {
+        Attempt::Text(t) => t.trim().chars().take(40).collect(),
+        Attempt::Move(m) if legal.contains(&m) => notation::format_move(&m, &legal),
+        Attempt::Move(m) => m.full_notation(),
+    });
     let verdict = attempt.map(|a| {
         let result = match a {
             Attempt::Text(t) => pos.parse_move(t),
@@ -156,6 +164,7 @@ pub fn explain(pos: &Position, attempt: Option<Attempt<'_>>) -> Explanation {
         max_kings: max_kings_overall,
         allowed: notation::legal_notations(pos),
         verdict,
+        asked,
     }
 }
 

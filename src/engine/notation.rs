@@ -137,6 +137,17 @@ fn names(mv: &Move, squares: &[Square]) -> bool {
 /// precisely why they name none. Fewer than two squares name no move: an error, as from
 /// [`parse_squares`], since they may come from a damaged record.
 pub fn resolve_squares(pos: &Position, squares: &[Square]) -> Result<Move, MoveError> {
+    resolve(pos, squares, false)
+}
+
+/// Whether text writes a capture: with `x`, `×` or `:` between its squares.
+fn written_as_capture(text: &str) -> bool {
+    text.contains(['x', 'X', '×', ':'])
+}
+
+/// [`resolve_squares`], told whether the squares were written as a capture (`14x24`): a
+/// capture that does not exist is then refused as such, not as a plain move.
+fn resolve(pos: &Position, squares: &[Square], as_capture: bool) -> Result<Move, MoveError> {
     let from = match squares {
         [] => return Err(NotationError::Empty.into()),
         [only] => return Err(NotationError::OneSquare { square: *only }.into()),
@@ -181,11 +192,17 @@ pub fn resolve_squares(pos: &Position, squares: &[Square]) -> Result<Move, MoveE
         Some(p) => p,
     };
     Err(MoveError::Illegal(why_illegal(
-        pos, &legal, squares, piece.role,
+        pos, &legal, squares, piece.role, as_capture,
     )))
 }
 
-fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -> IllegalMove {
+fn why_illegal(
+    pos: &Position,
+    legal: &[Move],
+    squares: &[Square],
+    role: Role,
+    as_capture: bool,
+) -> IllegalMove {
     let from = squares[0];
     let to = squares[squares.len() - 1];
     let all = movegen::all_captures(pos);
@@ -244,6 +261,11 @@ fn why_illegal(pos: &Position, legal: &[Move], squares: &[Square], role: Role) -
             .any(|r| names(r, squares))
     {
         return IllegalMove::ManCapturesForwardOnly { from, to };
+    }
+    // A capture the player wrote that the position does not hold: say so, rather than that
+    // capturing is mandatory (they tried to) or that the piece cannot get there.
+    if as_capture {
+        return IllegalMove::NoSuchCapture { from, to };
     }
     let geometry = pos.variant().geometry();
     let forward_up = pos.side_to_move() == pos.variant().first_player();
@@ -357,7 +379,7 @@ impl Position {
     /// # Ok::<(), MoveError>(())
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        resolve_squares(self, &parse_squares(text)?)
+        resolve(self, &parse_squares(text)?, written_as_capture(text))
     }
 
     /// Canonical notation of a legal move in this position.

@@ -72,25 +72,9 @@ pub struct StandingsTable {
     pub rows: Vec<StandingsRow>,
 }
 
+/// (The picture's description, in the reader's words, is the app's:
+/// `app::tournament::standings::table_description`.)
 impl StandingsTable {
-    /// A one-line description to attach to the picture for screen readers: the title and the
-    /// first three lines' rank, name and points.
-    pub fn alt_text(&self) -> String {
-        let mut rank = String::new();
-        let leaders: Vec<String> = self
-            .rows
-            .iter()
-            .take(3)
-            .map(|row| {
-                if !row.rank.is_empty() {
-                    rank.clone_from(&row.rank);
-                }
-                format!("{rank}. {} {}", one_line(&row.name), row.points)
-            })
-            .collect();
-        format!("{}: {}", one_line(&self.title), leaders.join(", "))
-    }
-
     fn columns(&self) -> Vec<(f32, f32)> {
         let mut x = MARGIN;
         let mut columns = Vec::new();
@@ -119,11 +103,6 @@ impl StandingsTable {
         let height = TITLE_BAND + HEADER_BAND + ROW_HEIGHT * self.rows.len() as u32 + MARGIN as u32;
         (width, height)
     }
-}
-
-/// Whitespace (line breaks included) made single spaces: alt text is one line.
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The table as a PNG.

@@ -69,7 +69,9 @@ impl Text {
         x
     }
 
-    /// `s` made drawable and cut to fit `max_width` pixels at `size`, with an ellipsis when cut.
+    /// `s` made drawable and cut to fit `max_width` pixels at `size`, with an ellipsis when cut:
+    /// between words when a whole word fits (a word cut in two reads as another word), inside
+    /// the only word otherwise (a long name).
     pub fn fit(&self, s: &str, size: f32, max_width: f32) -> String {
         let clean = self.clean(s);
         if self.width(&clean, size) <= max_width {
@@ -78,15 +80,26 @@ impl Text {
         let ellipsis = self.advance(ELLIPSIS, size);
         let mut out = String::new();
         let mut x = 0.0;
+        let mut cut_inside_word = false;
         for c in clean.chars() {
             let adv = self.advance(c, size);
             if x + adv + ellipsis > max_width {
+                cut_inside_word = c != ' ' && !out.ends_with(' ');
                 break;
             }
             x += adv;
             out.push(c);
         }
-        let mut out = out.trim_end().to_string();
+        if cut_inside_word {
+            if let Some(space) = out.rfind(' ') {
+                out.truncate(space);
+            }
+        }
+        let mut out = out
+            .trim_end()
+            .trim_end_matches([',', ';', ':', '·', '(', '—'])
+            .trim_end()
+            .to_string();
         out.push(ELLIPSIS);
         out
     }
@@ -213,6 +226,25 @@ mod tests {
             );
         }
         assert_eq!(t.fit("short", 18.0, 612.0), "short");
+    }
+
+    #[test]
+    fn fit_cuts_between_words() {
+        let t = text();
+        let caption = "Última jugada 18x2 (ana) · Ganan las blancas por abandono del rival.";
+        let full = t.width(caption, 18.0);
+        for max in [full * 0.5, full * 0.7, full * 0.9] {
+            let f = t.fit(caption, 18.0, max);
+            let kept = f.trim_end_matches(ELLIPSIS);
+            // Every word kept is whole: the text goes on after it with a space.
+            assert!(
+                caption.starts_with(kept) && caption[kept.len()..].starts_with(' '),
+                "{f}"
+            );
+        }
+        // A single long word is still cut inside.
+        let word = "W".repeat(60);
+        assert!(t.fit(&word, 18.0, 100.0).starts_with("WW"));
     }
 
     #[test]

@@ -101,7 +101,7 @@ fn one_person_plays_the_bot_in_spanish() {
     assert!(out.contains("jugador jugó 11-15"), "{out}");
     // The bot answered (its move line names it).
     assert!(out.contains("Bot · fácil jugó"), "{out}");
-    assert!(out.contains("No es legal"), "{out}");
+    assert!(out.contains("no es legal"), "{out}");
     // The console's own lines speak Spanish too.
     assert!(out.contains("[tablero: "), "{out}");
     assert!(!out.contains("[board: "), "{out}");
@@ -111,14 +111,12 @@ fn one_person_plays_the_bot_in_spanish() {
     let described = lines
         .windows(2)
         .filter(|w| w[0].starts_with("[tablero: "))
-        .filter(|w| {
-            w[1].starts_with("Damas inglesas (checkers). ") && w[1].contains("Blancas: peones")
-        })
+        .filter(|w| w[1].starts_with("Damas inglesas. ") && w[1].contains("Blancas: peones"))
         .count();
     assert!(described >= 3, "{out}");
     // /tablero texto:sí: the board in words, privately, with the legal moves.
     let text_board = out
-        .split("(solo lo ve jugador) Damas inglesas (checkers). ")
+        .split("(solo lo ve jugador) Damas inglesas. ")
         .nth(1)
         .unwrap_or_else(|| panic!("no board in words: {out}"));
     assert!(text_board.contains("Negras: peones"), "{out}");
@@ -139,7 +137,7 @@ fn spanish_names_and_option_value_pairs_are_understood() {
     let (out, _dir) = run_console(script, &["--lang", "es"]);
     // `nivel:difícil` chose the level (it used to be ignored: medium).
     assert!(out.contains("⚪ Bot · difícil contra ⚫ jugador"), "{out}");
-    assert!(out.contains("== Damas inglesas (checkers) =="), "{out}");
+    assert!(out.contains("== Damas inglesas =="), "{out}");
     assert!(
         out.contains("No hay ninguna oferta de tablas que responder"),
         "{out}"
@@ -150,7 +148,7 @@ fn spanish_names_and_option_value_pairs_are_understood() {
     assert!(!out.contains("Bot · medio"), "{out}");
     // A value that is not a choice is refused with the choices, not replaced by a default.
     assert!(
-        out.contains("«imposible» no es un valor de nivel: usa fácil, medio, difícil, experto."),
+        out.contains("«imposible» no es un valor de nivel: usa fácil, medio, difícil o experto."),
         "{out}"
     );
     assert!(out.contains("Uso: /mover jugada"), "{out}");

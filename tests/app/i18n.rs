@@ -73,6 +73,15 @@ fn inline_vars(i: &ast::InlineExpression<&str>, vars: &mut BTreeSet<String>) {
         ast::InlineExpression::MessageReference { id, .. } => {
             panic!("message references are not used: {}", id.name)
         }
+        // `WORDS($count)`: the variables of its arguments.
+        ast::InlineExpression::FunctionReference { arguments, .. } => {
+            for a in &arguments.positional {
+                inline_vars(a, vars);
+            }
+            for a in &arguments.named {
+                inline_vars(&a.value, vars);
+            }
+        }
         _ => {}
     }
 }
@@ -162,11 +171,6 @@ fn command_names_descriptions_and_choices_are_valid_on_discord() {
                 assert!(
                     valid_discord_name(&group_name),
                     "{lang:?} group {group_name:?}"
-                );
-                assert!(
-                    !group_name.chars().any(|ch| "áéíóúñ".contains(ch))
-                        && !name.chars().any(|ch| "áéíóúñ".contains(ch)),
-                    "subcommands and their groups are named without accents: {group_name} {name}"
                 );
                 let desc = t(
                     lang,
@@ -434,6 +438,33 @@ fn named_selectors(src: &str) -> BTreeMap<String, BTreeMap<String, BTreeSet<Stri
 /// Every message of a language as people can read it: each variable given the counts 0, 1, 2
 /// and 5 in turn, and each named variant of a selector (`$tense`: present and past).
 fn every_rendering(lang: Lang, src: &str) -> Vec<(String, String)> {
+    every_rendering_naming(lang, src, &[])
+}
+
+/// The variables that hold names, not counts ("ana challenges beto"), for checks that read
+/// what follows a number.
+const NAME_VARS: [&str; 17] = [
+    "name",
+    "challenger",
+    "opponent",
+    "organiser",
+    "white",
+    "black",
+    "names",
+    "winner",
+    "tournament",
+    "variant",
+    "level",
+    "title",
+    "side",
+    "color",
+    "colour",
+    "first",
+    "file",
+];
+
+/// [`every_rendering`], with the variables `names` given a name instead of a count.
+fn every_rendering_naming(lang: Lang, src: &str, names: &[&str]) -> Vec<(String, String)> {
     let vars = catalogue("ftl", src);
     let named = named_selectors(src);
     let mut out = Vec::new();
@@ -458,6 +489,7 @@ fn every_rendering(lang: Lang, src: &str) -> Vec<(String, String)> {
                     .iter()
                     .map(|v| match combo.iter().find(|(name, _)| name == v) {
                         Some((_, key)) => (v.as_str(), i18n::s(key)),
+                        None if names.contains(&v.as_str()) => (v.as_str(), i18n::s("ana")),
                         None => (v.as_str(), n(count)),
                     })
                     .collect();
@@ -584,14 +616,20 @@ fn no_sentence_strings_clauses_together_with_two_colons() {
         for lang in [Lang::Es, Lang::En] {
             for tense in [i18n::Tense::Present, i18n::Tense::Past] {
                 let text = i18n::explanation_text(lang, &exp, tense);
+                let text = damas::app::reply::plain(&text).into_owned();
                 assert_one_colon_a_sentence(&format!("{fen} {attempt}"), &text);
-                // The reason stands as a sentence of its own, capitalized.
+                // The verdict names the move; the reason stands as a sentence of its own,
+                // capitalized, or (a plain move while a capture waits, the law said just
+                // above) in a few words after a colon.
                 let verdict = text.lines().last().unwrap();
-                let reason = verdict
-                    .strip_prefix("No es legal. ")
-                    .or_else(|| verdict.strip_prefix("Not legal. "))
+                let rest = verdict
+                    .strip_prefix(&format!("{attempt} no es legal"))
+                    .or_else(|| verdict.strip_prefix(&format!("{attempt} is not legal")))
                     .unwrap_or_else(|| panic!("{verdict}"));
-                assert!(reason.starts_with(char::is_uppercase), "{verdict}");
+                match rest.strip_prefix(". ") {
+                    Some(reason) => assert!(reason.starts_with(char::is_uppercase), "{verdict}"),
+                    None => assert!(rest.starts_with(": "), "{verdict}"),
+                }
             }
         }
     }
@@ -609,6 +647,7 @@ fn spanish_negative_words_come_with_their_no() {
         &[
             ("best", n(1.0)),
             ("yours", n(0.0)),
+            ("count", n(1.0)),
             ("moves", i18n::s("14x23")),
         ],
     );
@@ -653,11 +692,11 @@ fn explanations_speak_in_the_tense_of_what_they_explain() {
     let pos = Position::from_fen(Variant::Spanish, "W:W14:B18,19,27").unwrap();
     let exp = explain(&pos, Some(Attempt::Text("14x23")));
     let now = i18n::explanation_text(Lang::Es, &exp, i18n::Tense::Present);
-    assert!(now.starts_with("Hay 2 capturas:"), "{now}");
+    assert!(now.starts_with("Hay dos capturas:"), "{now}");
     assert!(now.contains("solo valen"), "{now}");
     assert!(!now.contains("Había") && !now.contains("valían"), "{now}");
     let then = i18n::explanation_text(Lang::Es, &exp, i18n::Tense::Past);
-    assert!(then.starts_with("Había 2 capturas:"), "{then}");
+    assert!(then.starts_with("Había dos capturas:"), "{then}");
     assert!(then.contains("solo valían"), "{then}");
     let now_en = i18n::explanation_text(Lang::En, &exp, i18n::Tense::Present);
     assert!(
@@ -674,8 +713,313 @@ fn explanations_speak_in_the_tense_of_what_they_explain() {
     let exp = explain(&quiet, Some(Attempt::Text("14-9")));
     let en = i18n::explanation_text(Lang::En, &exp, i18n::Tense::Present);
     assert!(
-        en.starts_with("There is no capture, so no capture is required."),
+        en.starts_with("No capture is available, so none is required."),
         "{en}"
     );
     assert!(!en.contains("any move"), "{en}");
+}
+
+/// The messages that explain captures and laws, where small counts read as words ("dos
+/// capturas", "two pieces"), never as digits.
+const SPELLED_COUNTS: [&str; 7] = [
+    "explain-captures-header",
+    "explain-capture-line",
+    "law-quality",
+    "forced-capture-quality",
+    "err-quantity",
+    "err-quality",
+    "alt-arrow",
+];
+
+/// Nouns in the plural that the messages count, in both languages.
+const PLURAL_NOUNS: [&str; 44] = [
+    "partidas",
+    "jugadas",
+    "piezas",
+    "capturas",
+    "damas",
+    "peones",
+    "casillas",
+    "jugadores",
+    "días",
+    "horas",
+    "minutos",
+    "segundos",
+    "rondas",
+    "puntos",
+    "desafíos",
+    "ganadas",
+    "perdidas",
+    "resueltos",
+    "imprecisiones",
+    "errores",
+    "golpes",
+    "otras",
+    "games",
+    "moves",
+    "pieces",
+    "captures",
+    "kings",
+    "men",
+    "squares",
+    "players",
+    "days",
+    "hours",
+    "minutes",
+    "seconds",
+    "rounds",
+    "points",
+    "challenges",
+    "wins",
+    "losses",
+    "draws",
+    "inaccuracies",
+    "mistakes",
+    "blunders",
+    "others",
+];
+
+/// Counts agree in number, and one to five are spelled out where the rules are explained:
+/// "Hay 2 capturas" reads "Hay dos capturas"; "1 capturas", "1 games" never appear.
+#[test]
+fn counts_agree_and_small_ones_are_words() {
+    for (lang, src) in [(Lang::Es, ES), (Lang::En, EN)] {
+        for (id, text) in every_rendering_naming(lang, src, &NAME_VARS) {
+            // A count of one never stands before a plural noun. (The rules' counts are the
+            // variants' constants, never one.)
+            let words: Vec<&str> = if id.starts_with("rules-") {
+                Vec::new()
+            } else {
+                text.split_whitespace().collect()
+            };
+            for pair in words.windows(2) {
+                let noun = pair[1].trim_matches(|c: char| !c.is_alphabetic());
+                let plural = PLURAL_NOUNS.contains(&noun);
+                assert!(
+                    !(pair[0].trim_start_matches('(') == "1" && plural),
+                    "{id}: «{} {}» in {text:?}",
+                    pair[0],
+                    pair[1]
+                );
+            }
+            if SPELLED_COUNTS.contains(&id.as_str()) {
+                for digit in ["2 ", "5 "] {
+                    let digit_noun = text.match_indices(digit).any(|(at, _)| {
+                        let next = text[at + 2..]
+                            .split(|c: char| !c.is_alphabetic())
+                            .next()
+                            .unwrap_or_default();
+                        text[..at].ends_with([' ', '(']) && PLURAL_NOUNS.contains(&next)
+                    });
+                    assert!(!digit_noun, "{id}: a small count in digits: {text:?}");
+                }
+            }
+        }
+    }
+    // The moves a refusal offers: one is "the only", several a list.
+    use damas::engine::{MoveError, Position};
+    let refused = |fen: &str, text: &str, lang: Lang| {
+        let pos = Position::from_fen(Variant::Spanish, fen).unwrap();
+        let error: MoveError = pos.parse_move(text).unwrap_err();
+        i18n::move_error_text(lang, &error)
+    };
+    // One capture waits (14x21) and a plain move is tried.
+    let one = refused("W:W9,14:B18", "9-13", Lang::Es);
+    assert!(one.contains("La única captura válida es 14x21."), "{one}");
+    assert!(!one.contains("Capturas válidas"), "{one}");
+    let one = refused("W:W9,14:B18", "9-13", Lang::En);
+    assert!(one.contains("The only allowed capture is 14x21."), "{one}");
+    // Two captures wait.
+    let two = refused("W:W9,14:B18,19", "9-13", Lang::Es);
+    assert!(two.contains("Capturas válidas: "), "{two}");
+}
+
+/// A capture written with "x" that the position does not hold is refused as such ("there
+/// is no capture from 14 to 24"), not as a plain move while capturing is mandatory.
+#[test]
+fn a_capture_that_does_not_exist_is_named() {
+    use damas::engine::{IllegalMove, MoveError, Position};
+    let pos = Position::from_fen(Variant::Spanish, "W:W9,14:B18").unwrap();
+    for (text, from, to) in [("14x24", 14, 24), ("9x13", 9, 13), ("9x18", 9, 18)] {
+        let error = pos.parse_move(text).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                MoveError::Illegal(IllegalMove::NoSuchCapture { from: f, to: t })
+                    if f.number() == from && t.number() == to
+            ),
+            "{text}: {error:?}"
+        );
+        assert_eq!(
+            i18n::move_error_text(Lang::Es, &error),
+            format!("No hay ninguna captura de {from} a {to}.")
+        );
+    }
+    // Written as a plain move, the same squares are a plain move refused: a capture waits.
+    let plain = pos.parse_move("9-13").unwrap_err();
+    assert!(
+        matches!(
+            plain,
+            MoveError::Illegal(IllegalMove::CaptureMandatory { .. })
+        ),
+        "{plain:?}"
+    );
+}
+
+/// `/explain` names the move it refuses, as it names the one it accepts, and says
+/// "capturing is mandatory" once.
+#[test]
+fn an_explanation_names_the_refused_move_and_says_each_law_once() {
+    use damas::engine::{explain, Attempt, Position};
+    let pos = Position::from_fen(Variant::Spanish, "W:W9,14:B18").unwrap();
+    let words = |lang, exp: &damas::engine::Explanation| {
+        let text = i18n::explanation_text(lang, exp, i18n::Tense::Present);
+        damas::app::reply::plain(&text).into_owned()
+    };
+    let exp = explain(&pos, Some(Attempt::Text("9-13")));
+    let es = words(Lang::Es, &exp);
+    assert!(es.contains("9-13 no es legal"), "{es}");
+    assert_eq!(es.matches("Comer es obligatorio").count(), 1, "{es}");
+    let en = words(Lang::En, &exp);
+    assert!(en.contains("9-13 is not legal"), "{en}");
+    assert_eq!(en.matches("Capturing is mandatory").count(), 1, "{en}");
+    let exp = explain(&pos, Some(Attempt::Text("14x24")));
+    let es = words(Lang::Es, &exp);
+    assert!(
+        es.ends_with("14x24 no es legal. No hay ninguna captura de 14 a 24."),
+        "{es}"
+    );
+}
+
+/// Spanish numbers take a decimal comma and the minus sign (−), and a score is said in words
+/// with no number beside a colour: "ventaja de las negras", never "(-6.89)".
+#[test]
+fn scores_read_in_words_and_spanish_numbers_take_a_comma() {
+    use damas::app::i18n::eval_text;
+    for score in [-1833, -689, -150, -40, -5, 0, 5, 40, 150, 689, 1833] {
+        for lang in [Lang::Es, Lang::En] {
+            let words = eval_text(lang, score);
+            assert!(
+                !words.chars().any(|c| c.is_ascii_digit()),
+                "{score}: a number beside the words: {words}"
+            );
+        }
+    }
+    assert_eq!(eval_text(Lang::En, 1833), "White is winning");
+    assert_eq!(eval_text(Lang::Es, -689), "ganan las negras");
+    assert_eq!(eval_text(Lang::Es, -40), "ventaja de las negras");
+    assert_eq!(i18n::eval_number(Lang::Es, -689).unwrap(), "−6,89");
+    assert_eq!(i18n::eval_number(Lang::En, -689).unwrap(), "−6.89");
+    assert_eq!(i18n::eval_number(Lang::Es, 40).unwrap(), "+0,40");
+    // And no Spanish message writes a decimal point or a hyphen for minus.
+    for (id, text) in every_rendering(Lang::Es, ES) {
+        let chars: Vec<char> = text.chars().collect();
+        for w in chars.windows(3) {
+            assert!(
+                !(w[0].is_ascii_digit() && w[1] == '.' && w[2].is_ascii_digit()),
+                "{id}: a decimal point in Spanish: {text:?}"
+            );
+        }
+    }
+}
+
+/// Each language quotes as it is written: «…» in Spanish, “…” in English (never the other's,
+/// never straight quotes), and what a person typed is always quoted.
+#[test]
+fn each_language_quotes_its_own_way() {
+    for (lang, src, foreign) in [
+        (Lang::Es, ES, ['“', '”', '"']),
+        (Lang::En, EN, ['«', '»', '"']),
+    ] {
+        for (id, text) in every_rendering(lang, src) {
+            // A PDN tag is quoted as PDN writes it: SetUp "1".
+            let text = text.replace("SetUp \"1\"", "SetUp 1");
+            assert!(
+                !text.contains(foreign),
+                "{id} ({lang:?}): quoted the other language's way: {text:?}"
+            );
+        }
+        // Typed text in a message: quoted.
+        for var in ["text", "value", "command"] {
+            let placeable = format!("{{ ${var} }}");
+            for (at, _) in src.match_indices(&placeable) {
+                let before = src[..at].chars().last();
+                assert!(
+                    matches!(before, Some('«' | '“' | '/')),
+                    "{lang:?}: {placeable} unquoted: {:?}",
+                    &src[at.saturating_sub(40)..at + placeable.len()]
+                );
+            }
+        }
+    }
+}
+
+/// English words do not slip into the Spanish texts ("tu rating", "damas inglesas
+/// (checkers)"); names of things that have no Spanish word (PDN, Buchholz, Elo) are fine.
+#[test]
+fn spanish_texts_have_no_english_words() {
+    const ENGLISH: [&str; 24] = [
+        "rating",
+        "checkers",
+        "the",
+        "and",
+        "of",
+        "is",
+        "to",
+        "move",
+        "moves",
+        "game",
+        "games",
+        "player",
+        "players",
+        "board",
+        "draw",
+        "king",
+        "kings",
+        "puzzle",
+        "streak",
+        "score",
+        "round",
+        "standings",
+        "bye",
+        "white",
+    ];
+    for (id, text) in every_rendering(Lang::Es, ES) {
+        for word in unquoted(&text).split(|c: char| !c.is_alphanumeric() && c != '-') {
+            assert!(
+                !ENGLISH.contains(&word.to_lowercase().as_str()),
+                "{id}: English «{word}» in {text:?}"
+            );
+        }
+    }
+}
+
+/// Lists read as a person says them: alternatives with "o"/"or" ("u" before 8 and 11 in
+/// Spanish), runs of squares as ranges.
+#[test]
+fn lists_and_ranges_read_naturally() {
+    let list = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        i18n::or_list(Lang::Es, &list(&["26x19", "27x18"])),
+        "26x19 o 27x18"
+    );
+    assert_eq!(
+        i18n::or_list(Lang::Es, &list(&["26x19", "27x18", "11x18"])),
+        "26x19, 27x18 u 11x18"
+    );
+    assert_eq!(
+        i18n::or_list(Lang::En, &list(&["a", "b", "c"])),
+        "a, b or c"
+    );
+    assert_eq!(i18n::and_list(Lang::Es, &list(&["14", "6"])), "14 y 6");
+    assert_eq!(i18n::or_list(Lang::Es, &list(&["15x22"])), "15x22");
+    let squares: Vec<u8> = (1..=12).chain([14, 15, 20, 21, 22]).collect();
+    assert_eq!(
+        i18n::number_ranges(Lang::Es, &squares),
+        "1 a 12, 14, 15, 20 a 22"
+    );
+    assert_eq!(
+        i18n::number_ranges(Lang::En, &squares),
+        "1 to 12, 14, 15, 20 to 22"
+    );
 }

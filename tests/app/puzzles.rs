@@ -195,6 +195,14 @@ async fn a_clean_solve_raises_the_rating_and_the_streak_and_leaves_the_channel_g
     }
     let last = last.expect("moves");
     assert!(only(&last).text.contains("solved!"), "{}", only(&last).text);
+    // The solved board's words no longer set the task.
+    let solved = only(&last).image.as_ref().expect("the solved board");
+    assert!(
+        solved.description.contains("Puzzle solved.")
+            && !solved.description.contains("to play and win"),
+        "{}",
+        solved.description
+    );
     let record = w.app.store().puzzle_player(2).unwrap().unwrap();
     assert!(record.rating.rating > 1500.0);
     assert_eq!((record.solved, record.streak), (1, 1));

@@ -642,7 +642,7 @@ async fn scheduled(w: &World, people: &[Actor], start: &str) -> Answer {
 
 /// How many times round `round` was announced in the tournament's channel.
 fn announced(out: &Shown, round: u32) -> usize {
-    let title = format!("«Spring open», round {round}");
+    let title = format!("“Spring open”, round {round}");
     out.posts_in(CHANNEL)
         .iter()
         .filter(|r| r.title.as_deref().map(plain).as_deref() == Some(title.as_str()))
@@ -680,7 +680,7 @@ async fn a_tournament_starts_by_itself_at_its_time_once() {
     let round1 = out
         .posts_in(CHANNEL)
         .into_iter()
-        .find(|r| r.title.as_deref().map(plain).as_deref() == Some("«Spring open», round 1"))
+        .find(|r| r.title.as_deref().map(plain).as_deref() == Some("“Spring open”, round 1"))
         .unwrap();
     let mut notified = round1.mention.clone();
     notified.sort_unstable();
@@ -794,7 +794,7 @@ async fn a_tournament_short_of_players_at_its_time_is_cancelled_and_says_so() {
     assert_eq!(posts.len(), 1, "{posts:#?}");
     let said = plain(&posts[0].text);
     assert!(
-        said.contains("«Spring open» was due to start at 2026-12-04 18:00 UTC")
+        said.contains("“Spring open” was due to start at 2026-12-04 18:00 UTC")
             && said.contains("only 2 players had joined")
             && said.contains("cancelled"),
         "{said}"
@@ -838,8 +838,8 @@ async fn a_bad_start_time_is_refused_in_both_languages_and_nothing_is_created() 
     let cases = [
         (
             "tomorrow at six",
-            "I cannot read tomorrow at six as a start time",
-            "No entiendo tomorrow at six como hora de inicio",
+            "I cannot read “tomorrow at six” as a start time",
+            "No entiendo «tomorrow at six» como hora de inicio",
         ),
         (
             "2026-12-04 11:00",

@@ -1,11 +1,14 @@
 //! The pairing and standings rules of tournaments (`docs/TOURNAMENTS.md`), one test a rule, on
 //! fields of 3 to 64 players with random results from many seeds.
 
+use damas::app::i18n::Lang;
 use damas::app::tournament::pairing::{berger_table, pair_round, rounds_in, PairingError};
 use damas::app::tournament::standings::{
-    halves, quarters, standings, table, tie_breaks, RoundResult, Standing, TableWords, TieBreak,
+    halves, quarters, standings, table, table_description, tie_breaks, RoundResult, Standing,
+    TableWords, TieBreak,
 };
 use damas::app::tournament::{Board, Entry, Field, Format, Player, Round, Score};
+use damas::app::PICTURE_DESCRIPTION_LIMIT;
 use damas::render::standings_png;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -810,6 +813,63 @@ fn words(format: Format) -> TableWords {
             })
             .collect(),
         bye: "bye".into(),
+        white: "w".into(),
+        black: "b".into(),
+    }
+}
+
+/// The standings picture of an 8-player event in words names all eight, in full, with their
+/// points and each round, in both languages and within Discord's limit; the Spanish table
+/// marks colours with b and n.
+#[test]
+fn the_standings_text_of_eight_players_names_all_eight() {
+    let mut rng = SmallRng::seed_from_u64(8);
+    let field = field(8, &mut rng);
+    let format = Format::Swiss { rounds: 5 };
+    let played = run_swiss(&field, 5, 2, &mut rng, |_, _| {});
+    let names: Vec<String> = [
+        "Alejandra Fernández",
+        "Bartolomé Rodríguez",
+        "Carmen de la Fuente",
+        "Domingo Sánchez-Vicario",
+        "Esperanza Gutiérrez",
+        "Fulgencio Maldonado",
+        "Guadalupe Villanueva",
+        "Hermenegildo Ortega",
+    ]
+    .map(String::from)
+    .to_vec();
+    for (lang, white, black) in [(Lang::Es, "b", "n"), (Lang::En, "w", "b")] {
+        let words = TableWords {
+            white: white.into(),
+            black: black.into(),
+            ..words(format)
+        };
+        let table = table(format, &field, &played, &names, &words);
+        let alt = table_description(lang, &table);
+        assert!(alt.chars().count() <= PICTURE_DESCRIPTION_LIMIT, "{alt}");
+        for name in &names {
+            assert!(alt.contains(name.as_str()), "{name} in {alt}");
+        }
+        // Each round's cell, as drawn, is read out too.
+        let first = &table.rows[0];
+        let cells: Vec<String> = first
+            .rounds
+            .iter()
+            .map(|c| c.text.replace('-', "−"))
+            .collect();
+        assert!(alt.contains(&cells.join(" ")), "{cells:?} in {alt}");
+        // The colours' letters are the language's.
+        assert!(
+            table.rows.iter().flat_map(|r| &r.rounds).all(|c| {
+                c.text.ends_with(white)
+                    || c.text.ends_with(black)
+                    || c.text.ends_with('F')
+                    || !c.text.starts_with(['+', '=', '-', '·'])
+            }),
+            "{:?}",
+            table.rows
+        );
     }
 }
 
@@ -849,11 +909,18 @@ fn the_standings_picture_has_a_row_a_player_and_each_rounds_opponent() {
                 }
             }
         }
-        let alt = table.alt_text();
+        let alt = table_description(Lang::En, &table);
         assert!(
             !alt.contains('\n') && alt.starts_with("Club Swiss"),
             "{alt}"
         );
+        // Every player is named, however many (the 64 with their names cut alike).
+        assert!(alt.chars().count() <= PICTURE_DESCRIPTION_LIMIT, "{alt}");
+        for row in &table.rows {
+            let name: String = row.name.split_whitespace().collect::<Vec<_>>().join(" ");
+            let start: String = name.chars().take(3).collect();
+            assert!(alt.contains(&format!(". {start}")), "{start} in {alt}");
+        }
         let png = standings_png(&table).unwrap();
         let img = image::load_from_memory(&png).unwrap();
         assert_eq!((img.width(), img.height()), table.size());

@@ -50,7 +50,7 @@ async fn a_challenge_is_accepted_only_by_the_challenged() {
     let board = only(&w.app.component(&bob, PLACE, &accept, &[]).await).clone();
     assert!(!board.is_private());
     assert!(board.image.as_ref().is_some_and(
-        |p| p.png.starts_with(b"\x89PNG") && p.description.contains("White: men 1, 2")
+        |p| p.png.starts_with(b"\x89PNG") && p.description.contains("White: men 1 to 12;")
     ));
     let menu = board.menu.as_ref().expect("move menu");
     assert_eq!(menu.options.len(), 7, "White's seven first moves");
@@ -181,7 +181,8 @@ async fn a_forced_capture_is_explained_with_its_law() {
     assert!(r.image.is_some());
     // With a move: why it is not legal now.
     let e = w.app.explain(&bob, PLACE, Some("21-17")).await;
-    assert!(only(&e).text.contains("Not legal"), "{}", only(&e).text);
+    let said = damas::app::reply::plain(&only(&e).text).into_owned();
+    assert!(said.contains("21-17 is not legal"), "{said}");
 }
 
 #[tokio::test]
@@ -775,7 +776,7 @@ async fn a_person_has_at_most_the_capped_bot_games_and_open_challenges() {
     assert!(only(&refused).is_private());
     assert_eq!(
         only(&refused).text,
-        "You already have 2 open challenges: wait for an answer, or withdraw one, first."
+        "You already have 2 open challenges: wait for an answer or withdraw one first."
     );
     assert!(
         w.app.store().challenge(43).unwrap().is_none(),

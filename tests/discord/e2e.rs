@@ -33,10 +33,20 @@ fn assert_description_lists(text: &str, pos: &Position, labels: [&str; 2]) {
         let side = after.split('.').next().unwrap_or_default();
         let (mut men, mut kings) = (Vec::new(), Vec::new());
         for part in side.split(';') {
-            let numbers: Vec<u8> = part
-                .split(|c: char| !c.is_ascii_digit())
-                .filter_map(|n| n.parse().ok())
-                .collect();
+            // "men 1 to 12, 14": ranges spelled out.
+            let mut numbers: Vec<u8> = Vec::new();
+            for item in part.split(',') {
+                let ends: Vec<u8> = item
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter_map(|n| n.parse().ok())
+                    .collect();
+                match ends[..] {
+                    [first, last] if item.contains(" to ") || item.contains(" a ") => {
+                        numbers.extend(first..=last)
+                    }
+                    _ => numbers.extend(ends),
+                }
+            }
             let first_word = part.split_whitespace().next().unwrap_or_default();
             match first_word {
                 "man" | "men" | "peón" | "peones" => men = numbers,
@@ -217,7 +227,7 @@ async fn two_people_play_a_short_game_in_a_channel() {
         .collect();
     captures.sort();
     let listed = alt
-        .split("Compulsory capture")
+        .split("Capturing is mandatory")
         .nth(1)
         .unwrap_or_else(|| panic!("no compulsory captures in {alt}"));
     for c in &captures {

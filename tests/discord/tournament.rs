@@ -178,7 +178,7 @@ fn person(name: &str) -> usize {
 }
 
 fn round_title(round: u32) -> String {
-    format!("«{TOURNAMENT}», round {round}")
+    format!("“{TOURNAMENT}”, round {round}")
 }
 
 /// The boards of an announcement: (white, black) for every line `Board n. W (white) against

@@ -431,13 +431,14 @@ fn english_kings_capture_one_step_in_all_four_directions() {
         let (law, _) = explained(t);
         assert_eq!(law, Law::FreeChoice);
     });
-    // Backwards too, but never at distance: the white man on 23 is two squares away.
+    // Backwards too, but never at distance: the white man on 23 is two squares away (written
+    // as a capture, there is no such capture).
     check(&ENGLISH, "B:W10,23:BK14", |t| {
         t.assert_legal(&["14x7"]);
         assert_refused(
             t,
             "14x27",
-            IllegalMove::NotReachable {
+            IllegalMove::NoSuchCapture {
                 from: t.sq(14),
                 to: t.sq(27),
             },

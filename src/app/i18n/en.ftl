@@ -14,27 +14,36 @@ err-no-piece = There is no piece on square { $sq }.
 err-opponent-piece = The piece on square { $sq } is your opponent's.
 err-ambiguous = Those squares fit more than one capture: { $moves }. Write every landing square to choose.
 err-man-forward = A man moves only forward.
-err-man-captures-forward = A man captures only forward, never backwards.
+err-man-captures-forward = A man captures only forward, never backward.
 err-occupied = Square { $sq } is occupied.
 err-unreachable = The piece on square { $from } cannot reach square { $to } in one move.
 err-short-king = In English draughts a king moves only one square at a time.
-err-capture-mandatory = Capturing is mandatory. Allowed captures: { $moves }.
+err-capture-mandatory = Capturing is mandatory. { $count ->
+    [one] The only allowed capture is { $moves }.
+   *[other] Allowed captures: { $moves }.
+}
 err-quantity = Law of quantity: you must take the most pieces; { $best ->
     [one] one can
-   *[other] { $best } can
+   *[other] { WORDS($best) } can
 } be taken, and that move takes { $yours ->
     [0] none
     [one] only one
-   *[other] only { $yours }
-}. Allowed captures: { $moves }.
+   *[other] only { WORDS($yours) }
+}. { $count ->
+    [one] The only allowed capture is { $moves }.
+   *[other] Allowed captures: { $moves }.
+}
 err-quality = Law of quality: among captures of the same number of pieces, you must take the most kings; { $best ->
     [one] one king can
-   *[other] { $best } kings can
+   *[other] { WORDS($best) } kings can
 } be taken, and that move takes { $yours ->
     [0] none
     [one] only one
-   *[other] only { $yours }
-}. Allowed captures: { $moves }.
+   *[other] only { WORDS($yours) }
+}. { $count ->
+    [one] The only allowed capture is { $moves }.
+   *[other] Allowed captures: { $moves }.
+}
 err-capture-incomplete = A capture cannot stop halfway: the piece must go on capturing. Complete it: { $moves }.
 err-no-such-capture = There is no capture from { $from } to { $to }.
 
@@ -52,8 +61,8 @@ result-draw-three-kings = Draw: three kings did not beat a lone king in time.
 # Explanations speak in the present of the position on the board ($tense = present), in the
 # past of a move already played ($tense = past).
 law-no-capture = { $tense ->
-    [present] There is no capture, so no capture is required.
-   *[past] There was no capture, so no capture was required.
+    [present] No capture is available, so none is required.
+   *[past] No capture was available, so none was required.
 }
 law-mandatory = { $tense ->
     [present] Capturing is mandatory: a capture must be played.
@@ -65,7 +74,7 @@ law-quantity = { $tense ->
 }
 law-quality = Law of quality: among the captures taking { $best ->
     [one] one piece
-   *[other] { $best } pieces
+   *[other] { WORDS($best) } pieces
 }, only those taking the most kings ({ $kings }) { $tense ->
     [present] are
    *[past] were
@@ -94,17 +103,19 @@ explain-captures-header = { $tense ->
 }
 explain-capture-line = • { $move } takes { $pieces ->
     [one] one piece
-   *[other] { $pieces } pieces
+   *[other] { WORDS($pieces) } pieces
 }{ $kings ->
     [0] {""}
     [one] {" "}(one king)
-   *[other] {" "}({ $kings } kings)
+   *[other] {" "}({ WORDS($kings) } kings)
 } — { $status }
 explain-allowed = allowed
 explain-excluded-quantity = excluded by the law of quantity
 explain-excluded-quality = excluded by the law of quality
 verdict-legal = { $move } is legal.
-verdict-illegal = Not legal. { $reason }
+verdict-illegal = { $move } is not legal. { $reason }
+# After “Capturing is mandatory…” and the list of captures: why this move is refused, without saying it again.
+verdict-not-a-capture = { $move } is not legal: it takes nothing, and a capture must be played.
 
 level-easy = easy
 level-medium = medium
@@ -177,7 +188,7 @@ forced-capture = It was the only capture allowed.
 forced-capture-quantity = It was the only capture allowed: no other takes as many pieces ({ $best }).
 forced-capture-quality = It was the only capture allowed: among the captures taking { $best ->
     [one] one piece
-   *[other] { $best } pieces
+   *[other] { WORDS($best) } pieces
 }, no other takes as many kings ({ $kings }).
 err-challenge-self = You cannot challenge yourself.
 err-challenge-bot = You cannot challenge a bot account. To play me, use /play.
@@ -218,9 +229,9 @@ err-channel-busy = There is already a game in this channel. Finish it first, or 
 game-started = The game begins!
 help-title = How to play
 help-footer = Squares are numbered 1 to 32, as in the picture. Under the board: buttons and a menu of your moves.
-rules-spanish = Each player has 12 pieces, on the 32 squares of one colour of an 8×8 board; { $first } moves first. Spanish draughts is traditionally played on the light squares of a normally placed board; the bot's picture uses the dark ones with the same geometry, and the long diagonal, 1-5-10-14-19-23-28-32, starts from each player's right-hand corner.
+rules-spanish = Each player has 12 pieces, on the 32 squares of one colour of an 8×8 board; { $first } moves first. Spanish draughts is traditionally played on the light squares of a normally placed board; the bot's picture uses the dark ones with the same geometry, and the long diagonal, 1-5-10-14-19-23-28-32, joins the two players' right-hand corners.
     • A man moves one square diagonally forward. It captures forward only: it jumps an adjacent enemy piece to the empty square right behind it.
-    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings fly: a king moves any number of free squares along a diagonal, forwards or backwards, and captures at a distance, landing on any free square behind the piece it takes.
+    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings fly: a king moves any number of free squares along a diagonal, forward or backward, and captures at a distance, landing on any free square behind the piece it takes.
     • Capturing is mandatory. Law of quantity: take the most pieces. Law of quality: among captures of the same number of pieces, take the most kings. Among the captures left, choose freely. There is no huffing: a missed capture is never punished by removing a piece; a non-capturing move is not allowed while a capture exists.
     • A piece goes on capturing while it can; the captured pieces are removed when the move ends and cannot be jumped twice. A man crowned during a capture stops there.
     • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each in which only kings moved and nothing was captured; three kings against a lone king, with one of the three on the long diagonal, that do not win within { $three_kings } moves.
@@ -228,13 +239,31 @@ rules-portuguese = As in Spanish draughts: flying kings, men capture forward onl
     • Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture. There is no three-kings limit.
 rules-english = An 8×8 board, 12 pieces each on the dark squares; { $first } moves first.
     • A man moves one square diagonally forward. A capture jumps an adjacent enemy piece to the empty square right behind it: men forward only, kings forward and back.
-    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings move one square at a time too, in all four directions.
+    • A man that ends its move on the far row (the king row) is crowned: it becomes a king. Kings also move only one square at a time, in all four directions.
     • Capturing is mandatory, but you may choose any capture, even a shorter one; once started it must be completed. There is no huffing. A man crowned during a capture stops there.
     • You lose when, on your turn, you have no piece or no legal move. Draws: by agreement; the same position a third time with the same player to move; { $moves } moves each without a capture or a man move.
 stats-none = { $name } has not played yet.
 stats-title = { $name }'s record:
-stats-people = { $variant } vs people: { $wins } W · { $losses } L · { $draws } D — rating { $rating }
-stats-bot = { $variant } vs the bot ({ $level }): { $wins } W · { $losses } L · { $draws } D — best score { $best }
+stats-people = { $variant } vs other players: { $wins ->
+    [one] 1 win
+   *[other] { $wins } wins
+} · { $losses ->
+    [one] 1 loss
+   *[other] { $losses } losses
+} · { $draws ->
+    [one] 1 draw
+   *[other] { $draws } draws
+} — rating { $rating }
+stats-bot = { $variant } vs the bot ({ $level }): { $wins ->
+    [one] 1 win
+   *[other] { $wins } wins
+} · { $losses ->
+    [one] 1 loss
+   *[other] { $losses } losses
+} · { $draws ->
+    [one] 1 draw
+   *[other] { $draws } draws
+} — best score { $best }
 err-guild-only = Leaderboards are per server; use this command in a server.
 leaderboard-title = Leaderboard — { $variant } (rating)
 leaderboard-bot-title = Leaderboard — { $variant } against the bot ({ $level })
@@ -305,7 +334,7 @@ choice-answer-accept = Accept
 choice-answer-decline = Decline
 
 # The console's own lines.
-console-greeting = damas console. Type /help for the commands, /play to play the bot, or "alice: /challenge bob" for two people (then "bob: /accept" or "bob: /decline"). Boards are saved in { $folder }
+console-greeting = damas console. Type /help for the commands, /play to play the bot, or “alice: /challenge bob” for two people (then “bob: /accept” or “bob: /decline”). Boards are saved in { $folder }
 console-default-name = player
 console-only-you = (only { $name } sees this)
 console-board-saved = [board: { $path }]
@@ -374,11 +403,11 @@ puzzle-caption = { $side } to play and { $goal ->
 puzzle-daily = Today's puzzle: { $side } to play and { $goal ->
     [game] win
    *[material] win material
-} (difficulty { $difficulty } of 5).
+} (difficulty { $difficulty } out of 5).
 puzzle-random = A puzzle: { $side } to play and { $goal ->
     [game] win
    *[material] win material
-} (difficulty { $difficulty } of 5).
+} (difficulty { $difficulty } out of 5).
 puzzle-how = Find the winning move and play it with /move or the menu; the bot plays the defence. Only you see this puzzle.
 puzzle-defence = the defence
 puzzle-none = There are no puzzles for this variant.
@@ -423,6 +452,8 @@ review-errors = { $count ->
 review-page-title = Move to look at
 review-page-move = { $number } { $move } ({ $colour }): { $class }
 review-eval = Before the move: { $before }. After it: { $after }.
+# The evaluation in figures, once: in men, from White's side (+ when White is better).
+review-eval-score = Score in men, from White's side: { $before } → { $after }.
 review-page-better = Better: { $move } (line { $line })
 review-verdict = { $verdict ->
     [drawn] drawn (endgame tables)
@@ -507,10 +538,14 @@ err-review-file-number = That file holds { $count ->
    *[other] { $count } games
 }: there is no game { $number }.
 err-review-file-game-refused = That game cannot be read. { $reason }
-err-review-file-too-long = That game has { $plies } moves; analyses stop at { $limit }.
+err-review-file-too-long = That game has { $plies ->
+    [one] one move
+   *[other] { $plies } moves
+}; analyses stop at { $limit }.
 ## the evaluation of a reviewed game, from White's side: + when White is better
-eval-even = even ({ $score })
-eval-better = { $side } is better ({ $score })
+eval-even = even
+eval-better = { $side } is better
+eval-winning = { $side } is winning
 eval-win = { $side } wins in { $moves ->
     [one] one move
    *[other] { $moves } moves
@@ -527,6 +562,17 @@ choice-text-no = No
 alt-turn = { $color } to play ({ $name }).
 alt-turn-before = The position before the move, with { $color } to play ({ $name }).
 alt-last-move = Last move: { $move }, by { $color } ({ $name }).
+# What shows of the last move: the pieces taken ($squares, a list) and whether the man is crowned.
+alt-last-move-takes = { $count ->
+    [one] It takes the piece on square { $squares }
+   *[other] It takes the pieces on squares { $squares }
+}{ $crowned ->
+    [yes] , and the man is crowned.
+   *[no] .
+}
+alt-last-move-crowns = The man is crowned.
+alt-explained-move = The move explained: { $move }.
+alt-puzzle-solved = Puzzle solved.
 alt-side = { $color }: { $men ->
     [0] no men
     [one] man { $men_squares }
@@ -536,19 +582,41 @@ alt-side = { $color }: { $men ->
     [one] king { $king_squares }
    *[other] kings { $king_squares }
 }.
-alt-captures = { $count ->
-    [one] Compulsory capture: { $moves }.
-   *[other] Compulsory captures: { $moves }.
+alt-captures = Capturing is mandatory: { $moves }.
+alt-more = { $moves } or { $count ->
+    [one] one other
+   *[other] { $count } others
 }
-alt-more = { $moves } and { $count ->
-    [one] one more
-   *[other] { $count } more
-}
+# A run of squares in a row: “men 1 to 12”.
+alt-range = { $first } to { $last }
 alt-reach = The piece on square { $from } can go to { $squares }.
-alt-arrows = Arrows for the captures: { $captures }.
-alt-arrow = { $move } ({ $status })
+alt-arrows = Arrows for the captures, each marked with the pieces it takes: { $captures }.
+alt-arrow = { $move } ({ $pieces ->
+    [one] one piece
+   *[other] { WORDS($pieces) } pieces
+}{ $kings ->
+    [0] {""}
+    [one] {", "}one king
+   *[other] {", "}{ WORDS($kings) } kings
+}; { $status })
 alt-review-arrows = Arrows: the move played, { $played }, and the better one, { $better }.
 alt-chart = Chart of the evaluation after each move. Above the middle line, White is better; below it, Black is better. At the end, { $end }.
+alt-chart-marks = { $count ->
+    [one] A dot marks the move to look at: { $marks }.
+   *[other] Dots mark the moves to look at: { $marks }.
+}
+alt-chart-mark = { $class } at { $move }
+# The standings in words: each player with their place, points, tie-breaks and rounds.
+alt-standings = { $title }. { $count ->
+    [one] One player
+   *[other] { $count } players
+}, by place: { $players }.
+alt-standings-line = { $rank }. { $name }, { $points ->
+    [one] 1 point
+   *[other] { $points } points
+}
+alt-standings-rounds = rounds { $rounds }
+alt-standings-legend = In the rounds, + won, = drew, − lost, · in play, then the opponent's place and w (with White), b (with Black) or F (not played).
 alt-replay = Animation of the game, move by move, from the start position to the final one, described here.
 err-bot-busy = The bot is busy right now: try again in a minute.
 err-too-many-bot-games = You already have { $limit ->
@@ -558,7 +626,7 @@ err-too-many-bot-games = You already have { $limit ->
 err-too-many-challenges = You already have { $limit ->
     [one] an open challenge
    *[other] { $limit } open challenges
-}: wait for an answer, or withdraw one, first.
+}: wait for an answer or withdraw one first.
 err-review-already-asking = You already have an analysis under way: wait for it to finish.
 err-review-under-way = Game #{ $id } is still being played: judging its moves now would tell a player what to play. It can be analysed as soon as it ends, with /review game:{ $id }.
 err-forget-unsure = The erasure may or may not have been saved: run /forget-me again to be sure.
@@ -583,7 +651,7 @@ cmd-tournament-create-desc = Create a tournament in this channel; players join u
 cmd-tournament-join = join
 cmd-tournament-join-desc = Enter this channel's tournament before it starts
 cmd-tournament-leave = leave
-cmd-tournament-leave-desc = Leave this channel's tournament (once it runs, your games left are lost)
+cmd-tournament-leave-desc = Leave this channel's tournament (once it has started, you forfeit your remaining games)
 cmd-tournament-start = start
 cmd-tournament-start-desc = Start the tournament and pair round 1 (its organiser, or Manage Events)
 cmd-tournament-standings = standings
@@ -615,33 +683,36 @@ tournament-col-rank = #
 tournament-col-name = Player
 tournament-col-points = Pts
 tournament-col-bye = bye
+# The colour's letter in the standings' rounds: “+3w” beat the third with White.
+tournament-letter-white = w
+tournament-letter-black = b
 tb-buchholz-short = BH
 tb-median-buchholz-short = MBH
 tb-sonneborn-berger-short = SB
 tb-direct-encounter-short = DE
 tb-direct-encounter = direct encounter
-tournament-format-swiss = Swiss in { $rounds ->
-    [one] one round
-   *[other] { $rounds } rounds
+tournament-format-swiss = { $rounds ->
+    [one] a one-round Swiss
+   *[other] a { $rounds }-round Swiss
 }
-tournament-format-round-robin = round robin
-tournament-created = { $organiser } created the tournament «{ $name }» (number { $id }), { $format }, { $variant }, { $days ->
+tournament-format-round-robin = a round robin
+tournament-created = { $organiser } created the tournament “{ $name }” (number { $id }), { $format }, { $variant }, { $days ->
     [one] one day
    *[other] { $days } days
 } per move. Join it with /tournament join.
-tournament-joined = { $name } joined «{ $tournament }» ({ $count ->
+tournament-joined = { $name } joined “{ $tournament }” ({ $count ->
     [one] one player
    *[other] { $count } players
 } so far).
-tournament-left = { $name } left «{ $tournament }».
-tournament-withdrawn = { $name } was withdrawn from «{ $tournament }». Their games still in play count as lost, and later rounds are paired without them.
-tournament-cancelled = { $name } cancelled the tournament «{ $tournament }». Games under way go on as ordinary games.
+tournament-left = { $name } left “{ $tournament }”.
+tournament-withdrawn = { $name } was withdrawn from “{ $tournament }”: their games still in play count as lost, and later rounds are paired without them.
+tournament-cancelled = { $name } cancelled the tournament “{ $tournament }”. Games under way go on as ordinary games.
 tournament-standings-title = { $round ->
-    [0] «{ $tournament }» before round 1
-   *[other] «{ $tournament }» after round { $round }
+    [0] “{ $tournament }” before round 1
+   *[other] “{ $tournament }” after round { $round }
 }
-tournament-round-title = «{ $tournament }», round { $round }
-tournament-final-title = «{ $tournament }», final standings
+tournament-round-title = “{ $tournament }”, round { $round }
+tournament-final-title = “{ $tournament }”, final standings
 tournament-winner = { $count ->
     [one] The winner is { $names }.
    *[other] Shared first place for { $names }.
@@ -657,7 +728,7 @@ err-tournament-unknown = There is no tournament number { $id } in this server.
 err-tournament-server-only = Tournaments are played in a server's channels, not in direct messages.
 err-tournament-name = A tournament needs a name of 1 to { $limit } characters.
 err-ballot-english-only = The three-move ballot is played only in English draughts. Choose variant English, or leave out the opening.
-err-tournament-channel-busy = This channel already runs «{ $name }» (number { $id }). Create the new one in another channel.
+err-tournament-channel-busy = This channel already runs “{ $name }” (number { $id }). Create the new one in another channel.
 err-tournament-started = That tournament has already started, so entries can no longer change.
 err-tournament-joined-already = You have already joined this tournament.
 err-tournament-not-entered = You are not in this tournament.
@@ -677,18 +748,21 @@ err-tournament-not-running = That tournament is not running.
 err-tournament-withdrawn-already = That player has already been withdrawn.
 cmd-tournament-pdn = pdn
 cmd-tournament-pdn-desc = Every game of the tournament in one PDN file
-tournament-pdn-attached = The games of «{ $tournament }» ({ $count ->
+tournament-pdn-attached = The games of “{ $tournament }” ({ $count ->
     [one] one game
    *[other] { $count } games
 }) as a PDN file.
 err-tournament-no-games = No game of this tournament has started yet.
 opt-start = start
-opt-start-desc = Starts by itself at a UTC time (2026-12-05 18:00) or after a while (in 2h); else when you say
+opt-start-desc = Starts by itself at a UTC time (2026-12-05 18:00) or in a while (in 2h); otherwise when you start it
 tournament-starts-at = It starts by itself at { $when }, or earlier if its organiser starts it.
-tournament-scheduled-too-few = «{ $tournament }» was due to start at { $when }, but only { $count ->
+tournament-scheduled-too-few = “{ $tournament }” was due to start at { $when }, but only { $count ->
     [one] one player
    *[other] { $count } players
 } had joined; it needs at least 3, so it is cancelled.
-err-tournament-start-unreadable = I cannot read { $text } as a start time. Write a UTC date and time like 2026-12-05 18:00, or a time from now like in 2h, in 90m or in 3d.
+err-tournament-start-unreadable = I cannot read “{ $text }” as a start time. Write a UTC date and time like 2026-12-05 18:00, or a time from now like in 2h, in 90m or in 3d.
 err-tournament-start-past = That start time has already passed (times are UTC; it is { $now } now). Give a later one, or leave start out and use /tournament start.
-err-tournament-start-far = A tournament can be set to start at most { $days } days ahead.
+err-tournament-start-far = A tournament can be set to start at most { $days ->
+    [one] one day
+   *[other] { $days } days
+} ahead.

@@ -2,7 +2,7 @@
 
 variant-spanish = damas españolas
 variant-portuguese = damas portuguesas
-variant-english = damas inglesas (checkers)
+variant-english = damas inglesas
 color-white = blancas
 color-black = negras
 
@@ -18,23 +18,32 @@ err-man-captures-forward = El peón solo come hacia adelante, nunca hacia atrás
 err-occupied = La casilla { $sq } está ocupada.
 err-unreachable = La pieza de la casilla { $from } no puede llegar a la casilla { $to } en una jugada.
 err-short-king = En las damas inglesas la dama solo se mueve una casilla cada vez.
-err-capture-mandatory = Comer es obligatorio. Capturas válidas: { $moves }.
+err-capture-mandatory = Comer es obligatorio. { $count ->
+    [one] La única captura válida es { $moves }.
+   *[other] Capturas válidas: { $moves }.
+}
 err-quantity = Ley de la cantidad: hay que comer el mayor número de piezas; se { $best ->
     [one] puede comer una
-   *[other] pueden comer { $best }
+   *[other] pueden comer { WORDS($best) }
 }, y esa jugada { $yours ->
     [0] no come ninguna
     [one] solo come una
-   *[other] solo come { $yours }
-}. Capturas válidas: { $moves }.
+   *[other] solo come { WORDS($yours) }
+}. { $count ->
+    [one] La única captura válida es { $moves }.
+   *[other] Capturas válidas: { $moves }.
+}
 err-quality = Ley de la calidad: entre las capturas del mismo número de piezas, hay que comer el mayor número de damas; se { $best ->
     [one] puede comer una
-   *[other] pueden comer { $best }
+   *[other] pueden comer { WORDS($best) }
 }, y esa jugada { $yours ->
     [0] no come ninguna
     [one] solo come una
-   *[other] solo come { $yours }
-}. Capturas válidas: { $moves }.
+   *[other] solo come { WORDS($yours) }
+}. { $count ->
+    [one] La única captura válida es { $moves }.
+   *[other] Capturas válidas: { $moves }.
+}
 err-capture-incomplete = No se puede dejar una captura por la mitad: la pieza sigue comiendo mientras pueda. Complétala: { $moves }.
 err-no-such-capture = No hay ninguna captura de { $from } a { $to }.
 
@@ -61,15 +70,18 @@ law-mandatory = { $tense ->
 }
 law-quantity = { $tense ->
     [present] Ley de la cantidad: solo valen las capturas que comen más piezas ({ $best }).
-   *[past] Ley de la cantidad: solo valían las capturas que comen más piezas ({ $best }).
+   *[past] Ley de la cantidad: solo valían las capturas que comían más piezas ({ $best }).
 }
-law-quality = Ley de la calidad: entre las capturas de { $best ->
-    [one] una pieza
-   *[other] { $best } piezas
-}, solo { $tense ->
-    [present] valen
-   *[past] valían
-} las que comen más damas ({ $kings }).
+law-quality = { $tense ->
+    [present] Ley de la calidad: entre las capturas que comen { $best ->
+        [one] una pieza
+       *[other] { WORDS($best) } piezas
+    }, solo valen las que comen más damas ({ $kings }).
+   *[past] Ley de la calidad: entre las capturas que comían { $best ->
+        [one] una pieza
+       *[other] { WORDS($best) } piezas
+    }, solo valían las que comían más damas ({ $kings }).
+}
 law-free-choice = { $tense ->
     [present] Comer es obligatorio, pero en las damas inglesas se puede elegir cualquier captura.
    *[past] Comer es obligatorio, pero en las damas inglesas se podía elegir cualquier captura.
@@ -77,26 +89,28 @@ law-free-choice = { $tense ->
 explain-captures-header = { $tense ->
     [present] { $count ->
         [one] Hay una captura:
-       *[other] Hay { $count } capturas:
+       *[other] Hay { WORDS($count) } capturas:
     }
    *[past] { $count ->
         [one] Había una captura:
-       *[other] Había { $count } capturas:
+       *[other] Había { WORDS($count) } capturas:
     }
 }
 explain-capture-line = • { $move } come { $pieces ->
     [one] una pieza
-   *[other] { $pieces } piezas
+   *[other] { WORDS($pieces) } piezas
 }{ $kings ->
     [0] {""}
     [one] {" "}(una dama)
-   *[other] {" "}({ $kings } damas)
+   *[other] {" "}({ WORDS($kings) } damas)
 } — { $status }
 explain-allowed = válida
 explain-excluded-quantity = descartada por la ley de la cantidad
 explain-excluded-quality = descartada por la ley de la calidad
 verdict-legal = { $move } es legal.
-verdict-illegal = No es legal. { $reason }
+verdict-illegal = { $move } no es legal. { $reason }
+# Tras «Comer es obligatorio…» y la lista de capturas: por qué esta jugada no vale, sin repetirlo.
+verdict-not-a-capture = { $move } no es legal: no come, y hay que comer.
 
 level-easy = fácil
 level-medium = medio
@@ -143,8 +157,8 @@ played = { $name } jugó { $move }.
 bot-played = { $name } jugó { $move }.
 bot-thinking = { $ahead ->
     [0] El bot está pensando…
-    [one] El bot está pensando… (hay una partida antes en la cola)
-   *[other] El bot está pensando… (hay { $ahead } partidas antes en la cola)
+    [one] El bot está pensando… (hay una partida por delante en la cola)
+   *[other] El bot está pensando… (hay { $ahead } partidas por delante en la cola)
 }
 err-bot-failed = El bot no pudo mover; la partida queda como estaba.
 resigned = { $name } abandonó.
@@ -166,11 +180,11 @@ err-stale = Ese tablero está desactualizado: usa el último tablero del canal (
 err-stale-over = Esa partida ya ha terminado.
 choose-destination = Elige adónde va:
 forced-capture = Era la única captura permitida.
-forced-capture-quantity = Era la única captura permitida: ninguna otra come tantas piezas ({ $best }).
-forced-capture-quality = Era la única captura permitida: entre las capturas de { $best ->
+forced-capture-quantity = Era la única captura permitida: ninguna otra comía tantas piezas ({ $best }).
+forced-capture-quality = Era la única captura permitida: entre las capturas que comían { $best ->
     [one] una pieza
-   *[other] { $best } piezas
-}, ninguna otra come tantas damas ({ $kings }).
+   *[other] { WORDS($best) } piezas
+}, ninguna otra comía tantas damas ({ $kings }).
 err-challenge-self = No puedes desafiarte a ti mismo.
 err-challenge-bot = No puedes desafiar a una cuenta de bot. Para jugar contra mí, usa /jugar.
 err-challenge-open = Ya hay un desafío abierto en este canal.
@@ -213,25 +227,37 @@ err-channel-busy = Ya hay una partida en este canal. Termínala primero, o juega
 game-started = ¡Empieza la partida!
 help-title = Cómo jugar
 help-footer = Las casillas van numeradas del 1 al 32, como en la imagen. Bajo el tablero: botones y un menú con tus jugadas.
-rules-spanish = Cada jugador tiene 12 piezas, en las 32 casillas de un color de un tablero de 8×8; empiezan las { $first }. Tradicionalmente se juega en las casillas claras de un tablero bien colocado; la imagen del bot usa las oscuras con la misma geometría, y la gran diagonal, 1-5-10-14-19-23-28-32, sale de la esquina de la derecha de cada jugador.
+rules-spanish = Cada jugador tiene 12 piezas, en las 32 casillas de un color de un tablero de 8×8; empiezan las { $first }. Tradicionalmente se juega en las casillas claras de un tablero bien colocado; la imagen del bot usa las oscuras con la misma geometría, y la gran diagonal, 1-5-10-14-19-23-28-32, une las esquinas derechas de ambos jugadores.
     • El peón se mueve una casilla en diagonal hacia adelante. Come solo hacia adelante: salta una pieza contraria contigua y cae en la casilla libre de detrás.
-    • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama vuela: se mueve cualquier número de casillas libres en diagonal, hacia adelante o hacia atrás, y come a distancia, cayendo en cualquier casilla libre detrás de la pieza comida.
-    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: entre las capturas del mismo número de piezas, hay que comer el mayor número de damas. Entre las capturas que quedan, se elige libremente. No se sopla: una captura que no se hace nunca se castiga quitando una pieza; mientras haya una captura, no se puede hacer una jugada que no coma.
+    • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama se mueve cualquier número de casillas libres en diagonal, hacia adelante o hacia atrás, y come a distancia, cayendo en cualquier casilla libre detrás de la pieza comida.
+    • Comer es obligatorio. Ley de la cantidad: hay que comer el mayor número de piezas. Ley de la calidad: entre las capturas del mismo número de piezas, hay que comer el mayor número de damas. Entre las capturas que quedan, se elige libremente. No se sopla: no comer nunca se castiga quitando una pieza; mientras haya una captura, no se puede hacer una jugada que no coma.
     • La pieza sigue comiendo mientras pueda; las piezas comidas se retiran al terminar la jugada y no se pueden saltar dos veces. El peón que corona comiendo termina ahí su jugada.
-    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador en las que solo se mueven damas y no se come; y tres damas contra una dama sola, con una de las tres en la gran diagonal, que no ganan en { $three_kings } jugadas.
+    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el turno para el mismo jugador; { $moves } jugadas de cada jugador en las que solo se mueven damas y no se come; y tres damas contra una dama sola, con una de las tres en la gran diagonal, que no ganan en { $three_kings } jugadas.
 rules-portuguese = Igual que en las damas españolas: damas voladoras, el peón come solo hacia adelante, leyes de la cantidad y de la calidad, no se sopla. Empiezan las { $first }.
-    • Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer. No hay límite de tres damas contra una.
+    • Tablas: de común acuerdo; la misma posición por tercera vez, con el turno para el mismo jugador; { $moves } jugadas de cada jugador sin comer. No hay límite de tres damas contra una.
 rules-english = Tablero de 8×8, con 12 piezas cada jugador en las casillas oscuras; empiezan las { $first }.
     • El peón se mueve una casilla en diagonal hacia adelante. Para comer salta una pieza contraria contigua y cae en la casilla libre de detrás: el peón solo hacia adelante, la dama hacia adelante y hacia atrás.
     • El peón que termina su jugada en la última fila corona: pasa a ser dama. La dama también se mueve una sola casilla cada vez, en las cuatro direcciones.
     • Comer es obligatorio, pero se elige cualquier captura, aunque coma menos; una vez empezada, hay que completarla. No se sopla. El peón que corona comiendo termina ahí su jugada.
-    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el mismo jugador al turno; { $moves } jugadas de cada jugador sin comer ni mover un peón.
+    • Pierde quien, en su turno, no tiene piezas o no puede mover. Tablas: de común acuerdo; la misma posición por tercera vez, con el turno para el mismo jugador; { $moves } jugadas de cada jugador sin comer ni mover un peón.
 stats-none = { $name } todavía no ha jugado.
 stats-title = Historial de { $name }:
-stats-people = { $variant } contra personas: { $wins } G · { $losses } P · { $draws } T — rating { $rating }
-stats-bot = { $variant } contra el bot ({ $level }): { $wins } G · { $losses } P · { $draws } T — mejor puntuación { $best }
+stats-people = { $variant } contra otros jugadores: { $wins ->
+    [one] 1 ganada
+   *[other] { $wins } ganadas
+} · { $losses ->
+    [one] 1 perdida
+   *[other] { $losses } perdidas
+} · { $draws } tablas — Elo { $rating }
+stats-bot = { $variant } contra el bot ({ $level }): { $wins ->
+    [one] 1 ganada
+   *[other] { $wins } ganadas
+} · { $losses ->
+    [one] 1 perdida
+   *[other] { $losses } perdidas
+} · { $draws } tablas — mejor puntuación { $best }
 err-guild-only = Las clasificaciones son por servidor; usa este comando en un servidor.
-leaderboard-title = Clasificación — { $variant } (rating)
+leaderboard-title = Clasificación — { $variant } (Elo)
 leaderboard-bot-title = Clasificación — { $variant } contra el bot ({ $level })
 leaderboard-empty = Todavía no hay partidas puntuadas.
 leaderboard-line = { $rank }. { $name } — { $score } ({ $games ->
@@ -289,7 +315,7 @@ opt-answer = respuesta
 opt-answer-desc = Acepta o rechaza las tablas ofrecidas (sin ella: ofrece tablas, o acepta las ofrecidas)
 choice-variant-spanish = Españolas
 choice-variant-portuguese = Portuguesas
-choice-variant-english = Inglesas (checkers)
+choice-variant-english = Inglesas
 choice-level-easy = Fácil
 choice-level-medium = Medio
 choice-level-hard = Difícil
@@ -313,7 +339,7 @@ console-unknown-option = /{ $command } no tiene la opción «{ $option }». Uso:
 console-bad-choice = «{ $value }» no es un valor de { $option }: usa { $choices }.
 console-bad-number = «{ $value }» no es un número entero del { $min } al { $max } para { $option }.
 console-extra-words = Sobran palabras: «{ $value }». Uso: { $usage }
-erase-confirm = Esto borra tus datos del bot: tu nombre y tu id se cambian por «jugador eliminado» en todas las partidas terminadas, y se eliminan tu historial, tu rating, tus puntuaciones y tus puestos en las clasificaciones. No se puede deshacer. ¿Borrar?
+erase-confirm = Esto borra tus datos del bot: tu nombre y tu id se cambian por «jugador eliminado» en todas las partidas terminadas, y se eliminan tu historial, tu Elo, tus puntuaciones y tus puestos en las clasificaciones. No se puede deshacer. ¿Borrar?
 button-forget = Bórrame
 button-keep = Conservar mis datos
 erase-kept = No se borró nada.
@@ -346,7 +372,7 @@ opt-opening-desc = Solo damas inglesas: libre, o tres jugadas sorteadas como en 
 choice-opening-free = Libre
 choice-opening-ballot = Sorteo de tres jugadas
 ballot-drawn = Sorteo de tres jugadas: { $moves }
-err-ballot-variant = El sorteo de tres jugadas solo se juega en damas inglesas, no en { $variant }. Elige la variante inglesa, o no indiques apertura.
+err-ballot-variant = El sorteo de tres jugadas solo se juega en damas inglesas, no en { $variant }. Elige damas inglesas, o no indiques la apertura.
 err-ballot-deck = Ahora no se pueden leer las aperturas del sorteo; desafía con apertura libre.
 
 ## puzzles
@@ -383,8 +409,8 @@ puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue e
 puzzle-right = ¡{ $move } es correcta! La defensa responde { $reply }. Te toca.
 puzzle-right-go-on = ¡{ $move } es correcta! Sigue.
 puzzle-solved = { $move }: ¡resuelto!
-puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; no cuenta para tu rating.
-puzzle-standing = Rating de problemas { $rating } · racha { $streak } (mejor { $best })
+puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; no cuenta para tu Elo.
+puzzle-standing = Elo de problemas { $rating } · racha { $streak } (mejor { $best })
 puzzle-leaderboard-title = Clasificación — problemas
 puzzle-leaderboard-empty = Aquí nadie ha terminado todavía un problema.
 puzzle-leaderboard-line = { $rank }. { $name } — { $rating } ({ $solved ->
@@ -421,6 +447,8 @@ review-errors = { $count ->
 review-page-title = Jugada para revisar
 review-page-move = { $number } { $move } ({ $colour }): { $class }
 review-eval = Antes de la jugada: { $before }. Después: { $after }.
+# La evaluación en cifras, una vez: en peones, desde el lado de las blancas (+ cuando van mejor).
+review-eval-score = Evaluación en peones, desde las blancas: { $before } → { $after }.
 review-page-better = Mejor: { $move } (línea { $line })
 review-verdict = { $verdict ->
     [drawn] tablas (bases de finales)
@@ -430,7 +458,7 @@ review-page-refutation = Tras { $move }: { $line }
 review-missed-shot = golpe no visto
 review-allowed-shot = permite un golpe
 review-class-only-move = jugada única
-review-class-best = la mejor jugada
+review-class-best = mejor jugada
 review-class-good = buena jugada
 review-class-inaccuracy = imprecisión
 review-class-mistake = error
@@ -450,7 +478,10 @@ pdn-replay-attached = La partida en un archivo PDN y en animación.
 ## titles
 player-title-expert = Experto
 player-title-pro = Pro
-player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score } puntos contra el bot en el nivel { $level }.
+player-title-earned = 🏅 { $name } gana el título { $title } en { $variant }: { $score ->
+    [one] 1 punto
+   *[other] { $score } puntos
+} contra el bot en el nivel { $level }.
 stats-player-title = { $variant }: { $title } (mejor puntuación { $best } contra el bot en el nivel { $level })
 name-with-player-title = { $name } · { $title }
 
@@ -478,7 +509,7 @@ record-result-win = Ganaron las { $winner }, según el registro.
 record-result-draw = Tablas, según el registro.
 record-result-unfinished = El registro no da resultado.
 record-unclaimed-draw = Aquí el bot habría declarado tablas tras { $number } { $move } ({ $rule }); los jugadores siguieron.
-draw-rule-agreement = de mutuo acuerdo
+draw-rule-agreement = de común acuerdo
 draw-rule-repetition = la misma posición por tercera vez
 draw-rule-no-progress = el límite de jugadas sin progreso
 draw-rule-three-kings = tres damas contra una durante 13 jugadas
@@ -504,12 +535,16 @@ err-review-file-number = Ese archivo tiene { $count ->
    *[other] { $count } partidas
 }: no hay partida { $number }.
 err-review-file-game-refused = Esa partida no se puede leer. { $reason }
-err-review-file-too-long = Esa partida tiene { $plies } jugadas; los análisis llegan hasta { $limit }.
+err-review-file-too-long = Esa partida tiene { $plies ->
+    [one] una jugada
+   *[other] { $plies } jugadas
+}; los análisis llegan hasta { $limit }.
 caption-turn = juegan las { $color }
 
 ## the evaluation of a reviewed game, from White's side: + when White is better
-eval-even = igualdad ({ $score })
-eval-better = ventaja de las { $side } ({ $score })
+eval-even = igualdad
+eval-better = ventaja de las { $side }
+eval-winning = ganan las { $side }
 eval-win = ganan las { $side } en { $moves ->
     [one] una jugada
    *[other] { $moves } jugadas
@@ -524,8 +559,19 @@ opt-text-desc = Sí: el tablero en palabras, para lectores de pantalla (solo lo 
 choice-text-yes = Sí
 choice-text-no = No
 alt-turn = Juegan las { $color } ({ $name }).
-alt-turn-before = La posición antes de la jugada, con las { $color } al turno ({ $name }).
+alt-turn-before = La posición antes de la jugada, con turno de las { $color } ({ $name }).
 alt-last-move = Última jugada: { $move }, de las { $color } ({ $name }).
+# Lo que se ve de la última jugada: las piezas comidas ($squares, en lista) y si el peón corona.
+alt-last-move-takes = { $count ->
+    [one] Come la pieza de la casilla { $squares }
+   *[other] Come las piezas de las casillas { $squares }
+}{ $crowned ->
+    [yes] {" "}y el peón corona.
+   *[no] .
+}
+alt-last-move-crowns = El peón corona.
+alt-explained-move = La jugada explicada: { $move }.
+alt-puzzle-solved = Problema resuelto.
 alt-side = { $color }: { $men ->
     [0] sin peones
     [one] peón { $men_squares }
@@ -535,19 +581,41 @@ alt-side = { $color }: { $men ->
     [one] dama { $king_squares }
    *[other] damas { $king_squares }
 }.
-alt-captures = { $count ->
-    [one] Captura obligatoria: { $moves }.
-   *[other] Capturas obligatorias: { $moves }.
+alt-captures = Hay que comer: { $moves }.
+alt-more = { $moves } u { $count ->
+    [one] otra
+   *[other] otras { $count }
 }
-alt-more = { $moves } y { $count ->
-    [one] otra más
-   *[other] { $count } más
-}
+# Una serie de casillas seguidas: «peones 1 a 12».
+alt-range = { $first } a { $last }
 alt-reach = La pieza de la casilla { $from } puede ir a { $squares }.
-alt-arrows = Flechas de las capturas: { $captures }.
-alt-arrow = { $move } ({ $status })
+alt-arrows = Flechas de las capturas, cada una con una marca de las piezas que come: { $captures }.
+alt-arrow = { $move } ({ $pieces ->
+    [one] una pieza
+   *[other] { WORDS($pieces) } piezas
+}{ $kings ->
+    [0] {""}
+    [one] {", "}una dama
+   *[other] {", "}{ WORDS($kings) } damas
+}; { $status })
 alt-review-arrows = Flechas: la jugada hecha, { $played }, y la mejor, { $better }.
 alt-chart = Gráfico de la evaluación tras cada jugada. Por encima de la línea central, ventaja de las blancas; por debajo, ventaja de las negras. Al final, { $end }.
+alt-chart-marks = { $count ->
+    [one] Un punto marca la jugada para revisar: { $marks }.
+   *[other] Unos puntos marcan las jugadas para revisar: { $marks }.
+}
+alt-chart-mark = { $class } en { $move }
+# La clasificación en palabras: cada jugador con su puesto, puntos, desempates y rondas.
+alt-standings = { $title }. { $count ->
+    [one] Un jugador
+   *[other] { $count } jugadores
+}, por puestos: { $players }.
+alt-standings-line = { $rank }. { $name }, { $points ->
+    [one] 1 punto
+   *[other] { $points } puntos
+}
+alt-standings-rounds = rondas { $rounds }
+alt-standings-legend = En las rondas, + ganó, = tablas, − perdió, · en juego, y luego el puesto del rival y b (con blancas), n (con negras) o F (sin jugar).
 alt-replay = Animación de la partida, jugada a jugada, desde la posición inicial hasta la final, que se describe a continuación.
 err-bot-busy = El bot está ocupado ahora mismo: vuelve a intentarlo en un minuto.
 err-too-many-bot-games = Ya tienes { $limit ->
@@ -557,7 +625,7 @@ err-too-many-bot-games = Ya tienes { $limit ->
 err-too-many-challenges = Ya tienes { $limit ->
     [one] un desafío abierto
    *[other] { $limit } desafíos abiertos
-}: espera una respuesta, o retira uno, primero.
+}: espera a que te respondan o retira antes alguno.
 err-review-already-asking = Ya tienes un análisis en marcha: espera a que termine.
 err-review-under-way = La partida #{ $id } aún se está jugando: juzgar sus jugadas ahora le diría a un jugador qué jugar. Podrás analizarla en cuanto termine, con /analizar partida:{ $id }.
 err-forget-unsure = Puede que el borrado se haya guardado o no: vuelve a usar /olvidarme para asegurarte.
@@ -567,11 +635,11 @@ cmd-accept-desc = Acepta el desafío abierto aquí
 cmd-decline = rechazar
 cmd-decline-desc = Rechaza el desafío abierto aquí (o retira el tuyo)
 cmd-moves = jugadas
-cmd-moves-desc = Las jugadas legales, o las que empiezan como lo que escribes
+cmd-moves-desc = Las jugadas legales, o las que empiezan por lo que escribas
 opt-from = desde
 opt-from-desc = El comienzo de una jugada, por ejemplo 11 o 22x
 cmd-quit = salir
-cmd-quit-desc = Sale de la consola
+cmd-quit-desc = Sal de la consola
 moves-none = Aquí no hay ninguna jugada legal que empiece así.
 
 ## torneos
@@ -585,7 +653,7 @@ cmd-tournament-leave = salir
 cmd-tournament-leave-desc = Deja el torneo de este canal (si ya empezó, pierdes las partidas que te quedan)
 cmd-tournament-start = empezar
 cmd-tournament-start-desc = Empieza el torneo y empareja la ronda 1 (su organizador, o Gestionar eventos)
-cmd-tournament-standings = clasificacion
+cmd-tournament-standings = clasificación
 cmd-tournament-standings-desc = La clasificación del torneo, con sus desempates
 cmd-tournament-pairings = emparejamientos
 cmd-tournament-pairings-desc = Quién juega contra quién en una ronda (la actual si no se indica)
@@ -614,6 +682,9 @@ tournament-col-rank = #
 tournament-col-name = Jugador
 tournament-col-points = Ptos
 tournament-col-bye = libre
+# La letra del color en las rondas de la clasificación: «+3b» ganó al tercero con blancas.
+tournament-letter-white = b
+tournament-letter-black = n
 tb-buchholz-short = BH
 tb-median-buchholz-short = BHM
 tb-sonneborn-berger-short = SB
@@ -633,7 +704,7 @@ tournament-joined = { $name } se apuntó a «{ $tournament }» ({ $count ->
    *[other] { $count } jugadores
 } por ahora).
 tournament-left = { $name } dejó «{ $tournament }».
-tournament-withdrawn = { $name } fue retirado de «{ $tournament }». Sus partidas en juego cuentan como perdidas, y las rondas siguientes se emparejan sin él.
+tournament-withdrawn = Se retiró a { $name } de «{ $tournament }»: sus partidas en juego cuentan como perdidas, y ya no entra en los emparejamientos de las rondas siguientes.
 tournament-cancelled = { $name } canceló el torneo «{ $tournament }». Las partidas en curso siguen como partidas normales.
 tournament-standings-title = { $round ->
     [0] «{ $tournament }» antes de la ronda 1
@@ -655,7 +726,7 @@ err-no-tournament = No hay ningún torneo en este canal. Crea uno con /torneo cr
 err-tournament-unknown = No hay ningún torneo con el número { $id } en este servidor.
 err-tournament-server-only = Los torneos se juegan en los canales de un servidor, no en mensajes directos.
 err-tournament-name = Un torneo necesita un nombre de 1 a { $limit } caracteres.
-err-ballot-english-only = El sorteo de tres jugadas solo se juega en damas inglesas. Elige la variante inglesas, o no indiques la apertura.
+err-ballot-english-only = El sorteo de tres jugadas solo se juega en damas inglesas. Elige damas inglesas, o no indiques la apertura.
 err-tournament-channel-busy = Este canal ya tiene en marcha «{ $name }» (número { $id }). Crea el nuevo en otro canal.
 err-tournament-started = Ese torneo ya ha empezado, así que las inscripciones ya no cambian.
 err-tournament-joined-already = Ya te has apuntado a este torneo.
@@ -682,12 +753,15 @@ tournament-pdn-attached = Las partidas de «{ $tournament }» ({ $count ->
 }) en un archivo PDN.
 err-tournament-no-games = Todavía no ha empezado ninguna partida de este torneo.
 opt-start = inicio
-opt-start-desc = Empieza solo a una hora UTC (2026-12-05 18:00) o tras un plazo (en 2h); si no, cuando digas
-tournament-starts-at = Empieza solo el { $when }, o antes si su organizador lo empieza.
+opt-start-desc = Empieza automáticamente a una hora UTC (2026-12-05 18:00) o en un plazo (en 2h); si no, al empezarlo
+tournament-starts-at = Empieza automáticamente el { $when }, o antes si su organizador lo empieza.
 tournament-scheduled-too-few = «{ $tournament }» debía empezar el { $when }, pero solo se { $count ->
     [one] había apuntado un jugador
    *[other] habían apuntado { $count } jugadores
 }; necesita al menos 3, así que se cancela.
-err-tournament-start-unreadable = No entiendo { $text } como hora de inicio. Escribe una fecha y hora UTC como 2026-12-05 18:00, o un plazo desde ahora como en 2h, en 90m o en 3d.
+err-tournament-start-unreadable = No entiendo «{ $text }» como hora de inicio. Escribe una fecha y hora UTC como 2026-12-05 18:00, o un plazo desde ahora como en 2h, en 90m o en 3d.
 err-tournament-start-past = Esa hora de inicio ya pasó (las horas son UTC; ahora son las { $now }). Indica una posterior, o deja el inicio en blanco y usa /torneo empezar.
-err-tournament-start-far = Un torneo puede programarse como mucho con { $days } días de antelación.
+err-tournament-start-far = Un torneo puede programarse como mucho con { $days ->
+    [one] un día
+   *[other] { $days } días
+} de antelación.

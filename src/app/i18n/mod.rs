@@ -2,7 +2,7 @@
 //!
 //! The engine returns data; everything a person reads is worded here.
 
-use crate::ai::{format_men, read_eval, EndgameVerdict, EvalReading};
+use crate::ai::{read_eval, EndgameVerdict, EvalReading};
 use crate::engine::{
     CaptureOption, Color, DrawReason, Explanation, GameError, IllegalMove, Law, Move, MoveError,
     NotationError, Outcome, PdnError, PdnRefusal, PdnResult, Variant, Verdict, WinReason,
@@ -115,9 +115,132 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
         });
         let mut b = FluentBundle::new_concurrent(vec![id]);
         b.set_use_isolating(false);
+        // `WORDS($n)`: small counts spelled out in running text ("two captures").
+        let _ = b.add_function("WORDS", move |positional, _| match positional {
+            [FluentValue::Number(number)] => FluentValue::from(count_words(lang, number.value)),
+            [other] => other.clone(),
+            _ => FluentValue::Error,
+        });
         let _ = b.add_resource(res);
         b
     })
+}
+
+/// A count as running text writes it: one to five in words ("dos", "five"), larger ones in
+/// digits. (One has its own wording in each message, by gender in Spanish: "una pieza".)
+pub fn count_words(lang: Lang, value: f64) -> String {
+    const ES_WORDS: [&str; 6] = ["cero", "uno", "dos", "tres", "cuatro", "cinco"];
+    const EN_WORDS: [&str; 6] = ["zero", "one", "two", "three", "four", "five"];
+    let words = match lang {
+        Lang::Es => ES_WORDS,
+        Lang::En => EN_WORDS,
+    };
+    match value {
+        v if v.fract() == 0.0 && (0.0..=5.0).contains(&v) => words[v as usize].to_string(),
+        v => format_number(v),
+    }
+}
+
+fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// A list read as alternatives: "26x19 o 27x18", "a, b or c". In Spanish "o" becomes "u"
+/// before a word said with an o: 8 (ocho), 11 (once), "otra".
+pub fn or_list(lang: Lang, items: &[String]) -> String {
+    joined_list(lang, items, Joiner::Or)
+}
+
+/// A list read as one set: "14 y 6", "a, b and c". In Spanish "y" becomes "e" before a word
+/// said with an i ("Ana e Inés").
+pub fn and_list(lang: Lang, items: &[String]) -> String {
+    joined_list(lang, items, Joiner::And)
+}
+
+#[derive(Clone, Copy)]
+enum Joiner {
+    And,
+    Or,
+}
+
+fn joined_list(lang: Lang, items: &[String], joiner: Joiner) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [rest @ .., last] => {
+            let word = match (lang, joiner) {
+                (Lang::En, Joiner::And) => "and",
+                (Lang::En, Joiner::Or) => "or",
+                (Lang::Es, Joiner::And) if spanish_i_sound(last) => "e",
+                (Lang::Es, Joiner::And) => "y",
+                (Lang::Es, Joiner::Or) if spanish_o_sound(last) => "u",
+                (Lang::Es, Joiner::Or) => "o",
+            };
+            format!("{} {word} {last}", rest.join(", "))
+        }
+    }
+}
+
+/// Whether a Spanish word (or number) starts with the sound of o: "otra", "8x15", "11-15".
+pub fn spanish_o_sound(word: &str) -> bool {
+    let w = word.trim_start().to_lowercase();
+    let digits: String = w.chars().take_while(char::is_ascii_digit).collect();
+    if !digits.is_empty() {
+        return digits.starts_with('8') || digits == "11";
+    }
+    w.starts_with(['o', 'ó']) || w.starts_with("ho")
+}
+
+/// Whether a Spanish word starts with the sound of i ("Inés", "hijo"; not "hielo").
+fn spanish_i_sound(word: &str) -> bool {
+    let w = word.trim_start().to_lowercase();
+    (w.starts_with(['i', 'í']) || w.starts_with("hi") || w.starts_with("hí"))
+        && !w.starts_with("hie")
+        && !w.starts_with("hia")
+}
+
+/// Numbers listed with their runs as ranges: "1 a 12, 14, 15" ("1 to 12" in English); a run
+/// of three or more becomes a range.
+pub fn number_ranges(lang: Lang, numbers: &[u8]) -> String {
+    let mut sorted = numbers.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            parts.push(tr(
+                lang,
+                fl!("alt-range"),
+                &[("first", n(sorted[i])), ("last", n(sorted[j]))],
+            ));
+        } else {
+            parts.extend(sorted[i..=j].iter().map(u8::to_string));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// A decimal number as each language writes it, with its sign: "+0.35", "−6.89" in English,
+/// "+0,35", "−6,89" in Spanish (a decimal comma, and the minus sign, not a hyphen).
+pub fn signed_decimal(lang: Lang, value: f64, places: usize) -> String {
+    let text = format!("{:.*}", places, value.abs());
+    let text = match lang {
+        Lang::Es => text.replace('.', ","),
+        Lang::En => text,
+    };
+    // Zero (also once rounded) has no side: "+0.00".
+    let negative = value < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0');
+    format!("{}{text}", if negative { '\u{2212}' } else { '+' })
 }
 
 /// A message with arguments. A missing id or argument is a bug: debug builds and tests panic
@@ -205,14 +328,16 @@ pub fn color_name(lang: Lang, c: Color) -> String {
     )
 }
 
-fn move_list(moves: &[Move]) -> String {
+/// The moves a refusal offers instead, in notation, and how many they are (for the words'
+/// number: "the only allowed capture is…", "allowed captures: …").
+fn move_list(moves: &[Move]) -> [(&'static str, FluentValue<'static>); 2] {
     let mut v: Vec<String> = moves
         .iter()
         .map(|m| crate::engine::format_move(m, moves))
         .collect();
     v.sort();
     v.dedup();
-    v.join(", ")
+    [("count", n(v.len() as f64)), ("moves", s(v.join(", ")))]
 }
 
 /// Why a move was refused, in words.
@@ -274,38 +399,38 @@ pub fn illegal_text(lang: Lang, i: &IllegalMove) -> String {
             &[("from", s(from)), ("to", s(to))],
         ),
         IllegalMove::ShortKingOneSquare { .. } => t(lang, fl!("err-short-king")),
-        IllegalMove::CaptureMandatory { captures } => tr(
-            lang,
-            fl!("err-capture-mandatory"),
-            &[("moves", s(move_list(captures)))],
-        ),
-        IllegalMove::LawOfQuantity { best, yours, keeps } => tr(
-            lang,
-            fl!("err-quantity"),
-            &[
-                ("best", n(*best)),
-                ("yours", n(*yours)),
-                ("moves", s(move_list(keeps))),
-            ],
-        ),
+        IllegalMove::CaptureMandatory { captures } => {
+            tr(lang, fl!("err-capture-mandatory"), &move_list(captures))
+        }
+        IllegalMove::LawOfQuantity { best, yours, keeps } => {
+            let [count, moves] = move_list(keeps);
+            tr(
+                lang,
+                fl!("err-quantity"),
+                &[("best", n(*best)), ("yours", n(*yours)), count, moves],
+            )
+        }
         IllegalMove::LawOfQuality {
             best_kings,
             yours_kings,
             keeps,
-        } => tr(
-            lang,
-            fl!("err-quality"),
-            &[
-                ("best", n(*best_kings)),
-                ("yours", n(*yours_kings)),
-                ("moves", s(move_list(keeps))),
-            ],
-        ),
-        IllegalMove::CaptureIncomplete { continuations } => tr(
-            lang,
-            fl!("err-capture-incomplete"),
-            &[("moves", s(move_list(continuations)))],
-        ),
+        } => {
+            let [count, moves] = move_list(keeps);
+            tr(
+                lang,
+                fl!("err-quality"),
+                &[
+                    ("best", n(*best_kings)),
+                    ("yours", n(*yours_kings)),
+                    count,
+                    moves,
+                ],
+            )
+        }
+        IllegalMove::CaptureIncomplete { continuations } => {
+            let [_, moves] = move_list(continuations);
+            tr(lang, fl!("err-capture-incomplete"), &[moves])
+        }
         IllegalMove::NoSuchCapture { from, to } => tr(
             lang,
             fl!("err-no-such-capture"),
@@ -472,8 +597,9 @@ impl Tense {
     }
 }
 
-/// A score from White's side in words: "Black wins in 9 moves", "White is better (+1.25)",
-/// "even (+0.10)" (the number keeps White's sign, as on the review's chart).
+/// A score from White's side in words: "Black wins in 9 moves", "White is winning", "White
+/// is better", "even". The number is not beside the words (a minus sign beside "Black"
+/// puzzles readers): [`eval_number`] gives it, from White's side, where a legend explains it.
 pub fn eval_text(lang: Lang, score: i32) -> String {
     match read_eval(score) {
         EvalReading::Win { winner, moves: 0 } => tr(
@@ -491,15 +617,32 @@ pub fn eval_text(lang: Lang, score: i32) -> String {
             fl!("eval-proven-win"),
             &[("side", s(color_name(lang, winner)))],
         ),
-        EvalReading::Even { .. } => tr(lang, fl!("eval-even"), &[("score", s(format_men(score)))]),
+        EvalReading::Even { .. } => t(lang, fl!("eval-even")),
+        EvalReading::Better { side, men } if men >= WINNING_FROM_MEN => tr(
+            lang,
+            fl!("eval-winning"),
+            &[("side", s(color_name(lang, side)))],
+        ),
         EvalReading::Better { side, .. } => tr(
             lang,
             fl!("eval-better"),
-            &[
-                ("side", s(color_name(lang, side))),
-                ("score", s(format_men(score))),
-            ],
+            &[("side", s(color_name(lang, side)))],
         ),
+    }
+}
+
+/// An advantage of this many men or more reads as winning, not as better: two men up
+/// decides a game of draughts between players who can convert it.
+pub const WINNING_FROM_MEN: f64 = 2.0;
+
+/// A score from White's side as a number of men, as the language writes it ("+0.35",
+/// "−6,89"), or `None` for a forced win or a proven one, whose words say it all.
+pub fn eval_number(lang: Lang, score: i32) -> Option<String> {
+    match read_eval(score) {
+        EvalReading::Even { .. } | EvalReading::Better { .. } => {
+            Some(signed_decimal(lang, f64::from(score) / 100.0, 2))
+        }
+        EvalReading::Win { .. } | EvalReading::ProvenWin { .. } => None,
     }
 }
 
@@ -564,17 +707,33 @@ pub fn explanation_text(lang: Lang, exp: &Explanation, tense: Tense) -> String {
         }
     }
     out.push(law_text(lang, exp, tense));
-    match &exp.verdict {
-        Some(Verdict::Legal { notation, .. }) => {
-            out.push(tr(lang, fl!("verdict-legal"), &[("move", s(notation))]))
-        }
-        // The reason is a sentence of its own: "Not legal. A man moves only forward."
-        Some(Verdict::Illegal { error }) => out.push(tr(
+    out.extend(verdict_text(lang, exp));
+    out.join("\n")
+}
+
+/// The verdict on the move asked about, naming it: "14x24 is not legal. There is no capture
+/// from 14 to 24." A plain move refused because a capture is mandatory says only that it
+/// takes nothing: the law and the captures are said just above it.
+pub fn verdict_text(lang: Lang, exp: &Explanation) -> Option<String> {
+    let verdict = exp.verdict.as_ref()?;
+    let asked = exp.asked.clone().unwrap_or_default();
+    Some(match verdict {
+        Verdict::Legal { notation, .. } => tr(lang, fl!("verdict-legal"), &[("move", s(notation))]),
+        Verdict::Illegal {
+            error: MoveError::Illegal(IllegalMove::CaptureMandatory { .. }),
+        } => tr(lang, fl!("verdict-not-a-capture"), &[("move", u(&asked))]),
+        // Text that is no move at all: the reason quotes it already.
+        Verdict::Illegal {
+            error: error @ MoveError::Notation(_),
+        } => move_error_text(lang, error),
+        // The reason is a sentence of its own: "11-16 is not legal. The piece on…"
+        Verdict::Illegal { error } => tr(
             lang,
             fl!("verdict-illegal"),
-            &[("reason", s(move_error_text(lang, error)))],
-        )),
-        None => {}
-    }
-    out.join("\n")
+            &[
+                ("move", u(&asked)),
+                ("reason", s(move_error_text(lang, error))),
+            ],
+        ),
+    })
 }

@@ -12,7 +12,7 @@
 
 use super::pairing::{pair_round, rounds_in, PairingError};
 use super::schedule::{parse_start, start_text, BadStart, START_LIMIT_DAYS};
-use super::standings::{standings, table, tie_breaks, TableWords, TieBreak};
+use super::standings::{standings, table, table_description, tie_breaks, TableWords, TieBreak};
 use super::{Board, Entry, Field, Format, Player, Round, Score};
 use crate::app::ballot::Opening;
 use crate::app::challenge::GameStart;
@@ -294,13 +294,11 @@ pub fn standings_picture(rec: &TournamentRec) -> Option<Picture> {
             .map(|&tb| t(lang, tie_break_short_id(tb)))
             .collect(),
         bye: t(lang, fl!("tournament-col-bye")),
+        white: t(lang, fl!("tournament-letter-white")),
+        black: t(lang, fl!("tournament-letter-black")),
     };
     let table = table(st.format, &st.field, &st.rounds, &names, &words);
-    let description: String = table
-        .alt_text()
-        .chars()
-        .take(crate::app::PICTURE_DESCRIPTION_LIMIT)
-        .collect();
+    let description = table_description(lang, &table);
     match crate::render::standings_png(&table) {
         Ok(png) => Some(Picture { png, description }),
         Err(e) => {

@@ -3,6 +3,8 @@
 
 use super::pairing::{bye_worth, points};
 use super::{Board, Entry, Field, Format, Round};
+use crate::app::i18n::{n, s, t, tr, Lang};
+use crate::fl;
 
 /// A tie-break, in the order the format applies them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,10 +258,15 @@ pub struct TableWords {
     pub tie_breaks: Vec<String>,
     /// A round's cell for a bye.
     pub bye: String,
+    /// The letters of a round's cell for the colour played: "w" and "b" in English, "b"
+    /// (blancas) and "n" (negras) in Spanish.
+    pub white: String,
+    pub black: String,
 }
 
 /// The standings as the picture's plain rows: `names[i]` is entry `i`'s display name. A round
-/// reads "+5w" (won, against the player ranked 5th, with white), "=3b", "-2w"; a forfeit
+/// reads "+5w" (won, against the player ranked 5th, with white; the colour's letter is
+/// `words.white` or `words.black`), "=3b", "-2w"; a forfeit
 /// "+5F" / "-5F"; a game in play "·5w"; a bye `words.bye`; a round not paired "–".
 pub fn table(
     format: Format,
@@ -316,8 +323,8 @@ pub fn table(
                         };
                         let colour = match (forfeit, white) {
                             (true, _) => "F",
-                            (false, true) => "w",
-                            (false, false) => "b",
+                            (false, true) => words.white.as_str(),
+                            (false, false) => words.black.as_str(),
                         };
                         RoundCell {
                             text: format!("{sign}{at}{colour}"),
@@ -344,6 +351,100 @@ pub fn table(
         tie_break_headers: words.tie_breaks.clone(),
         rows,
     }
+}
+
+/// The standings picture in words, for whoever cannot see it: the title, then every player
+/// (none left out) with their place and points, and, as room allows, their tie-breaks and
+/// each round's cell with a legend. Within Discord's limit for a description: the rounds go
+/// first, then the tie-breaks, then the names are cut shorter, all of them alike.
+pub fn table_description(lang: Lang, table: &crate::render::StandingsTable) -> String {
+    use crate::app::PICTURE_DESCRIPTION_LIMIT as LIMIT;
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let title = one_line(&table.title);
+    // `compact`: "3. ana 4½" instead of "3. ana, 4½ points", for the largest fields.
+    let describe = |tie_breaks: bool, rounds: bool, name_room: usize, compact: bool| {
+        let mut rank = String::new();
+        let players: Vec<String> = table
+            .rows
+            .iter()
+            .map(|row| {
+                if !row.rank.is_empty() {
+                    rank.clone_from(&row.rank);
+                }
+                let mut name = one_line(&row.name);
+                if name.chars().count() > name_room {
+                    name = name.chars().take(name_room.saturating_sub(1)).collect();
+                    name = format!("{}…", name.trim_end());
+                }
+                let points = match row.points.parse::<f64>() {
+                    Ok(whole) => n(whole),
+                    Err(_) => s(&row.points),
+                };
+                let mut line = if compact {
+                    format!("{rank}. {name} {}", row.points)
+                } else {
+                    tr(
+                        lang,
+                        fl!("alt-standings-line"),
+                        &[("rank", s(&rank)), ("name", s(name)), ("points", points)],
+                    )
+                };
+                if tie_breaks {
+                    for (header, value) in table.tie_break_headers.iter().zip(&row.tie_breaks) {
+                        line.push_str(&format!(", {header} {value}"));
+                    }
+                }
+                if rounds && !row.rounds.is_empty() {
+                    let cells: Vec<String> = row
+                        .rounds
+                        .iter()
+                        .map(|c| c.text.replace('-', "\u{2212}"))
+                        .collect();
+                    line.push_str(", ");
+                    line.push_str(&tr(
+                        lang,
+                        fl!("alt-standings-rounds"),
+                        &[("rounds", s(cells.join(" ")))],
+                    ));
+                }
+                line
+            })
+            .collect();
+        let mut text = tr(
+            lang,
+            fl!("alt-standings"),
+            &[
+                ("title", s(&title)),
+                ("count", n(table.rows.len() as f64)),
+                ("players", s(players.join("; "))),
+            ],
+        );
+        if rounds && table.rows.iter().any(|r| !r.rounds.is_empty()) {
+            text.push(' ');
+            text.push_str(&t(lang, fl!("alt-standings-legend")));
+        }
+        text
+    };
+    let fits = |text: &String| text.chars().count() <= LIMIT;
+    let longest = table
+        .rows
+        .iter()
+        .map(|r| one_line(&r.name).chars().count())
+        .max()
+        .unwrap_or(0);
+    [(true, true), (false, true), (true, false), (false, false)]
+        .into_iter()
+        .map(|(tie_breaks, rounds)| describe(tie_breaks, rounds, longest, false))
+        .find(fits)
+        .or_else(|| {
+            [false, true].into_iter().find_map(|compact| {
+                (4..longest)
+                    .rev()
+                    .map(|room| describe(false, false, room, compact))
+                    .find(fits)
+            })
+        })
+        .unwrap_or_else(|| crate::app::board::clipped(&describe(false, false, 4, true), LIMIT))
 }
 
 /// Half-points as points are written: "4½", "½", "0".

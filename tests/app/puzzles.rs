@@ -156,10 +156,18 @@ async fn a_wrong_move_is_refused_privately_and_the_puzzle_stays_solvable() {
         }
     }
     assert!(reply.text.contains("solved"), "{}", reply.text);
-    assert!(reply.text.contains("does not count"), "{}", reply.text);
     let record = w.app.store().puzzle_player(1).unwrap().unwrap();
     assert!(record.session.is_none());
     assert_eq!((record.solved, record.failed), (0, 1));
+    // The missed try already lowered the rating: the message says so, with the rating as it
+    // stands, rather than that nothing counted.
+    assert!(record.rating.rating < 1500.0, "{:?}", record.rating);
+    let counted = format!(
+        "your rating already counted the missed try ({})",
+        record.rating.rating.round()
+    );
+    assert!(reply.text.contains(&counted), "{}", reply.text);
+    assert!(!reply.text.contains("does not count"), "{}", reply.text);
 }
 
 #[tokio::test]

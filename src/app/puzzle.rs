@@ -525,3 +525,49 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
         groups: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::EndgameTables;
+
+    fn session(missed: bool) -> PuzzleSession {
+        PuzzleSession {
+            variant: Variant::Spanish,
+            puzzle_id: 1,
+            ply: 0,
+            missed,
+            guild_id: 0,
+        }
+    }
+
+    /// Three kings against one, where the tables (built in memory for this ending) find three
+    /// winning moves — 2-5, 7-16 and 11-14 — and draws for the rest.
+    #[test]
+    fn a_puzzle_with_two_winning_first_moves_accepts_both() {
+        let position = Position::from_fen(Variant::Spanish, "W:WK2,K7,K11:BK27").unwrap();
+        let mv = |text: &str| position.parse_move(text).unwrap();
+        let puzzle = Puzzle {
+            id: 1,
+            position,
+            line: vec![mv("2-5")],
+            difficulty: 1,
+        };
+        // No table files: the ending is built in memory, as the bot does.
+        let tables = EndgameTables::open(std::env::temp_dir().join("damas-no-tables-here"));
+        let judged =
+            |text: &str, missed: bool| judge(&puzzle, &session(missed), &mv(text), &tables);
+        assert_eq!(judged("2-5", false), Attempt::Solved { counted: true });
+        assert_eq!(
+            judged("7-16", false),
+            Attempt::SolvedOther { counted: true }
+        );
+        assert_eq!(
+            judged("11-14", true),
+            Attempt::SolvedOther { counted: false }
+        );
+        // A move that only draws is not a solution.
+        assert_eq!(judged("2-6", false), Attempt::Wrong);
+        assert_eq!(judged("11-15", false), Attempt::Wrong);
+    }
+}

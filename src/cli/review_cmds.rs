@@ -2,8 +2,8 @@
 use super::fail;
 use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
 use crate::app::i18n::{eval_text, exact_text, s as arg, tr, Lang};
-use crate::fl;
 use crate::engine::{Color, Game, Variant};
+use crate::fl;
 use crate::render;
 use clap::Args;
 use serde_json::json;

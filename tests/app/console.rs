@@ -338,7 +338,11 @@ fn names_with_spaces_are_typed_in_quotes_or_as_the_last_words_of_a_text_option()
 /tournament create \"Copa sin cerrar rounds:3
 ";
     let (out, _dir) = run_console(script, &[]);
-    assert_eq!(out.matches("Copa de Otoño").count(), 4, "created and cancelled twice:\n{out}");
+    assert_eq!(
+        out.matches("Copa de Otoño").count(),
+        4,
+        "created and cancelled twice:\n{out}"
+    );
     assert!(out.contains("Liga de invierno"), "{out}");
     assert!(out.contains("Copa: edición 2"), "{out}");
     assert!(!out.contains("whole number"), "{out}");
@@ -349,7 +353,11 @@ fn names_with_spaces_are_typed_in_quotes_or_as_the_last_words_of_a_text_option()
 #[test]
 fn a_console_user_keeps_their_id_across_runs_on_one_database() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = run_console_on(dir.path(), "alice: /play easy english\nalice: /resign\n", &[]);
+    let out = run_console_on(
+        dir.path(),
+        "alice: /play easy english\nalice: /resign\n",
+        &[],
+    );
     assert!(out.contains("alice"), "{out}");
     // Another run, another order of first appearance: each name finds its own record.
     let out = run_console_on(dir.path(), "bob: /stats\nalice: /stats\n", &[]);

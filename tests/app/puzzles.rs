@@ -352,3 +352,33 @@ async fn forgetting_a_solver_erases_their_puzzle_record_and_leaderboard_place() 
     assert!(store.puzzle_player(5).unwrap().is_none());
     assert!(store.puzzle_leaderboard(10, 10).unwrap().is_empty());
 }
+
+/// Where no table holds the position, another move is judged by the search that checked the
+/// set: on shipped puzzles (checked without tables at first), the line's first move wins and
+/// no other does.
+#[test]
+fn without_tables_the_verifying_search_judges_other_moves() {
+    use damas::ai::puzzles::wins_too;
+    use damas::ai::EndgameTables;
+    let none = EndgameTables::none();
+    for (name, variant) in SETS {
+        let depth = verified_at(name);
+        for p in shipped(name, variant).iter().take(2) {
+            assert!(wins_too(p, 0, &p.line[0], depth, &none), "{name} #{}", p.id);
+            for other in p.position.legal_moves().iter().filter(|m| **m != p.line[0]) {
+                assert!(
+                    !wins_too(p, 0, other, depth, &none),
+                    "{name} #{}: {}",
+                    p.id,
+                    p.position.move_notation(other)
+                );
+            }
+            // Not the solver's turn, or not a legal move there: never a win.
+            assert!(
+                !wins_too(p, 1, &p.line[0], depth, &none),
+                "{name} #{}",
+                p.id
+            );
+        }
+    }
+}

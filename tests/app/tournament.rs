@@ -982,7 +982,11 @@ async fn standings_say_a_round_is_in_progress_until_it_ends() {
     };
     let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
     assert!(title(&a).contains("round 1 in progress"), "{}", title(&a));
-    assert!(described(&a).contains("round 1 in progress"), "{}", described(&a));
+    assert!(
+        described(&a).contains("round 1 in progress"),
+        "{}",
+        described(&a)
+    );
     let a = w
         .app
         .tournament_standings(&in_spanish(&people[0]), place(CHANNEL), None);

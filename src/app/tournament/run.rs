@@ -260,7 +260,14 @@ pub fn standings_text(rec: &TournamentRec) -> String {
                 ("rank", n(line.rank)),
                 ("name", name),
                 ("points", s(points_text(line.points))),
-                ("unit", s(if one_point(line.points) { "one" } else { "other" })),
+                (
+                    "unit",
+                    s(if one_point(line.points) {
+                        "one"
+                    } else {
+                        "other"
+                    }),
+                ),
                 ("tiebreaks", s(breaks.join(", "))),
             ],
         ));

@@ -3,8 +3,8 @@
 //! menu, the bot plays the defence from the solution. Another move that wins as well (the
 //! endgame tables, or the search that checks puzzles, say so) solves the puzzle too, and the
 //! main line is shown; any other move is refused at once — the puzzle stays where it was, to
-//! be tried again, but the attempt counts as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
-//! from the channel's game.
+//! be tried again, but the attempt counts as failed. Each person's puzzle, rating and streak
+//! live in the store's puzzle trees, apart from the channel's game.
 
 use super::board::{describe_board, off_the_async_workers};
 use super::i18n::{self, n, s, t, tr, u, Lang};

@@ -1008,7 +1008,10 @@ async fn standings_say_a_round_is_in_progress_until_it_ends() {
 
 #[tokio::test]
 async fn a_withdrawn_player_is_marked_in_the_standings_in_both_languages() {
-    for (spanish, mark) in [(false, "(withdrawn)"), (true, "(se retiró)")] {
+    for (spanish, mark, points) in [
+        (false, "(withdrawn)", "0 points"),
+        (true, "(se retiró)", "0 puntos"),
+    ] {
         let w = world();
         let out = Arc::new(Shown::default());
         // The organiser's language is the tournament's.
@@ -1028,5 +1031,7 @@ async fn a_withdrawn_player_is_marked_in_the_standings_in_both_languages() {
         let marked = format!("{} {mark}", leaver.name);
         assert!(text.contains(&marked), "{text}");
         assert_eq!(text.matches(mark).count(), 1, "{text}");
+        // Points in the one scale people read, with their unit: a forfeit lost scores 0.
+        assert!(text.contains(&format!("{marked} — {points}")), "{text}");
     }
 }

@@ -56,6 +56,7 @@ fn bench(c: &mut Criterion) {
             .map(|tb| format!("{tb:?}"))
             .collect(),
         bye: "bye".into(),
+        withdrawn: "(withdrawn)".into(),
     };
     let png = standings_png(&table(format, &field, &played, &names, &words)).expect("png");
     println!("standings picture, 64 players: {} KB", png.len() / 1024);

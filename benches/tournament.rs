@@ -58,6 +58,7 @@ fn bench(c: &mut Criterion) {
         bye: "bye".into(),
         white: "w".into(),
         black: "b".into(),
+        withdrawn: "(withdrawn)".into(),
     };
     let png = standings_png(&table(format, &field, &played, &names, &words)).expect("png");
     println!("standings picture, 64 players: {} KB", png.len() / 1024);

@@ -247,6 +247,40 @@ fn wins(score: i32, baseline: i32) -> bool {
     score > MATE_BOUND || score - baseline >= WIN_MARGIN
 }
 
+/// Whether `mv`, the solver's move at `ply` of `puzzle`'s line (the solver to move there),
+/// wins as a solution must: where the endgame tables hold the position, by their verdict;
+/// elsewhere by the check that found the puzzle — the search at `depth` scoring it
+/// [`WIN_MARGIN`] above the puzzle's static evaluation, or a forced win. The line's own move
+/// wins by construction; this is for another move a solver finds.
+pub fn wins_too(
+    puzzle: &Puzzle,
+    ply: usize,
+    mv: &Move,
+    depth: u32,
+    tables: &EndgameTables,
+) -> bool {
+    let pos = puzzle.line[..ply.min(puzzle.line.len())]
+        .iter()
+        .fold(puzzle.position, |p, m| p.apply(m));
+    if pos.side_to_move() != puzzle.solver() || !pos.legal_moves().contains(mv) {
+        return false;
+    }
+    if let Some(rated) = tables.rate_moves(&Game::from_position(pos)) {
+        return rated
+            .iter()
+            .any(|(m, v)| m == mv && matches!(v, EndgameVerdict::Win { .. }));
+    }
+    let baseline = super::eval::weighted(&puzzle.position);
+    let (score, _) = score_line(
+        &pos.apply(mv),
+        Level::Expert,
+        depth.saturating_sub(1).max(1),
+        0,
+        Some(tables),
+    );
+    wins(-score, baseline)
+}
+
 /// The one move of `pos` that wins at `depth`, with the line after it, or `None` when no move
 /// or more than one move wins. Where the endgame tables hold the position they decide,
 /// exactly: the one move they call a win, when no other move wins.

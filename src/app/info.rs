@@ -59,8 +59,14 @@ impl App {
 
     /// `/help`: one line per command, from the command table.
     pub fn help(&self, actor: &Actor) -> Answer {
+        self.help_with(actor, &[])
+    }
+
+    /// `/help` where the commands of `more` surfaces work too (the console's): theirs follow
+    /// the others, and the footer comes last.
+    pub fn help_with(&self, actor: &Actor, more: &[Surface]) -> Answer {
         let lang = actor.lang();
-        Reply::private(help_text(lang))
+        Reply::private(help_text_with(lang, more))
             .with_title(t(lang, fl!("help-title")))
             .into()
     }
@@ -269,7 +275,15 @@ pub fn rules_text(lang: Lang, v: Variant) -> String {
 
 /// Every command with its options and what it does, in the words of the command table.
 pub fn help_text(lang: Lang) -> String {
+    help_text_with(lang, &[])
+}
+
+/// [`help_text`] with the lines of the commands of `more` surfaces before the footer.
+pub fn help_text_with(lang: Lang, more: &[Surface]) -> String {
     let mut lines = help_lines(lang, Surface::Everywhere);
+    for &surface in more.iter().filter(|&&s| s != Surface::Everywhere) {
+        lines.extend(help_lines(lang, surface));
+    }
     lines.push(t(lang, fl!("help-footer")));
     lines.join("\n")
 }

@@ -1,17 +1,18 @@
 //! `/puzzle`: a shot to solve, privately. The server's puzzle of the day (the same for
 //! everyone in the server that day) or a random one; the solver moves with `/move` or the
-//! menu, the bot plays the defence from the solution, and a move that leaves the solution is
-//! refused at once — the puzzle stays where it was, to be tried again, but the attempt counts
-//! as failed. Each person's puzzle, rating and streak live in the store's puzzle trees, apart
-//! from the channel's game.
+//! menu, the bot plays the defence from the solution. Another move that wins as well (the
+//! endgame tables, or the search that checks puzzles, say so) solves the puzzle too, and the
+//! main line is shown; any other move is refused at once — the puzzle stays where it was, to
+//! be tried again, but the attempt counts as failed. Each person's puzzle, rating and streak
+//! live in the store's puzzle trees, apart from the channel's game.
 
-use super::board::{describe_board, last_move_sentences};
+use super::board::{describe_board, last_move_sentences, off_the_async_workers};
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
 use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::scoring::record_puzzle_attempt;
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
-use crate::ai::puzzles::{parse_set, Puzzle};
+use crate::ai::puzzles::{parse_set, wins_too, Puzzle};
 use crate::engine::{legal_notations, Move, Position, Variant};
 use crate::fl;
 use crate::render::{self, BoardView, Caption};
@@ -190,6 +191,9 @@ enum Attempt {
     Right { defence: Option<Move> },
     /// The last move of the solution: solved (`counted` when no wrong move came first).
     Solved { counted: bool },
+    /// Not the line's move but one that wins as well: solved too (`counted` as for
+    /// [`Attempt::Solved`]), and the main line is shown.
+    SolvedOther { counted: bool },
     /// Not the solution: refused; the puzzle stays as it was.
     Wrong,
 }
@@ -327,6 +331,10 @@ impl App {
         };
         let played = before.move_notation(&mv);
         let rating = puzzle.rating();
+        // Judged before the store is touched: another move than the line's needs a search.
+        let attempt = off_the_async_workers(|| {
+            judge(puzzle, &session, &mv, crate::ai::EndgameTables::global())
+        });
         let expected = session.clone();
         let stored = self
             .store
@@ -336,7 +344,6 @@ impl App {
                 let Some(now) = p.session.clone().filter(|s| *s == expected) else {
                     return Err(());
                 };
-                let attempt = judge(puzzle, &now, &mv);
                 match &attempt {
                     Attempt::Wrong => {
                         if !now.missed {
@@ -354,14 +361,14 @@ impl App {
                             ..now
                         });
                     }
-                    Attempt::Solved { counted } => {
+                    Attempt::Solved { counted } | Attempt::SolvedOther { counted } => {
                         if *counted {
                             record_puzzle_attempt(&mut p, rating, true);
                         }
                         p.session = None;
                     }
                 }
-                Ok((p, attempt))
+                Ok((p, attempt.clone()))
             })
             .await;
         let (player, attempt) = match stored {
@@ -392,15 +399,27 @@ impl App {
                 let next = ply + 1 + usize::from(defence.is_some());
                 Answer::one(puzzle_reply(lang, variant, puzzle, next, defence, text))
             }
-            Attempt::Solved { counted } => {
-                let id = if counted {
-                    fl!("puzzle-solved")
-                } else {
-                    fl!("puzzle-solved-late")
+            Attempt::Solved { counted } | Attempt::SolvedOther { counted } => {
+                let other = matches!(attempt, Attempt::SolvedOther { .. });
+                let id = match (other, counted) {
+                    (false, true) => fl!("puzzle-solved"),
+                    (false, false) => fl!("puzzle-solved-late"),
+                    (true, true) => fl!("puzzle-solved-other"),
+                    (true, false) => fl!("puzzle-solved-other-late"),
                 };
+                // The main line from where the solver left it.
+                let main_line = puzzle.line_notation()[ply..].join(" ");
                 let text = format!(
                     "{}\n{}",
-                    tr(lang, id, &[("move", s(&played))]),
+                    tr(
+                        lang,
+                        id,
+                        &[
+                            ("move", s(&played)),
+                            ("line", s(main_line)),
+                            ("rating", n(player.rating.rating.round())),
+                        ]
+                    ),
                     standing(lang, &player)
                 );
                 let mut reply = puzzle_reply(lang, variant, puzzle, puzzle.line.len(), None, text);
@@ -447,10 +466,26 @@ impl App {
     }
 }
 
-/// What a move does to a puzzle in `session`'s state.
-fn judge(puzzle: &Puzzle, session: &PuzzleSession, mv: &Move) -> Attempt {
+/// The depth of the search that judges a move other than the line's where the endgame tables
+/// do not hold the position: the deepest the shipped sets were checked at.
+const OTHER_WIN_DEPTH: u32 = crate::ai::puzzles::VERIFY_DEPTH;
+
+/// What a move does to a puzzle in `session`'s state. A move other than the line's that wins
+/// all the same (the endgame tables, or the search that checks puzzles, say so) solves the
+/// puzzle; the main line is then shown rather than played on from a position it never saw.
+fn judge(
+    puzzle: &Puzzle,
+    session: &PuzzleSession,
+    mv: &Move,
+    tables: &crate::ai::EndgameTables,
+) -> Attempt {
     let ply = session.ply as usize;
     if puzzle.line.get(ply) != Some(mv) {
+        if wins_too(puzzle, ply, mv, OTHER_WIN_DEPTH, tables) {
+            return Attempt::SolvedOther {
+                counted: !session.missed,
+            };
+        }
         return Attempt::Wrong;
     }
     if ply + 1 >= puzzle.line.len() {
@@ -563,5 +598,51 @@ fn puzzle_menu(lang: Lang, position: &Position, ply: u64) -> Menu {
             })
             .collect(),
         groups: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::EndgameTables;
+
+    fn session(missed: bool) -> PuzzleSession {
+        PuzzleSession {
+            variant: Variant::Spanish,
+            puzzle_id: 1,
+            ply: 0,
+            missed,
+            guild_id: 0,
+        }
+    }
+
+    /// Three kings against one, where the tables (built in memory for this ending) find three
+    /// winning moves — 2-5, 7-16 and 11-14 — and draws for the rest.
+    #[test]
+    fn a_puzzle_with_two_winning_first_moves_accepts_both() {
+        let position = Position::from_fen(Variant::Spanish, "W:WK2,K7,K11:BK27").unwrap();
+        let mv = |text: &str| position.parse_move(text).unwrap();
+        let puzzle = Puzzle {
+            id: 1,
+            position,
+            line: vec![mv("2-5")],
+            difficulty: 1,
+        };
+        // No table files: the ending is built in memory, as the bot does.
+        let tables = EndgameTables::open(std::env::temp_dir().join("damas-no-tables-here"));
+        let judged =
+            |text: &str, missed: bool| judge(&puzzle, &session(missed), &mv(text), &tables);
+        assert_eq!(judged("2-5", false), Attempt::Solved { counted: true });
+        assert_eq!(
+            judged("7-16", false),
+            Attempt::SolvedOther { counted: true }
+        );
+        assert_eq!(
+            judged("11-14", true),
+            Attempt::SolvedOther { counted: false }
+        );
+        // A move that only draws is not a solution.
+        assert_eq!(judged("2-6", false), Attempt::Wrong);
+        assert_eq!(judged("11-15", false), Attempt::Wrong);
     }
 }

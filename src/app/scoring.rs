@@ -233,26 +233,28 @@ pub(crate) fn settle(
             let title_before = title(p, rec.variant);
             let result = result_for(outcome, human);
             let points = score_in(game, human);
-            let ranked = result == GameResult::Win && !rec.undo_used;
+            // A game with an undo no longer counts (`/undo` says so): it stays out of the
+            // wins, losses and draws `/stats` shows, and a win of it is only noted apart.
+            let ranked = !rec.undo_used;
             let bot = &mut p.variant_mut(rec.variant).bots[level.index()];
-            count(&mut bot.tally, result);
             let mut new_best = false;
-            if result == GameResult::Win {
-                if ranked {
+            if ranked {
+                count(&mut bot.tally, result);
+                if result == GameResult::Win {
                     new_best = bot.best_score.map_or(true, |b| points > b);
                     if new_best {
                         bot.best_score = Some(points);
                     }
-                } else {
-                    bot.unranked_wins += 1;
                 }
+            } else if result == GameResult::Win {
+                bot.unranked_wins += 1;
             }
             let title_after = title(p, rec.variant);
             seats[human] = Some(SeatSummary {
                 user_id: p.user_id,
                 result,
                 score: Some(points),
-                ranked,
+                ranked: ranked && result == GameResult::Win,
                 new_best,
                 rating: None,
                 title_earned: title_after.filter(|_| title_after > title_before),
@@ -382,10 +384,40 @@ mod tests {
             .as_ref()
             .unwrap()
             .bot(Variant::English, Level::Hard);
-        assert_eq!(hard.tally.wins, 2);
+        // `/undo` said the game no longer counts: `/stats`' wins stay as they were.
+        assert_eq!(hard.tally.wins, 1);
         assert_eq!(hard.unranked_wins, 1);
         assert_eq!(hard.best_score, Some(790));
         assert!(!seats.black.as_ref().unwrap().ranked);
+    }
+
+    #[test]
+    fn a_game_lost_or_drawn_after_an_undo_is_not_counted() {
+        // The human (White) loses to the bot after taking a move back.
+        let mut lost = quick_win([human(7), bot(Level::Easy)]);
+        lost.undo_used = true;
+        let game = lost.to_game().unwrap();
+        let mut players = ByColour::new(Some(PlayerRecord::new(7, "user7".into())), None);
+        let seats = settle(&lost, &game, lost.outcome.unwrap(), &mut players);
+        let easy = players
+            .white
+            .as_ref()
+            .unwrap()
+            .bot(Variant::English, Level::Easy);
+        assert_eq!(easy.tally.games(), 0, "{easy:?}");
+        let s = seats.white.as_ref().unwrap();
+        assert_eq!(s.result, GameResult::Loss);
+        assert!(!s.ranked);
+
+        // The same game without an undo counts as a loss.
+        lost.undo_used = false;
+        settle(&lost, &game, lost.outcome.unwrap(), &mut players);
+        let easy = players
+            .white
+            .as_ref()
+            .unwrap()
+            .bot(Variant::English, Level::Easy);
+        assert_eq!((easy.tally.losses, easy.tally.games()), (1, 1));
     }
 
     /// `quick_win` with eight more Black men far away: ten pieces left, a score of 1,590.

@@ -2,8 +2,9 @@
 use super::fail;
 use super::pdn_cmds::{record_from_file, record_heading};
 use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
-use crate::app::i18n::{eval_text, exact_text, Lang};
+use crate::app::i18n::{eval_text, exact_text, s as arg, tr, Lang};
 use crate::engine::{Color, Game, Variant};
+use crate::fl;
 use crate::render;
 use clap::Args;
 use serde_json::json;
@@ -25,6 +26,14 @@ pub struct ReviewArgs {
     /// One JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
+    /// The language of the words: es or en (the JSON's evaluations in words too).
+    #[arg(long, default_value = "en", value_parser = language)]
+    pub lang: Lang,
+}
+
+/// `--lang`'s value.
+fn language(code: &str) -> Result<Lang, String> {
+    Lang::from_code(code).ok_or_else(|| format!("unknown language {code:?}: use es or en"))
 }
 
 #[derive(Args, Debug)]
@@ -55,10 +64,10 @@ pub fn review(a: ReviewArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     if a.json {
-        outln!("{}", review_json(game, &r));
+        outln!("{}", review_json_in(a.lang, game, &r));
     } else {
         outln!("{}", record_heading(&a.pdn, &record, a.variant));
-        for line in review_lines(game, &r) {
+        for line in review_lines_in(a.lang, game, &r) {
             outln!("{line}");
         }
     }
@@ -75,8 +84,14 @@ pub fn score_convention() -> String {
 }
 
 /// A score in words, or the endgame tables' exact result where they hold the position.
-fn shown(exact: Option<ai::EndgameVerdict>, score: i32) -> String {
-    exact.map_or_else(|| eval_text(Lang::En, score), |v| exact_text(Lang::En, v))
+fn shown(lang: Lang, exact: Option<ai::EndgameVerdict>, score: i32) -> String {
+    exact.map_or_else(|| eval_text(lang, score), |v| exact_text(lang, v))
+}
+
+/// The side's letter in `lang`: W/B, B/N.
+fn mover_letter(lang: Lang, c: Color) -> String {
+    let colour = if c == Color::White { "white" } else { "black" };
+    tr(lang, fl!("review-line-mover"), &[("colour", arg(colour))])
 }
 
 /// One line per ply: number, mover, move, class, the evaluation before and after in words
@@ -84,52 +99,90 @@ fn shown(exact: Option<ai::EndgameVerdict>, score: i32) -> String {
 /// endgame tables' exact result where they hold the position), and for an error the better
 /// move (and the shot missed or allowed); then a line per player.
 pub fn review_lines(game: &Game, r: &Review) -> Vec<String> {
+    review_lines_in(Lang::En, game, r)
+}
+
+/// [`review_lines`] in `lang`.
+pub fn review_lines_in(lang: Lang, game: &Game, r: &Review) -> Vec<String> {
     let mut out = Vec::with_capacity(r.plies.len() + 2);
     for p in &r.plies {
+        let class = tr(
+            lang,
+            fl!("review-line-class"),
+            &[("class", arg(p.class.id()))],
+        );
         let mut line = format!(
             "{:>3} {} {:<10} {:<11} {} → {}",
             p.ply + 1,
-            p.mover.letter(),
+            mover_letter(lang, p.mover),
             p.played_text,
-            p.class.id(),
-            shown(p.exact_before, p.eval_before),
-            shown(p.exact_after, p.eval_after),
+            class,
+            shown(lang, p.exact_before, p.eval_before),
+            shown(lang, p.exact_after, p.eval_after),
         );
         if p.class.is_error() {
-            line.push_str(&format!("; better {}", p.best_text));
+            line.push_str("; ");
+            line.push_str(&tr(
+                lang,
+                fl!("review-line-better"),
+                &[("move", arg(&p.best_text))],
+            ));
             if p.missed_shot {
                 let shot = line_notation(&game.positions()[p.ply], &p.best_line);
-                line.push_str(&format!(" (missed shot: {})", shot.join(" ")));
+                let note = tr(
+                    lang,
+                    fl!("review-line-missed-shot"),
+                    &[("line", arg(shot.join(" ")))],
+                );
+                line.push_str(&format!(" ({note})"));
             }
             if p.allowed_shot {
                 let after = game.positions()[p.ply + 1];
                 let shot = line_notation(&after, &p.refutation);
-                line.push_str(&format!(" (allows shot: {})", shot.join(" ")));
+                let note = tr(
+                    lang,
+                    fl!("review-line-allowed-shot"),
+                    &[("line", arg(shot.join(" ")))],
+                );
+                line.push_str(&format!(" ({note})"));
             }
         }
         out.push(line);
     }
     for c in [Color::White, Color::Black] {
         let s = r.player(c);
-        let swing = s
-            .biggest_swing
-            .map(|ply| format!(", biggest swing at ply {}", ply + 1))
-            .unwrap_or_default();
-        out.push(format!(
-            "{}: accuracy {:.0}%, inaccuracies {}, mistakes {}, blunders {}, missed shots {}{swing}",
-            c.letter(),
-            s.accuracy,
-            s.inaccuracies,
-            s.mistakes,
-            s.blunders,
-            s.missed_shots,
-        ));
+        let mut line = tr(
+            lang,
+            fl!("review-line-player"),
+            &[
+                ("colour", arg(mover_letter(lang, c))),
+                ("accuracy", arg(format!("{:.0}", s.accuracy))),
+                ("inaccuracies", arg(s.inaccuracies)),
+                ("mistakes", arg(s.mistakes)),
+                ("blunders", arg(s.blunders)),
+                ("missed", arg(s.missed_shots)),
+            ],
+        );
+        if let Some(ply) = s.biggest_swing {
+            line.push_str(", ");
+            line.push_str(&tr(
+                lang,
+                fl!("review-line-swing"),
+                &[("ply", arg(ply + 1))],
+            ));
+        }
+        out.push(line);
     }
     out
 }
 
 /// The review as JSON: a object per ply and a summary per player.
 pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
+    review_json_in(Lang::En, game, r)
+}
+
+/// [`review_json`] with the evaluations in words in `lang` (the rest are identifiers).
+pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value {
     let plies: Vec<_> = r
         .plies
         .iter()
@@ -142,8 +195,8 @@ pub fn review_json(game: &Game, r: &Review) -> serde_json::Value {
                 "eval_after": p.eval_after,
                 "exact_before": p.exact_before.map(|v| v.id()),
                 "exact_after": p.exact_after.map(|v| v.id()),
-                "eval_before_text": shown(p.exact_before, p.eval_before),
-                "eval_after_text": shown(p.exact_after, p.eval_after),
+                "eval_before_text": shown(lang, p.exact_before, p.eval_before),
+                "eval_after_text": shown(lang, p.exact_after, p.eval_after),
                 "loss": (p.loss * 1000.0).round() / 1000.0,
                 "class": p.class.id(),
                 "best": p.best_text,

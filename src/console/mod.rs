@@ -19,7 +19,6 @@ use crate::app::commands::{
 };
 use crate::app::deliver::{Delivery, MessageId, NotShown, Why};
 use crate::app::i18n::{n, s, t, tr, Lang};
-use crate::app::info::help_lines;
 use crate::app::reply::plain;
 use crate::app::serve::{Respond, Shown};
 use crate::app::settings::Settings;
@@ -204,7 +203,7 @@ struct Console {
 /// the app's tasks that post the bot's moves ([`ConsoleOut`]).
 struct Printer {
     lang: Lang,
-    /// Names typed so far, each given a stable id.
+    /// Names typed so far, with their ids ([`console_user_id`]).
     users: HashMap<String, u64>,
     boards: PathBuf,
     saved: usize,
@@ -263,9 +262,9 @@ impl Console {
     }
 
     fn user_id(&mut self, name: &str) -> u64 {
-        let mut printer = self.printer();
-        let next = 1000 + printer.users.len() as u64;
-        *printer.users.entry(name.to_string()).or_insert(next)
+        let id = console_user_id(name);
+        self.printer().users.insert(name.to_string(), id);
+        id
     }
 
     fn user(&mut self, name: &str) -> UserRef {
@@ -307,14 +306,13 @@ impl Console {
             Ok(inv) => inv,
             Err(message) => return self.say(&message),
         };
-        let help = inv.command.id == CommandId::Help;
-        let answer = self.app.run_command(&actor, place, &inv).await;
+        let answer = if inv.command.id == CommandId::Help {
+            // With the commands only the console has, for what Discord does with buttons.
+            self.app.help_with(&actor, &[Surface::Console])
+        } else {
+            self.app.run_command(&actor, place, &inv).await
+        };
         self.show(&name, answer).await;
-        if help {
-            // The commands only the console has, for what Discord does with buttons.
-            let lines = help_lines(self.lang, Surface::Console);
-            self.say(&lines.join("\n"));
-        }
     }
 
     /// Whether a line is `/quit` (or `quit`, `/salir`, `/exit`…): the console ends.
@@ -327,17 +325,21 @@ impl Console {
     /// Reads a command line, or says in the console's language what is wrong with it.
     fn parse(&mut self, command: &str) -> Result<Invocation, String> {
         let lang = self.lang;
-        let mut words = command.split_whitespace();
+        let Some(words) = words_of(command) else {
+            return Err(t(lang, fl!("console-unclosed-quote")));
+        };
+        let mut words = words.into_iter();
         let name = words
             .next()
-            .unwrap_or("")
+            .map(|w| w.text)
+            .unwrap_or_default()
             .trim_start_matches('/')
             .to_lowercase();
-        let mut words: Vec<&str> = words.collect();
+        let mut words: Vec<Word> = words.collect();
         let found = commands::find(&name).or_else(|| {
             // A group's member: `/tournament join`, `/torneo unirse`.
             let group = commands::find_group(&name)?;
-            let sub = commands::find_in_group(group, words.first()?)?;
+            let sub = commands::find_in_group(group, &words.first()?.text)?;
             words.remove(0);
             Some(sub)
         });
@@ -356,16 +358,19 @@ impl Console {
             )
         };
         let mut inv = Invocation::new(spec);
-        // The free-text option last given a word by position: further words belong to it
-        // (`/move 22 x 15`).
-        let mut open_text: Option<&'static str> = None;
-        for word in words {
-            if let Some((key, value)) = word.split_once(':') {
+        // The free-text option last given a word: further words belong to it (`/move 22 x 15`,
+        // `/tournament create Copa de Otoño rounds:3`) until the next `option:` — or, when it
+        // was given by position, a word that names a choice of another option.
+        let mut open_text: Option<(&'static str, bool)> = None;
+        for word in &words {
+            let (quoted, complete, word) = (word.quoted, word.has_quotes, word.text.as_str());
+            if let Some((key, value)) = word.split_once(':').filter(|_| !quoted) {
                 if let Some(option) = spec.option(key) {
                     let value = self.value(spec, option.name, value)?;
                     inv.args.retain(|(n, _)| *n != option.name);
                     inv.args.push((option.name, value));
-                    open_text = None;
+                    open_text = (matches!(option.kind, OptionKind::Text { .. }) && !complete)
+                        .then_some((option.name, true));
                     continue;
                 }
                 if is_option_like(key) {
@@ -382,11 +387,11 @@ impl Console {
             }
             let free = |n: &str| !inv.args.iter().any(|(a, _)| *a == n);
             // A word goes to the first free option that takes it: a choice it names, else
-            // the next free text or user option.
+            // the open text, else the next free text, user or number option.
             let choice = spec.options.iter().find(|o| {
                 free(o.name) && matches!(o.kind, OptionKind::Choice(c) if c.parse(word).is_some())
             });
-            let target = choice.or_else(|| {
+            let next_free = || {
                 spec.options.iter().find(|o| {
                     free(o.name)
                         && matches!(
@@ -394,14 +399,24 @@ impl Console {
                             OptionKind::Text { .. } | OptionKind::User | OptionKind::Integer { .. }
                         )
                 })
-            });
+            };
+            if complete {
+                // A value in quotes stands alone.
+                open_text = None;
+            }
+            let target = match open_text {
+                Some((_, true)) => None,
+                Some((_, false)) => choice,
+                None => choice.or_else(next_free),
+            };
             match (target, open_text) {
                 (Some(o), _) => {
                     let value = self.value(spec, o.name, word)?;
-                    open_text = matches!(o.kind, OptionKind::Text { .. }).then_some(o.name);
+                    open_text = (matches!(o.kind, OptionKind::Text { .. }) && !complete)
+                        .then_some((o.name, false));
                     inv.args.push((o.name, value));
                 }
-                (None, Some(text)) => {
+                (None, Some((text, _))) => {
                     for (n, v) in inv.args.iter_mut() {
                         if let (true, ArgValue::Text(t)) = (*n == text, v) {
                             t.push(' ');
@@ -593,6 +608,65 @@ impl Printer {
         out
     }
 }
+
+/// A word of a console line: `quoted` when it was typed in quotes, so that it is a value as it
+/// stands (never `option:value`).
+struct Word {
+    text: String,
+    quoted: bool,
+    /// Quotes were typed in it: its value is complete, later words are not added to it.
+    has_quotes: bool,
+}
+
+/// The words of a line: split at spaces, except within double quotes (`"Copa de Otoño"`, or
+/// `name:"Copa de Otoño"`), which are taken away. `None` when a quote is left open.
+fn words_of(line: &str) -> Option<Vec<Word>> {
+    let mut words = Vec::new();
+    let mut current: Option<Word> = None;
+    let mut in_quotes = false;
+    for c in line.chars() {
+        match c {
+            '"' | '“' | '”' => {
+                let word = current.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    quoted: true,
+                    has_quotes: true,
+                });
+                word.has_quotes = true;
+                // Only quotes that open the word make it a plain value; `name:"…"` stays an
+                // option.
+                word.quoted &= word.text.is_empty() || in_quotes;
+                in_quotes = !in_quotes;
+            }
+            c if c.is_whitespace() && !in_quotes => words.extend(current.take()),
+            c => current
+                .get_or_insert_with(|| Word {
+                    text: String::new(),
+                    quoted: false,
+                    has_quotes: false,
+                })
+                .text
+                .push(c),
+        }
+    }
+    if in_quotes {
+        return None;
+    }
+    words.extend(current.take());
+    Some(words)
+}
+
+/// A console user's id: the same name gets the same id in every run (a console with `--db`
+/// finds its players' records again), different names different ids. CRC-32 of the name,
+/// above the ids a test or a script would pick by hand.
+fn console_user_id(name: &str) -> u64 {
+    let mut crc = flate2::Crc::new();
+    crc.update(name.as_bytes());
+    CONSOLE_USER_IDS + u64::from(crc.sum())
+}
+
+/// Where console users' ids start.
+const CONSOLE_USER_IDS: u64 = 1 << 40;
 
 /// `word:` looks like an option name (letters only), not like a move written `22:15`.
 fn is_option_like(key: &str) -> bool {

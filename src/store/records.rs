@@ -502,7 +502,7 @@ pub struct BotRecord {
     pub tally: Tally,
     /// Best score of a ranked win (docs/GAME-APP.md); `None` before the first one.
     pub best_score: Option<u32>,
-    /// Wins with an undo: counted in `tally.wins`, never ranked.
+    /// Wins with an undo: not in `tally` (a game with an undo does not count), never ranked.
     pub unranked_wins: u32,
 }
 

@@ -236,3 +236,67 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
         )
     );
 }
+
+/// `--lang es` says the same review in Spanish: sides B/N, the classes, the better move and
+/// the evaluations in words; a language it does not know is bad usage.
+#[test]
+fn review_speaks_spanish_with_lang_es() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
+    let english = ok(&[
+        "review",
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(
+        english,
+        ok(&["review", "--variant", "spanish", "--pdn", &pdn]),
+        "English is the default"
+    );
+    let out = ok(&[
+        "review",
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--lang",
+        "es",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    let first: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(&first[..5], ["1", "B", "4-7", "error", "grave"], "{out}");
+    assert!(lines[0].contains("; mejor "), "{out}");
+    assert!(lines[0].contains("negras"), "{out}");
+    assert!(
+        lines[0].contains("(permite un golpe: 19-14 10x19 22x8"),
+        "{out}"
+    );
+    assert!(lines[1].split_whitespace().nth(1) == Some("N"), "{out}");
+    assert!(lines[4].starts_with("B: precisión "), "{out}");
+    assert!(lines[5].starts_with("N: precisión "), "{out}");
+    for english_word in ["better", "blunder", "accuracy", "White", "Black"] {
+        assert!(!out.contains(english_word), "{english_word}: {out}");
+    }
+    let json = ok(&[
+        "review",
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--json",
+        "--lang",
+        "es",
+    ]);
+    let v: Value = serde_json::from_str(&json).expect("JSON");
+    let said = v["plies"][0]["eval_after_text"].as_str().unwrap_or("");
+    assert!(said.contains("negras"), "{said}");
+    assert_eq!(v["plies"][0]["class"], "blunder", "identifiers stay");
+
+    let err = user_error(&["review", "--pdn", &pdn, "--lang", "fr"]);
+    assert!(err.contains("use es or en"), "{err}");
+}

@@ -347,4 +347,91 @@ fn the_console_opens_the_database_damas_db_names_unless_told_another() {
         stderr.contains("DAMAS_DB") && !stderr.contains("hunter2"),
         "{stderr}"
     );
+/// Runs the console on the database in `dir` (kept between runs).
+fn run_console_on(dir: &std::path::Path, script: &str, extra: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        .arg("console")
+        .arg("--boards")
+        .arg(dir.join("boards"))
+        .arg("--db")
+        .arg(dir.join("db"))
+        .args(["--seed", "3"])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("damas console starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let out = child.wait_with_output().expect("console ends");
+    assert!(
+        out.status.success(),
+        "console failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn help_ends_with_its_footer_after_the_consoles_own_commands() {
+    for (lang, help, moves) in [
+        (damas::app::i18n::Lang::En, "/help\n", "/moves"),
+        (damas::app::i18n::Lang::Es, "/ayuda\n", "/jugadas"),
+    ] {
+        let (out, _dir) = run_console(help, &["--lang", lang.code()]);
+        let footer = damas::app::i18n::t(lang, &"help-footer".to_string());
+        let lines: Vec<&str> = out.lines().collect();
+        let at = |text: &str| lines.iter().position(|l| l.contains(text));
+        let footer_at = at(&footer).unwrap_or_else(|| panic!("no footer in:\n{out}"));
+        let moves_at = at(&format!("{moves} ")).unwrap_or_else(|| panic!("no {moves}:\n{out}"));
+        assert!(moves_at < footer_at, "{out}");
+        assert_eq!(footer_at, lines.len() - 1, "the footer is last:\n{out}");
+    }
+}
+
+#[test]
+fn names_with_spaces_are_typed_in_quotes_or_as_the_last_words_of_a_text_option() {
+    let script = "\
+/tournament create Copa de Otoño rounds:3
+/tournament cancel
+/tournament create \"Copa de Otoño\" rounds:3
+/tournament cancel
+/tournament create name:Liga de invierno format:swiss rounds:4
+/tournament cancel
+/tournament create \"Copa: edición 2\" spanish
+/tournament cancel
+/tournament create \"Copa sin cerrar rounds:3
+";
+    let (out, _dir) = run_console(script, &[]);
+    assert_eq!(
+        out.matches("Copa de Otoño").count(),
+        4,
+        "created and cancelled twice:\n{out}"
+    );
+    assert!(out.contains("Liga de invierno"), "{out}");
+    assert!(out.contains("Copa: edición 2"), "{out}");
+    assert!(!out.contains("whole number"), "{out}");
+    assert!(out.contains("quotation mark is left open"), "{out}");
+    assert!(!out.contains("Copa sin cerrar"), "{out}");
+}
+
+#[test]
+fn a_console_user_keeps_their_id_across_runs_on_one_database() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = run_console_on(
+        dir.path(),
+        "alice: /play easy english\nalice: /resign\n",
+        &[],
+    );
+    assert!(out.contains("alice"), "{out}");
+    // Another run, another order of first appearance: each name finds its own record.
+    let out = run_console_on(dir.path(), "bob: /stats\nalice: /stats\n", &[]);
+    assert!(out.contains("bob has not played yet"), "{out}");
+    assert!(out.contains("alice's record"), "{out}");
+    assert!(out.contains("(easy)"), "{out}");
 }

@@ -160,10 +160,18 @@ async fn a_wrong_move_is_refused_privately_and_the_puzzle_stays_solvable() {
         }
     }
     assert!(reply.text.contains("solved"), "{}", reply.text);
-    assert!(reply.text.contains("does not count"), "{}", reply.text);
     let record = w.app.store().puzzle_player(1).unwrap().unwrap();
     assert!(record.session.is_none());
     assert_eq!((record.solved, record.failed), (0, 1));
+    // The missed try already lowered the rating: the message says so, with the rating as it
+    // stands, rather than that nothing counted.
+    assert!(record.rating.rating < 1500.0, "{:?}", record.rating);
+    let counted = format!(
+        "your rating already counted the missed try ({})",
+        record.rating.rating.round()
+    );
+    assert!(reply.text.contains(&counted), "{}", reply.text);
+    assert!(!reply.text.contains("does not count"), "{}", reply.text);
 }
 
 #[tokio::test]
@@ -355,4 +363,34 @@ async fn forgetting_a_solver_erases_their_puzzle_record_and_leaderboard_place() 
     store.forget_user(5).await.unwrap();
     assert!(store.puzzle_player(5).unwrap().is_none());
     assert!(store.puzzle_leaderboard(10, 10).unwrap().is_empty());
+}
+
+/// Where no table holds the position, another move is judged by the search that checked the
+/// set: on shipped puzzles (checked without tables at first), the line's first move wins and
+/// no other does.
+#[test]
+fn without_tables_the_verifying_search_judges_other_moves() {
+    use damas::ai::puzzles::wins_too;
+    use damas::ai::EndgameTables;
+    let none = EndgameTables::none();
+    for (name, variant) in SETS {
+        let depth = verified_at(name);
+        for p in shipped(name, variant).iter().take(2) {
+            assert!(wins_too(p, 0, &p.line[0], depth, &none), "{name} #{}", p.id);
+            for other in p.position.legal_moves().iter().filter(|m| **m != p.line[0]) {
+                assert!(
+                    !wins_too(p, 0, other, depth, &none),
+                    "{name} #{}: {}",
+                    p.id,
+                    p.position.move_notation(other)
+                );
+            }
+            // Not the solver's turn, or not a legal move there: never a win.
+            assert!(
+                !wins_too(p, 1, &p.line[0], depth, &none),
+                "{name} #{}",
+                p.id
+            );
+        }
+    }
 }

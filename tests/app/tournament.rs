@@ -943,3 +943,95 @@ fn start_times_read_in_both_forms_as_utc() {
         assert_eq!(parse_start(text, NOON), Err(BadStart::TooFar), "{text:?}");
     }
 }
+
+/// The same actor, speaking Spanish.
+fn in_spanish(a: &Actor) -> Actor {
+    Actor {
+        locale: "es-ES".into(),
+        ..a.clone()
+    }
+}
+
+#[tokio::test]
+async fn a_second_start_says_the_tournament_has_started_and_in_which_round() {
+    let (w, _out, people) = started(4, 3).await;
+    let before = stored(&w.app);
+    let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+    assert_eq!(
+        plain(refused(&a)),
+        "The tournament has already started (round 1)."
+    );
+    let a = w
+        .app
+        .tournament_start(&in_spanish(&people[0]), place(CHANNEL))
+        .await;
+    assert_eq!(plain(refused(&a)), "El torneo ya ha empezado (ronda 1).");
+    assert_eq!(stored(&w.app), before);
+}
+
+#[tokio::test]
+async fn standings_say_a_round_is_in_progress_until_it_ends() {
+    let (w, out, people) = started(4, 2).await;
+    let title = |a: &Answer| plain(a.replies[0].title.as_deref().unwrap_or("")).into_owned();
+    let described = |a: &Answer| {
+        a.replies[0]
+            .image
+            .as_ref()
+            .map(|p| p.description.clone())
+            .unwrap_or_default()
+    };
+    let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
+    assert!(title(&a).contains("round 1 in progress"), "{}", title(&a));
+    assert!(
+        described(&a).contains("round 1 in progress"),
+        "{}",
+        described(&a)
+    );
+    let a = w
+        .app
+        .tournament_standings(&in_spanish(&people[0]), place(CHANNEL), None);
+    assert!(title(&a).contains("ronda 1 en juego"), "{}", title(&a));
+
+    // Round 1 ends and round 2 is paired: round 2 is now the one in progress.
+    white_wins_all(&w, &out, &people).await;
+    let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
+    assert!(title(&a).contains("round 2 in progress"), "{}", title(&a));
+    assert!(!title(&a).contains("after"), "{}", title(&a));
+
+    // The last round ends: the standings are after round 2.
+    white_wins_all(&w, &out, &people).await;
+    assert_eq!(stored(&w.app).state.stage, Stage::Finished);
+    let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
+    assert!(title(&a).contains("after round 2"), "{}", title(&a));
+    assert!(!title(&a).contains("progress"), "{}", title(&a));
+}
+
+#[tokio::test]
+async fn a_withdrawn_player_is_marked_in_the_standings_in_both_languages() {
+    for (spanish, mark, points) in [
+        (false, "(withdrawn)", "0 points"),
+        (true, "(se retiró)", "0 puntos"),
+    ] {
+        let w = world();
+        let out = Arc::new(Shown::default());
+        // The organiser's language is the tournament's.
+        let people: Vec<Actor> = players(5)
+            .iter()
+            .map(|p| if spanish { in_spanish(p) } else { p.clone() })
+            .collect();
+        entered(&w, &out, &people[0], &people, 3).await;
+        let a = w.app.tournament_start(&people[0], place(CHANNEL)).await;
+        show(&w.app, a, &out, CHANNEL).await;
+        let (_, _, black) = games_in_play(&w.app)[0];
+        let leaver = people.iter().find(|p| p.user_id == black).unwrap().clone();
+        let a = w.app.tournament_leave(&leaver, place(CHANNEL)).await;
+        show(&w.app, a, &out, CHANNEL).await;
+        let a = w.app.tournament_standings(&people[0], place(CHANNEL), None);
+        let text = plain(&a.replies[0].text).into_owned();
+        let marked = format!("{} {mark}", leaver.name);
+        assert!(text.contains(&marked), "{text}");
+        assert_eq!(text.matches(mark).count(), 1, "{text}");
+        // Points in the one scale people read, with their unit: a forfeit lost scores 0.
+        assert!(text.contains(&format!("{marked} — {points}")), "{text}");
+    }
+}

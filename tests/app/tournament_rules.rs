@@ -815,6 +815,7 @@ fn words(format: Format) -> TableWords {
         bye: "bye".into(),
         white: "w".into(),
         black: "b".into(),
+        withdrawn: "(withdrawn)".into(),
     }
 }
 
@@ -1021,4 +1022,58 @@ fn nobody_floats_down_twice_in_a_row_when_avoidable() {
     for (w, b) in pairs {
         assert!(before.legal(w, b), "{w:?}–{b:?}");
     }
+}
+
+/// A withdrawn player keeps their points and is ranked by them, but after every player level
+/// on points who plays on, whatever the tie-breaks; the picture marks them.
+#[test]
+fn a_withdrawn_player_ranks_after_the_active_players_level_with_them() {
+    let player = |i: u16| Player {
+        entry: Entry(i),
+        rating: 1500,
+        withdrawn_from: None,
+    };
+    let mut field = Field {
+        players: (0..4).map(player).collect(),
+    };
+    let game = |white: u16, black: u16, w: u32| Board::Game {
+        white: Entry(white),
+        black: Entry(black),
+        score: Some(Score {
+            white: w,
+            black: 2 - w,
+            forfeit: false,
+        }),
+    };
+    // Round 1: 0 beats 1, 2 beats 3. Round 2: 0 and 2 draw, 1 beats 3. Then 0 withdraws.
+    let played = vec![
+        Round {
+            boards: vec![game(0, 1, 2), game(2, 3, 2)],
+        },
+        Round {
+            boards: vec![game(0, 2, 1), game(1, 3, 2)],
+        },
+    ];
+    let format = Format::Swiss { rounds: 3 };
+    // Playing on, 0 is ahead of 2 on Buchholz (opponents 1 and 2 against 3 and 0).
+    let order = |field: &Field| -> Vec<(u16, u16, bool)> {
+        standings(format, field, &played)
+            .iter()
+            .map(|s| (s.entry.0, s.rank, s.withdrawn))
+            .collect()
+    };
+    assert_eq!(
+        order(&field),
+        vec![(0, 1, false), (2, 2, false), (1, 3, false), (3, 4, false)]
+    );
+    field.players[0].withdrawn_from = Some(3);
+    assert_eq!(
+        order(&field),
+        vec![(2, 1, false), (0, 2, true), (1, 3, false), (3, 4, false)]
+    );
+    // More points still rank higher: 0 withdrawn with 1½ stays above 1 with 1.
+    let names: Vec<String> = ["ana", "beto", "carla", "dani"].map(String::from).to_vec();
+    let picture = table(format, &field, &played, &names, &words(format));
+    let rows: Vec<&str> = picture.rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(rows, ["carla", "ana (withdrawn)", "beto", "dani"]);
 }

@@ -882,3 +882,34 @@ async fn what_people_wrote_is_marked_in_every_reply() {
     // As shown where nothing is markup: exactly as typed.
     assert!(plain(&replies[0].text).contains(&format!("{EVIL} challenges bob")));
 }
+
+/// `/undo` says the game no longer counts: lost afterwards, it is not a loss in `/stats`,
+/// in either language; the same game lost without an undo is.
+#[tokio::test]
+async fn a_game_lost_after_an_undo_is_not_in_stats() {
+    for undo in [true, false] {
+        let w = world();
+        let alice = actor(1, "alice");
+        let mut alicia = actor(1, "alice");
+        alicia.locale = "es-ES".into();
+        play_easy_bot_as_black(&w.app, &alice, PLACE).await;
+        let a = w.app.play_move(&alice, PLACE, "11-15").await;
+        let place = a.bot_turn().expect("the bot must move next");
+        w.app.bot_turn(place, alice.lang()).await;
+        if undo {
+            let u = w.app.undo(&alice, PLACE).await;
+            let said = damas::app::reply::plain(&only(&u).text).into_owned();
+            assert!(said.contains("no longer ranked"), "{said}");
+        }
+        w.app.resign(&alice, PLACE).await;
+        assert!(w.active_game(PLACE.channel_id).is_none(), "the game ended");
+        let record = w.app.store().player(1).unwrap().expect("alice's record");
+        let easy = record.bot(Variant::English, Level::Easy);
+        assert_eq!(easy.tally.losses, u32::from(!undo), "undo {undo}: {easy:?}");
+        let stats = damas::app::reply::plain(&only(&w.app.stats(&alice, None)).text).into_owned();
+        // The line of games against the easy bot is there only for a game that counts.
+        assert_eq!(stats.contains("(easy)"), !undo, "{stats}");
+        let stats = damas::app::reply::plain(&only(&w.app.stats(&alicia, None)).text).into_owned();
+        assert_eq!(stats.contains("(fácil)"), !undo, "{stats}");
+    }
+}

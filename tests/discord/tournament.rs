@@ -262,13 +262,21 @@ fn points(half: u32) -> String {
     }
 }
 
-/// Quarter-points as the standings write Sonneborn–Berger: `4.5`, `3.25`.
+/// Quarter-points as the standings write Sonneborn–Berger: `4½`, `3¼`, `¾`.
 fn quarters(q: u32) -> String {
-    match q % 4 {
-        0 => (q / 4).to_string(),
-        1 => format!("{}.25", q / 4),
-        2 => format!("{}.5", q / 4),
-        _ => format!("{}.75", q / 4),
+    let fraction = ["", "¼", "½", "¾"][(q % 4) as usize];
+    match q / 4 {
+        0 if !fraction.is_empty() => fraction.to_string(),
+        whole => format!("{whole}{fraction}"),
+    }
+}
+
+/// "point" or "points" after half-points `half`.
+fn unit(half: u32) -> &'static str {
+    if matches!(half, 1 | 2) {
+        "point"
+    } else {
+        "points"
     }
 }
 
@@ -311,9 +319,10 @@ fn expected_standings(results: &[Played]) -> (Vec<String>, Vec<usize>) {
             let rank = 1 + keys.iter().filter(|k| **k > keys[p]).count();
             let [pts, bh, mbh, sb] = keys[p];
             format!(
-                "{rank}. {} — {} (Buchholz {}, median Buchholz {}, Sonneborn–Berger {})",
+                "{rank}. {} — {} {} (Buchholz {}, median Buchholz {}, Sonneborn–Berger {})",
                 PEOPLE[p],
                 points(pts),
+                unit(pts),
                 points(bh),
                 points(mbh),
                 quarters(sb)

@@ -417,7 +417,7 @@ puzzle-wrong = { $move } is not the solution. Look again: the puzzle is still wa
 puzzle-right = { $move } is right! The defence answers { $reply }. Your move.
 puzzle-right-go-on = { $move } is right! Keep going.
 puzzle-solved = { $move } — solved!
-puzzle-solved-late = { $move } — solved, but after a wrong move: it does not count for your rating.
+puzzle-solved-late = { $move } — solved, but after a wrong move: your rating already counted the missed try ({ $rating }).
 puzzle-standing = Puzzle rating { $rating } · streak { $streak } (best { $best })
 puzzle-leaderboard-title = Leaderboard — puzzles
 puzzle-leaderboard-empty = Nobody here has finished a puzzle yet.
@@ -717,7 +717,10 @@ tournament-winner = { $count ->
     [one] The winner is { $names }.
    *[other] Shared first place for { $names }.
 }
-tournament-standing-line = { $rank }. { $name } — { $points } ({ $tiebreaks })
+tournament-standing-line = { $rank }. { $name } — { $points } { $unit ->
+    [one] point
+   *[other] points
+} ({ $tiebreaks })
 tournament-pairing-line = Board { $board }. { $white } (white) against { $black } (black) — { $result }
 tournament-bye-line = Board { $board }. { $name } has the bye (counted as a win)
 tournament-in-play = in play
@@ -766,3 +769,30 @@ err-tournament-start-far = A tournament can be set to start at most { $days ->
     [one] one day
    *[other] { $days } days
 } ahead.
+
+## what the bot says is what it does
+err-tournament-running-already = The tournament has already started (round { $round }).
+tournament-standings-title-playing = “{ $tournament }”, round { $round } in progress
+tournament-name-withdrawn = { $name } (withdrawn)
+tournament-col-withdrawn = (withdrawn)
+puzzle-solved-other = { $move } wins too — solved! The main line was { $line }.
+puzzle-solved-other-late = { $move } wins too — solved, but after a wrong move: your rating already counted the missed try ({ $rating }). The main line was { $line }.
+console-unclosed-quote = A quotation mark is left open: add the closing one (").
+# `damas review`'s lines: one a move, then one a side.
+review-line-mover = { $colour ->
+    [white] W
+   *[black] B
+}
+review-line-class = { $class ->
+    [only-move] only-move
+    [best] best
+    [good] good
+    [inaccuracy] inaccuracy
+    [mistake] mistake
+   *[blunder] blunder
+}
+review-line-better = better { $move }
+review-line-missed-shot = missed shot: { $line }
+review-line-allowed-shot = allows shot: { $line }
+review-line-player = { $colour }: accuracy { $accuracy }%, inaccuracies { $inaccuracies }, mistakes { $mistakes }, blunders { $blunders }, missed shots { $missed }
+review-line-swing = biggest swing at ply { $ply }

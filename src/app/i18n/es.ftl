@@ -409,7 +409,7 @@ puzzle-wrong = { $move } no es la solución. Vuelve a mirar: el problema sigue e
 puzzle-right = ¡{ $move } es correcta! La defensa responde { $reply }. Te toca.
 puzzle-right-go-on = ¡{ $move } es correcta! Sigue.
 puzzle-solved = { $move }: ¡resuelto!
-puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; no cuenta para tu Elo.
+puzzle-solved-late = { $move }: resuelto, pero tras una jugada equivocada; tu puntuación ya contó el intento fallido ({ $rating }).
 puzzle-standing = Elo de problemas { $rating } · racha { $streak } (mejor { $best })
 puzzle-leaderboard-title = Clasificación — problemas
 puzzle-leaderboard-empty = Aquí nadie ha terminado todavía un problema.
@@ -716,7 +716,10 @@ tournament-winner = { $count ->
     [one] Gana { $names }.
    *[other] Comparten el primer puesto { $names }.
 }
-tournament-standing-line = { $rank }. { $name } — { $points } ({ $tiebreaks })
+tournament-standing-line = { $rank }. { $name } — { $points } { $unit ->
+    [one] punto
+   *[other] puntos
+} ({ $tiebreaks })
 tournament-pairing-line = Tablero { $board }. { $white } (blancas) contra { $black } (negras) — { $result }
 tournament-bye-line = Tablero { $board }. { $name } descansa (cuenta como victoria)
 tournament-in-play = en juego
@@ -765,3 +768,30 @@ err-tournament-start-far = Un torneo puede programarse como mucho con { $days ->
     [one] un día
    *[other] { $days } días
 } de antelación.
+
+## lo que dice el bot es lo que hace
+err-tournament-running-already = El torneo ya ha empezado (ronda { $round }).
+tournament-standings-title-playing = «{ $tournament }», ronda { $round } en juego
+tournament-name-withdrawn = { $name } (se retiró)
+tournament-col-withdrawn = (se retiró)
+puzzle-solved-other = ¡{ $move } también gana: resuelto! La línea principal era { $line }.
+puzzle-solved-other-late = { $move } también gana: resuelto, pero tras una jugada equivocada; tu puntuación ya contó el intento fallido ({ $rating }). La línea principal era { $line }.
+console-unclosed-quote = Hay unas comillas sin cerrar: añade las de cierre (").
+# Las líneas de `damas review`: una por jugada, luego una por bando.
+review-line-mover = { $colour ->
+    [white] B
+   *[black] N
+}
+review-line-class = { $class ->
+    [only-move] única
+    [best] mejor
+    [good] buena
+    [inaccuracy] imprecisión
+    [mistake] error
+   *[blunder] error grave
+}
+review-line-better = mejor { $move }
+review-line-missed-shot = golpe no visto: { $line }
+review-line-allowed-shot = permite un golpe: { $line }
+review-line-player = { $colour }: precisión { $accuracy } %, imprecisiones { $inaccuracies }, errores { $mistakes }, errores graves { $blunders }, golpes no vistos { $missed }
+review-line-swing = mayor vuelco en la media jugada { $ply }

@@ -12,7 +12,9 @@
 
 use super::pairing::{pair_round, rounds_in, PairingError};
 use super::schedule::{parse_start, start_text, BadStart, START_LIMIT_DAYS};
-use super::standings::{standings, table, table_description, tie_breaks, TableWords, TieBreak};
+use super::standings::{
+    halves, quarters, standings, table, table_description, tie_breaks, TableWords, TieBreak,
+};
 use super::{Board, Entry, Field, Format, Player, Round, Score};
 use crate::app::ballot::Opening;
 use crate::app::challenge::GameStart;
@@ -186,29 +188,23 @@ fn forfeit_for(slot: &Slot, winner: Option<Entry>) -> Score {
     }
 }
 
-/// Half-points as people read them: `2½`, `3`, `0`.
+/// Half-points as people read them: `2½`, `3`, `0` — points, the one scale results are
+/// shown in (a win 1, a draw ½).
 pub fn points_text(half_points: u32) -> String {
-    match (half_points / 2, half_points % 2) {
-        (0, 1) => "½".to_string(),
-        (p, 1) => format!("{p}½"),
-        (p, _) => p.to_string(),
-    }
+    halves(half_points)
 }
 
-/// A tie-break's value as shown: Sonneborn–Berger is counted in quarter-points.
+/// Whether a number of half-points reads as one point for grammar ("½ point", "1 point").
+fn one_point(half_points: u32) -> bool {
+    matches!(half_points, 1 | 2)
+}
+
+/// A tie-break's value as shown, in points as the picture shows it: Sonneborn–Berger is
+/// counted in quarter-points (`12¾`).
 fn tie_break_text(tb: TieBreak, value: u32) -> String {
-    match tb {
-        TieBreak::SonnebornBerger => {
-            let quarters = value % 4;
-            let whole = value / 4;
-            match quarters {
-                0 => whole.to_string(),
-                1 => format!("{whole}.25"),
-                2 => format!("{whole}.5"),
-                _ => format!("{whole}.75"),
-            }
-        }
-        _ => points_text(value),
+    match tb.units_per_half_point() {
+        2 => quarters(value),
+        _ => halves(value),
     }
 }
 
@@ -250,13 +246,30 @@ pub fn standings_text(rec: &TournamentRec) -> String {
             .zip(&line.tie_breaks)
             .map(|(&tb, &v)| format!("{} {}", t(lang, tie_break_id(tb)), tie_break_text(tb, v)))
             .collect();
+        let name = if line.withdrawn {
+            s(tr(
+                lang,
+                fl!("tournament-name-withdrawn"),
+                &[("name", entrant_arg(lang, rec, line.entry))],
+            ))
+        } else {
+            entrant_arg(lang, rec, line.entry)
+        };
         out.push(tr(
             lang,
             fl!("tournament-standing-line"),
             &[
                 ("rank", n(line.rank)),
-                ("name", entrant_arg(lang, rec, line.entry)),
+                ("name", name),
                 ("points", s(points_text(line.points))),
+                (
+                    "unit",
+                    s(if one_point(line.points) {
+                        "one"
+                    } else {
+                        "other"
+                    }),
+                ),
                 ("tiebreaks", s(breaks.join(", "))),
             ],
         ));
@@ -270,14 +283,7 @@ pub fn standings_text(rec: &TournamentRec) -> String {
 pub fn standings_picture(rec: &TournamentRec) -> Option<Picture> {
     let st = &rec.state;
     let lang = st.lang;
-    let title = tr(
-        lang,
-        fl!("tournament-standings-title"),
-        &[
-            ("tournament", s(&st.name)),
-            ("round", n(st.rounds.len() as u32)),
-        ],
-    );
+    let title = standings_title(lang, rec, s(&st.name));
     let names: Vec<String> = (0..rec.entrants.len())
         .map(|i| match &rec.entrants[i] {
             Seat::Human { name, .. } => name.clone(),
@@ -296,6 +302,7 @@ pub fn standings_picture(rec: &TournamentRec) -> Option<Picture> {
         bye: t(lang, fl!("tournament-col-bye")),
         white: t(lang, fl!("tournament-letter-white")),
         black: t(lang, fl!("tournament-letter-black")),
+        withdrawn: t(lang, fl!("tournament-col-withdrawn")),
     };
     let table = table(st.format, &st.field, &st.rounds, &names, &words);
     let description = table_description(lang, &table);
@@ -305,6 +312,28 @@ pub fn standings_picture(rec: &TournamentRec) -> Option<Picture> {
             tracing::warn!(error = %e, "the standings picture could not be drawn");
             None
         }
+    }
+}
+
+/// The standings' title: before round 1, while a round is being played, or after the last
+/// round played (`name`: the tournament's name as the title shows it).
+fn standings_title(
+    lang: Lang,
+    rec: &TournamentRec,
+    name: fluent_bundle::FluentValue<'static>,
+) -> String {
+    let rounds = &rec.state.rounds;
+    match rounds.last() {
+        Some(last) if !last.is_complete() => tr(
+            lang,
+            fl!("tournament-standings-title-playing"),
+            &[("tournament", name), ("round", n(rounds.len() as u32))],
+        ),
+        _ => tr(
+            lang,
+            fl!("tournament-standings-title"),
+            &[("tournament", name), ("round", n(rounds.len() as u32))],
+        ),
     }
 }
 
@@ -722,7 +751,12 @@ impl App {
         let started = self
             .change_tournament(lang, rec.id, |rec| {
                 if rec.state.stage != Stage::Open {
-                    return Err(refusal(lang, fl!("err-tournament-started")));
+                    return Err(Reply::refusal(tr(
+                        lang,
+                        fl!("err-tournament-running-already"),
+                        &[("round", n(rec.state.rounds.len() as u32))],
+                    ))
+                    .into());
                 }
                 if rec.entrants.len() < 3 {
                     return Err(Reply::refusal(tr(
@@ -761,14 +795,7 @@ impl App {
             Ok(r) => r,
             Err(a) => return a,
         };
-        let title = tr(
-            lang,
-            fl!("tournament-standings-title"),
-            &[
-                ("tournament", u(&rec.state.name)),
-                ("round", n(rec.state.rounds.len() as u32)),
-            ],
-        );
+        let title = standings_title(lang, &rec, u(&rec.state.name));
         let body = if rec.entrants.is_empty() {
             t(lang, fl!("tournament-no-players"))
         } else {

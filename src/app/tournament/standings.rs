@@ -68,9 +68,20 @@ pub struct Standing {
     /// 1-based; players level on points and every tie-break share a rank.
     pub rank: u16,
     pub points: u32,
+    /// Withdrawn from the tournament: still ranked by points, but after the players level
+    /// on points who play on.
+    pub withdrawn: bool,
     /// The values of [`tie_breaks`]' tie-breaks, in their order.
     pub tie_breaks: Vec<u32>,
     pub rounds: Vec<RoundResult>,
+}
+
+impl Standing {
+    /// What decides a place, best first once reversed: points, then playing on, then the
+    /// tie-breaks. Players equal in all of it share a rank.
+    fn order_key(&self) -> (u32, bool, &[u32]) {
+        (self.points, !self.withdrawn, &self.tie_breaks)
+    }
 }
 
 /// Every player's round-by-round results, in entry order.
@@ -175,6 +186,7 @@ pub fn standings(format: Format, field: &Field, played: &[Round]) -> Vec<Standin
             entry: field.players[i].entry,
             rank: 0,
             points: points[i],
+            withdrawn: field.players[i].withdrawn_from.is_some(),
             tie_breaks: Vec::new(),
             rounds: rounds[i].clone(),
         })
@@ -228,16 +240,13 @@ pub fn standings(format: Format, field: &Field, played: &[Round]) -> Vec<Standin
     }
     let rating = |e: Entry| field.players[usize::from(e.0)].rating;
     lines.sort_by(|a, b| {
-        (b.points, &b.tie_breaks)
-            .cmp(&(a.points, &a.tie_breaks))
+        b.order_key()
+            .cmp(&a.order_key())
             .then(rating(b.entry).cmp(&rating(a.entry)))
             .then(a.entry.cmp(&b.entry))
     });
     for i in 0..lines.len() {
-        lines[i].rank = if i > 0
-            && (lines[i].points, &lines[i].tie_breaks)
-                == (lines[i - 1].points, &lines[i - 1].tie_breaks)
-        {
+        lines[i].rank = if i > 0 && lines[i].order_key() == lines[i - 1].order_key() {
             lines[i - 1].rank
         } else {
             u16::try_from(i + 1).unwrap_or(u16::MAX)
@@ -262,6 +271,8 @@ pub struct TableWords {
     /// (blancas) and "n" (negras) in Spanish.
     pub white: String,
     pub black: String,
+    /// The mark after a withdrawn player's name.
+    pub withdrawn: String,
 }
 
 /// The standings as the picture's plain rows: `names[i]` is entry `i`'s display name. A round
@@ -291,10 +302,17 @@ pub fn table(
             } else {
                 line.rank.to_string()
             },
-            name: names
-                .get(usize::from(line.entry.0))
-                .cloned()
-                .unwrap_or_default(),
+            name: {
+                let name = names
+                    .get(usize::from(line.entry.0))
+                    .cloned()
+                    .unwrap_or_default();
+                if line.withdrawn {
+                    format!("{name} {}", words.withdrawn)
+                } else {
+                    name
+                }
+            },
             points: halves(line.points),
             tie_breaks: tie_breaks(format)
                 .iter()

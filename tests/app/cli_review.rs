@@ -266,7 +266,8 @@ fn review_speaks_spanish_with_lang_es() {
         "--lang",
         "es",
     ]);
-    let lines: Vec<&str> = out.lines().collect();
+    // After the heading that names the file's game and how its variant was chosen.
+    let lines: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(lines.len(), 6, "{out}");
     let first: Vec<&str> = lines[0].split_whitespace().collect();
     assert_eq!(&first[..5], ["1", "B", "4-7", "error", "grave"], "{out}");

@@ -347,9 +347,12 @@ fn the_console_opens_the_database_damas_db_names_unless_told_another() {
         stderr.contains("DAMAS_DB") && !stderr.contains("hunter2"),
         "{stderr}"
     );
+}
+
 /// Runs the console on the database in `dir` (kept between runs).
 fn run_console_on(dir: &std::path::Path, script: &str, extra: &[&str]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+    let mut command = crate::support::cli::command();
+    let mut child = command
         .arg("console")
         .arg("--boards")
         .arg(dir.join("boards"))

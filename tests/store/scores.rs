@@ -20,7 +20,8 @@ async fn wins_against_the_computer_score_and_rank_as_docs_game_app_says(db) {
         ONE_MOVE_WIN_SCORE
     );
 
-    // The same win with an undo: counted, never ranked.
+    // The same win with an undo: `/undo` said the game no longer counts, so it stays out of
+    // the wins `/stats` shows and is only noted apart, never ranked.
     let mut undo = one_move_win_game(2, guild, 11, 600, Level::Hard);
     undo.undo_used = true;
     store.create_game(undo.clone()).await.unwrap();
@@ -31,7 +32,7 @@ async fn wins_against_the_computer_score_and_rank_as_docs_game_app_says(db) {
     let hard = p.bot(Variant::English, Level::Hard);
     assert_eq!(
         (hard.tally.wins, hard.unranked_wins, hard.best_score),
-        (1, 1, None)
+        (0, 1, None)
     );
 
     // Abandoning half way is a loss.

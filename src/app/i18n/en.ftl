@@ -775,9 +775,9 @@ err-tournament-running-already = The tournament has already started (round { $ro
 tournament-standings-title-playing = “{ $tournament }”, round { $round } in progress
 tournament-name-withdrawn = { $name } (withdrawn)
 tournament-col-withdrawn = (withdrawn)
-puzzle-solved-other = { $move } wins too — solved! The main line was { $line }.
-puzzle-solved-other-late = { $move } wins too — solved, but after a wrong move: your rating already counted the missed try ({ $rating }). The main line was { $line }.
-console-unclosed-quote = A quotation mark is left open: add the closing one (").
+puzzle-solved-other = { $move } also wins — solved! The main line was { $line }.
+puzzle-solved-other-late = { $move } also wins — solved, but after a wrong move: your rating already counted the missed try ({ $rating }). The main line was { $line }.
+console-unclosed-quote = A quotation mark is left open: add the closing one.
 # `damas review`'s lines: one a move, then one a side.
 review-line-mover = { $colour ->
     [white] W

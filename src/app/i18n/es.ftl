@@ -776,7 +776,7 @@ tournament-name-withdrawn = { $name } (se retiró)
 tournament-col-withdrawn = (se retiró)
 puzzle-solved-other = ¡{ $move } también gana: resuelto! La línea principal era { $line }.
 puzzle-solved-other-late = { $move } también gana: resuelto, pero tras una jugada equivocada; tu puntuación ya contó el intento fallido ({ $rating }). La línea principal era { $line }.
-console-unclosed-quote = Hay unas comillas sin cerrar: añade las de cierre (").
+console-unclosed-quote = Hay unas comillas sin cerrar: añade las de cierre.
 # Las líneas de `damas review`: una por jugada, luego una por bando.
 review-line-mover = { $colour ->
     [white] B

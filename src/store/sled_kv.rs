@@ -122,14 +122,17 @@ impl SledKv {
             })
     }
 
+    /// sled counts from 0; ids start at 1, as PostgreSQL's sequence does, since people see
+    /// them ("tournament number 1") and type them. Still larger than every id handed out by
+    /// an older version, which gave sled's count as it was.
     pub fn generate_id(&self) -> Result<u64, StoreError> {
-        Ok(self.db.generate_id()?)
+        Ok(self.db.generate_id()? + 1)
     }
 
     /// sled's ids cannot be set: takes ids until they pass `id` (an in-memory counter, so
     /// even millions take well under a second).
     pub fn ids_above(&self, id: u64) -> Result<(), StoreError> {
-        while self.db.generate_id()? <= id {}
+        while self.generate_id()? <= id {}
         Ok(())
     }
 

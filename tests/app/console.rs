@@ -13,34 +13,8 @@ fn assert_says(out: &str, texts: &[&str]) {
 
 fn run_console(script: &str, extra: &[&str]) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let boards = dir.path().join("boards");
-    let mut damas = crate::support::cli::command();
-    let mut child = damas
-        .arg("console")
-        .arg("--boards")
-        .arg(&boards)
-        .arg("--db")
-        .arg(dir.path().join("db"))
-        .args(["--seed", "3"])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("damas console starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("script written");
-    let out = child.wait_with_output().expect("console ends");
-    assert!(
-        out.status.success(),
-        "console failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (String::from_utf8_lossy(&out.stdout).into_owned(), dir)
+    let out = run_console_on(dir.path(), script, extra);
+    (out, dir)
 }
 
 fn pngs(dir: &tempfile::TempDir) -> Vec<std::path::PathBuf> {

@@ -6,6 +6,18 @@ use super::*;
 
 on_both_backends! {
 #[tokio::test]
+async fn ids_start_at_one_and_grow(db) {
+    // People see and type these ("tournament number 1"): a fresh database's first is 1 on
+    // either backend, never 0.
+    let store = db.open();
+    let first = store.new_game_id().unwrap();
+    assert_eq!(first, 1);
+    assert!(store.new_game_id().unwrap() > first);
+}
+}
+
+on_both_backends! {
+#[tokio::test]
 async fn reopening_keeps_every_game_exactly(db) {
     let store = db.open();
     let mut rng = SmallRng::seed_from_u64(7);

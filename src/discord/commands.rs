@@ -4,8 +4,7 @@
 
 use super::reach::{contexts, integration_types};
 use crate::app::commands::{
-    group_name_id, groups, CommandId, CommandSpec, OptionKind, OptionSpec, Reach, Surface,
-    COMMANDS,
+    group_name_id, groups, CommandId, CommandSpec, OptionKind, OptionSpec, Reach, Surface, COMMANDS,
 };
 use crate::app::i18n::{t, Lang, Msg};
 use crate::fl;

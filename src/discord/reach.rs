@@ -115,7 +115,10 @@ mod tests {
         assert!(answer_only(group, &owners(vec![user.clone()])));
         let server = Some(InteractionContext::Guild);
         assert!(answer_only(server, &owners(vec![user.clone()])));
-        assert!(!answer_only(server, &owners(vec![user.clone(), guild.clone()])));
+        assert!(!answer_only(
+            server,
+            &owners(vec![user.clone(), guild.clone()])
+        ));
         assert!(!answer_only(server, &owners(vec![guild])));
         let dm = Some(InteractionContext::BotDm);
         assert!(!answer_only(dm, &owners(vec![bot_dm])));

@@ -265,3 +265,84 @@ async fn a_server_command_outside_a_server_says_it_needs_one() {
     standin.assert_no_refusals();
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
+    use damas::app::{App, Settings};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let standin = StandIn::start().await;
+    let mut config = bot_config(&standin, &dir.path().join("db"));
+    config.settings.move_time = Duration::from_secs(2);
+    let store = open_store(&config.db_path).await;
+    let app = App::new(
+        store,
+        Settings {
+            move_time: config.settings.move_time,
+            search_threads: 1,
+            search_memory_mb: 32,
+            ..Settings::default()
+        },
+    );
+    // The sweeper shares the handler of the interactions, as `damas bot` runs them: it knows
+    // which channels take answers only.
+    let handler = Arc::new(damas::discord::router::Handler::new(app.clone(), &config));
+    let client = damas::discord::client_with(&config, Arc::clone(&handler))
+        .await
+        .expect("the bot builds its client");
+    let bot = RunningClient::spawn(client);
+    standin.wait_connected().await;
+    let sweeper = tokio::spawn(damas::discord::sweep_every(
+        Arc::new(standin.http()),
+        Arc::clone(&handler),
+        Duration::from_millis(200),
+    ));
+    let alice = TestUser::random("alice");
+    let bob = TestUser::random("bob");
+    standin.install_for(&alice);
+    standin.install_for(&bob);
+    let place = standin.group_dm();
+
+    // alice plays White and never moves: reminded at half her time, she loses at its end.
+    let click = standin
+        .challenge_accepted(
+            &alice,
+            &bob,
+            place,
+            Slash::challenge(&bob).with("colour", "white"),
+        )
+        .await;
+    standin.callback(&click).await;
+    for _ in 0..100 {
+        if app.store().active_game(place.channel).unwrap().is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(app.store().active_game(place.channel).unwrap().is_none());
+    // Nothing was posted: both wait for the next request there, bob's.
+    standin
+        .assert_no_request_within(Duration::from_millis(300), on_its_own_in(place.channel))
+        .await;
+    let board = standin.send_slash(&bob, place, Slash::named("board")).await;
+    let cb = standin.callback(&board).await;
+    assert_says(&cb, "There is no game in this channel");
+    let reminder = standin.followup(&board).await;
+    assert_says(&reminder, "Your move");
+    assert!(!reminder.is_ephemeral());
+    let lost = standin.followup(&board).await;
+    assert_says(&lost, "alice ran out of time");
+    assert!(lost.file("board.png").is_some(), "{}", lost.summary());
+    // Shown once.
+    let again = standin.send_slash(&bob, place, Slash::named("board")).await;
+    standin.callback(&again).await;
+    standin
+        .assert_no_request_within(
+            Duration::from_millis(300),
+            |r| matches!(&r.route, Route::Followup { token } if *token == again.token),
+        )
+        .await;
+    sweeper.abort();
+    standin.assert_no_refusals();
+    bot.stop().await;
+}

@@ -332,8 +332,11 @@ impl Handler {
     /// move N times.
     pub fn catch_up(&self, http: &Arc<Http>, shard: Option<(u32, u32)>, boards_too: bool) {
         let only = |guild| shard.map_or(true, |(id, count)| shard_of(guild, count) == id);
-        self.app
-            .catch_up(&DiscordChannels::port(http, &self.answer_only), only, boards_too);
+        self.app.catch_up(
+            &DiscordChannels::port(http, &self.answer_only),
+            only,
+            boards_too,
+        );
     }
 
     /// Registers the slash commands, in the configured server or globally.

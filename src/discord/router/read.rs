@@ -63,7 +63,10 @@ fn menu_invocation(cmd: &CommandInteraction) -> Option<Invocation> {
         return None;
     };
     let mut invocation = Invocation::new(command);
-    let option = command.options.iter().find(|o| o.kind == OptionKind::User)?;
+    let option = command
+        .options
+        .iter()
+        .find(|o| o.kind == OptionKind::User)?;
     invocation.args.push((
         option.name,
         ArgValue::User(UserRef {

@@ -75,7 +75,12 @@ impl StandIn {
             None => {
                 // Outside a server, `user` instead of `member` (Discord's "Interaction Object").
                 v["user"] = user.json();
-                let private = self.inner.state().private_channels.get(&place.channel).copied();
+                let private = self
+                    .inner
+                    .state()
+                    .private_channels
+                    .get(&place.channel)
+                    .copied();
                 match private {
                     // A conversation between people ("PRIVATE_CHANNEL", context 2): only a
                     // person's own installation of the app reaches it, and the app is no
@@ -92,8 +97,7 @@ impl StandIn {
                             );
                         }
                         v["context"] = json!(2);
-                        v["authorizing_integration_owners"] =
-                            json!({"1": user.id.to_string()});
+                        v["authorizing_integration_owners"] = json!({"1": user.id.to_string()});
                         v["channel"] = json!({
                             "id": place.channel.to_string(),
                             "type": channel_type,
@@ -123,10 +127,7 @@ impl StandIn {
     /// but never post (403, 50001 Missing Access).
     pub fn group_dm(&self) -> Place {
         let place = Place::dm(snowflake());
-        self.inner
-            .state()
-            .private_channels
-            .insert(place.channel, 3);
+        self.inner.state().private_channels.insert(place.channel, 3);
         place
     }
 

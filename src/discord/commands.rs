@@ -27,10 +27,9 @@ fn command(spec: &CommandSpec) -> CreateCommand {
     with_reach(c, spec.id.reach())
 }
 
-/// Installable to a server and to a person, usable where `reach` says (Discord reads both
-/// only on global commands).
+/// Installable and usable where `reach` says (Discord reads both only on global commands).
 fn with_reach(c: CreateCommand, reach: Reach) -> CreateCommand {
-    c.integration_types(integration_types())
+    c.integration_types(integration_types(reach))
         .contexts(contexts(reach))
 }
 

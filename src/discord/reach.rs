@@ -50,9 +50,15 @@ pub fn answer_only(
     }
 }
 
-/// Both installations: to a server, and to a person for themselves.
-pub fn integration_types() -> Vec<InstallationContext> {
-    vec![InstallationContext::Guild, InstallationContext::User]
+/// The installations that offer a command that reaches `reach`: a server's, and for what
+/// needs no server a person's own too. A person's installation in a server without the bot
+/// does not offer the server's commands: the bot could post nothing there (no tournament
+/// rounds), and they are the server's to give.
+pub fn integration_types(reach: Reach) -> Vec<InstallationContext> {
+    match reach {
+        Reach::Server => vec![InstallationContext::Guild],
+        Reach::Anywhere => vec![InstallationContext::Guild, InstallationContext::User],
+    }
 }
 
 /// The interaction contexts of a command that reaches `reach`.

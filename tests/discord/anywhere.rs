@@ -40,9 +40,6 @@ async fn the_registration_offers_each_command_where_it_works_for_both_installs()
     let put = standin.commands_put().await;
     assert!(matches!(put.route, Route::Commands { guild: None }));
     let commands = put.body().as_array().unwrap().clone();
-    for c in &commands {
-        assert_eq!(c["integration_types"], json!([0, 1]), "{}", c["name"]);
-    }
     for name in [
         "challenge",
         "play",
@@ -55,16 +52,22 @@ async fn the_registration_offers_each_command_where_it_works_for_both_installs()
         "review",
     ] {
         let c = registered(&commands, name, 1);
+        // Installable to a server and to a person; usable in servers, the bot's DM, and
+        // other DMs and group DMs.
+        assert_eq!(c["integration_types"], json!([0, 1]), "/{name}");
         assert_eq!(c["contexts"], json!([0, 1, 2]), "/{name}");
     }
     for name in ["leaderboard", "cancel", "tournament"] {
         let c = registered(&commands, name, 1);
+        // A server's own: offered only where a server installed the app, in its channels.
+        assert_eq!(c["integration_types"], json!([0]), "/{name}");
         assert_eq!(c["contexts"], json!([0]), "/{name}");
     }
     // The member's menu: "Challenge to draughts", in Spanish too, everywhere.
     let menu = registered(&commands, "Challenge to draughts", 2);
     assert_eq!(menu["name_localizations"]["es-ES"], "Desafiar a damas");
     assert_eq!(menu["name_localizations"]["es-419"], "Desafiar a damas");
+    assert_eq!(menu["integration_types"], json!([0, 1]));
     assert_eq!(menu["contexts"], json!([0, 1, 2]));
     assert!(menu.get("options").map_or(true, |o| o == &json!([])));
     standin.assert_no_refusals();

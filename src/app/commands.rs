@@ -569,6 +569,13 @@ macro_rules! commands {
         )*
 
         impl Command {
+            /// Which command this is.
+            pub fn id(&self) -> CommandId {
+                match self {
+                    $(Command::$id(_) => CommandId::$id),*
+                }
+            }
+
             /// The command an invocation asks for, its options typed; `None` when a required
             /// option is missing or not of its type.
             pub fn read(inv: &Invocation) -> Option<Command> {
@@ -675,6 +682,58 @@ commands! {
     }
     /// Leave the console.
     Quit "quit" Console ["exit"] {}
+}
+
+/// Where a command can be used: in a server's channels only, or also in private
+/// conversations (on Discord: a direct message with the bot, and the direct and group
+/// messages between friends where a person installed the app for themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Only in a server: it reads or changes what belongs to a server (its tournaments, its
+    /// leaderboards, its moderators' work, its settings).
+    Server,
+    /// In a server and in private conversations: it needs no more than the channel's game
+    /// and the person who acts.
+    Anywhere,
+}
+
+impl CommandId {
+    /// Where the command can be used (registered on Discord as its `contexts`, and checked
+    /// again by [`App::run`], since an older registration may still offer it elsewhere).
+    pub const fn reach(self) -> Reach {
+        match self {
+            CommandId::Challenge
+            | CommandId::Play
+            | CommandId::Move
+            | CommandId::Board
+            | CommandId::Resign
+            | CommandId::Draw
+            | CommandId::Undo
+            | CommandId::Explain
+            | CommandId::Rules
+            | CommandId::Stats
+            | CommandId::Pdn
+            | CommandId::Help
+            | CommandId::ForgetMe
+            | CommandId::Puzzle
+            | CommandId::Review => Reach::Anywhere,
+            CommandId::Leaderboard
+            | CommandId::Cancel
+            | CommandId::TournamentCreate
+            | CommandId::TournamentJoin
+            | CommandId::TournamentLeave
+            | CommandId::TournamentStart
+            | CommandId::TournamentStandings
+            | CommandId::TournamentPairings
+            | CommandId::TournamentWithdraw
+            | CommandId::TournamentCancel
+            | CommandId::TournamentPdn => Reach::Server,
+            // The console's own: it has no servers.
+            CommandId::Accept | CommandId::Decline | CommandId::Moves | CommandId::Quit => {
+                Reach::Anywhere
+            }
+        }
+    }
 }
 
 /// Where a new game is played.
@@ -870,6 +929,9 @@ impl App {
         command: Command,
         can_create_threads: bool,
     ) -> Answer {
+        if place.guild_id.is_none() && command.id().reach() == Reach::Server {
+            return needs_server(actor.lang());
+        }
         match command {
             Command::Challenge(c) => {
                 let terms = super::challenge::Terms {
@@ -980,4 +1042,9 @@ impl App {
             Command::Quit(_) => Answer::default(),
         }
     }
+}
+
+/// The refusal of a command that works only in a server, used elsewhere.
+fn needs_server(lang: Lang) -> Answer {
+    Reply::refusal(t(lang, i18n::fl!("err-needs-server"))).into()
 }

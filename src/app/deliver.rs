@@ -47,4 +47,12 @@ pub trait Delivery: Send + Sync + 'static {
     async fn open_thread(&self, parent: u64, name: &str) -> Result<u64, NotShown>;
     /// Closes a game's thread, keeping it readable.
     async fn archive_thread(&self, thread: u64) -> Result<(), NotShown>;
+    /// Whether the front end can only answer requests made in `channel`, and never post, edit
+    /// or notify there on its own (Discord: a direct or group message where a person
+    /// installed the app for themselves; the bot is no member there). The app then shows
+    /// there only in answers: the bot's move in the follow-up of the move it answers, and
+    /// what it could not post at the next request made there ([`crate::app::held`]).
+    fn answer_only(&self, _channel: u64) -> bool {
+        false
+    }
 }

@@ -15,6 +15,7 @@ pub mod challenge;
 pub mod commands;
 pub mod deliver;
 pub mod forget;
+pub(crate) mod held;
 pub mod i18n;
 pub mod ids;
 pub mod in_flight;
@@ -162,6 +163,8 @@ pub struct App {
     pool: Arc<SearchPool>,
     /// The last reviews, for their page buttons.
     reviews: review::ReviewCache,
+    /// What could not be posted in answer-only channels, for the next request there.
+    held: held::HeldReplies,
 }
 
 impl App {
@@ -185,6 +188,7 @@ impl App {
             ),
             settings,
             reviews: review::ReviewCache::default(),
+            held: held::HeldReplies::default(),
         }
     }
 

@@ -7,7 +7,6 @@
 
 use super::deliver::Delivery;
 use super::i18n::Lang;
-use super::shown::post;
 use super::{App, Owed, Place, Swept};
 use std::sync::Arc;
 
@@ -129,15 +128,16 @@ impl App {
                     channel_id,
                     message_id: Some(message_id),
                     reply,
-                } => {
+                } if !out.answer_only(channel_id) => {
                     if let Err(e) = out.edit(channel_id, message_id, &reply).await {
                         tracing::warn!("could not close the expired challenge {message_id}: {e}");
                     }
                 }
+                // Posted anew; held for the next request where nothing can be posted.
                 Swept::ChallengeExpired {
                     channel_id, reply, ..
                 } => {
-                    post(out, channel_id, &reply).await;
+                    self.publish(channel_id, &reply, out).await;
                 }
             }
         }

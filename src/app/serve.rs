@@ -92,10 +92,75 @@ impl App {
         if let Some(end) = answer.close_thread {
             self.close_thread(end, &**out).await;
         }
+        if out.answer_only(here) {
+            self.follow_with_what_waits(place, lang, respond, out).await;
+            return;
+        }
         let (trigger, bot_place) = match answer.bot_turn {
             Some(owed) => (BotTrigger::Owed, owed),
             None => (BotTrigger::Nudge, place),
         };
         self.start_bot_turn(out, bot_place, lang, trigger);
+    }
+
+    /// In a channel where only answers can be shown ([`Delivery::answer_only`]), everything
+    /// waiting to be shown there follows the answer, as follow-ups of the same request: what
+    /// was held since the last request (reminders, a loss on time, an expired challenge, a
+    /// bot move made meanwhile), then the bot's move if it owes one — made now, whatever
+    /// triggered it, since nothing else could show it — or else the game's board if it was
+    /// stored but never shown (the process stopped in between).
+    async fn follow_with_what_waits(
+        &self,
+        place: Place,
+        lang: Lang,
+        respond: &dyn Respond,
+        out: &Arc<dyn Delivery>,
+    ) {
+        let channel = place.channel_id;
+        for reply in self.held.take(channel) {
+            self.follow_up_with(channel, &reply, respond, out).await;
+        }
+        let bot = self.bot_turn(place, lang).await;
+        for reply in &bot.replies {
+            self.follow_up_with(channel, reply, respond, out).await;
+        }
+        if !bot.replies.is_empty() {
+            return;
+        }
+        let unshown = match self.store.active_game(channel) {
+            Ok(Some(rec)) => self.board_shown_at(&rec) != Some(rec.moves.len()),
+            Ok(None) => false,
+            Err(e) => {
+                tracing::warn!("cannot read the game of channel {channel}: {e}");
+                false
+            }
+        };
+        if unshown {
+            for reply in self.current_board(place, lang).await.replies {
+                self.follow_up_with(channel, &reply, respond, out).await;
+            }
+        }
+    }
+
+    /// Shows `reply` as a follow-up of the request and records it; a public one that could
+    /// not be shown waits for the next request in the channel.
+    async fn follow_up_with(
+        &self,
+        channel: u64,
+        reply: &Reply,
+        respond: &dyn Respond,
+        out: &Arc<dyn Delivery>,
+    ) {
+        match respond.follow_up(reply).await {
+            Shown::Message(m) => self.shown(reply, m, &**out).await,
+            Shown::Shown => {}
+            Shown::Lost(e) if reply.is_private() => {
+                tracing::warn!("a private reply was lost: {e}")
+            }
+            Shown::Lost(e) => {
+                tracing::warn!("a follow-up was lost ({e}); it waits for the next request");
+                self.held.hold(channel, reply.clone());
+            }
+        }
     }
 }

@@ -39,13 +39,18 @@ impl App {
     }
 
     /// Posts a public reply in `channel` and records it ([`App::shown`]); its message, or
-    /// `None` when it could not be shown (logged).
+    /// `None` when it could not be shown (logged). Where nothing can be posted
+    /// ([`Delivery::answer_only`]) it is held for the next request made there.
     pub(crate) async fn publish(
         &self,
         channel: u64,
         reply: &Reply,
         out: &dyn Delivery,
     ) -> Option<MessageId> {
+        if out.answer_only(channel) {
+            self.held.hold(channel, reply.clone());
+            return None;
+        }
         let message = post(out, channel, reply).await?;
         self.shown(reply, message, out).await;
         Some(message)
@@ -122,6 +127,10 @@ pub(crate) async fn post(out: &dyn Delivery, channel: u64, reply: &Reply) -> Opt
 
 /// Removes a board message's buttons and menu (it keeps its picture).
 async fn strip_controls(out: &dyn Delivery, channel: u64, message: MessageId) {
+    if out.answer_only(channel) {
+        // Nothing can be edited there; an outdated button answers "outdated".
+        return;
+    }
     if let Err(e) = out.strip_controls(channel, message).await {
         // Harmless: an outdated button answers "outdated" anyway.
         tracing::debug!("could not strip old board {message}: {e}");

@@ -3,6 +3,7 @@
 //! ([`with_retries`]).
 
 use super::deliver::{json_code, with_retries, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE};
+use super::reach::{AnswerOnlyChannels, MISSING_ACCESS};
 use super::respond::Rendered;
 use crate::app::deliver::{Delivery, MessageId, NotShown, Why};
 use crate::app::Reply;
@@ -16,16 +17,30 @@ use std::sync::Arc;
 /// Discord's channels, through the bot's REST client.
 pub struct DiscordChannels {
     http: Arc<Http>,
+    /// Where the bot can only answer interactions, shared by every port of the process.
+    answer_only: Arc<AnswerOnlyChannels>,
 }
 
 impl DiscordChannels {
-    pub fn new(http: Arc<Http>) -> DiscordChannels {
-        DiscordChannels { http }
+    pub fn new(http: Arc<Http>, answer_only: Arc<AnswerOnlyChannels>) -> DiscordChannels {
+        DiscordChannels { http, answer_only }
     }
 
     /// The port over `http`, as the app takes it.
-    pub fn port(http: &Arc<Http>) -> Arc<dyn Delivery> {
-        Arc::new(DiscordChannels::new(Arc::clone(http)))
+    pub fn port(http: &Arc<Http>, answer_only: &Arc<AnswerOnlyChannels>) -> Arc<dyn Delivery> {
+        Arc::new(DiscordChannels::new(
+            Arc::clone(http),
+            Arc::clone(answer_only),
+        ))
+    }
+
+    /// A failure in `channel`: a refusal for want of access there teaches that only answers
+    /// reach it (a conversation learned before a restart, whose game the bot takes up again).
+    fn failed_in(&self, channel: u64, e: serenity::Error) -> NotShown {
+        if json_code(&e) == Some(MISSING_ACCESS) {
+            self.answer_only.learn(channel, true);
+        }
+        not_shown(e)
     }
 }
 
@@ -50,13 +65,14 @@ fn not_shown(e: serenity::Error) -> NotShown {
 #[async_trait]
 impl Delivery for DiscordChannels {
     async fn post(&self, channel: u64, reply: &Reply) -> Result<MessageId, NotShown> {
+        let id = channel;
         let channel = ChannelId::new(channel);
         with_retries("post in the channel", None, || {
             channel.send_message(&self.http, Rendered::new(reply).channel_message())
         })
         .await
         .map(|m| m.id.get())
-        .map_err(not_shown)
+        .map_err(|e| self.failed_in(id, e))
     }
 
     async fn edit(&self, channel: u64, message: MessageId, reply: &Reply) -> Result<(), NotShown> {
@@ -69,7 +85,7 @@ impl Delivery for DiscordChannels {
         })
         .await
         .map(|_| ())
-        .map_err(not_shown)
+        .map_err(|e| self.failed_in(channel, e))
     }
 
     async fn strip_controls(&self, channel: u64, message: MessageId) -> Result<(), NotShown> {
@@ -82,7 +98,7 @@ impl Delivery for DiscordChannels {
         })
         .await
         .map(|_| ())
-        .map_err(not_shown)
+        .map_err(|e| self.failed_in(channel, e))
     }
 
     async fn open_thread(&self, parent: u64, name: &str) -> Result<u64, NotShown> {
@@ -104,5 +120,9 @@ impl Delivery for DiscordChannels {
         .await
         .map(|_| ())
         .map_err(not_shown)
+    }
+
+    fn answer_only(&self, channel: u64) -> bool {
+        self.answer_only.contains(channel)
     }
 }

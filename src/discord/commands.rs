@@ -2,11 +2,13 @@
 //! names, Spanish localizations (es-ES and es-419), descriptions and choice labels in both
 //! languages from the Fluent files.
 
+use super::reach::{contexts, integration_types};
 use crate::app::commands::{
-    group_name_id, groups, CommandSpec, OptionKind, OptionSpec, Surface, COMMANDS,
+    group_name_id, groups, CommandId, CommandSpec, OptionKind, OptionSpec, Reach, Surface, COMMANDS,
 };
-use crate::app::i18n::{t, Lang};
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
+use crate::app::i18n::{t, Lang, Msg};
+use crate::fl;
+use serenity::all::{CommandOptionType, CommandType, CreateCommand, CreateCommandOption};
 
 /// The Discord locales that get the Spanish texts.
 const SPANISH: [&str; 2] = ["es-ES", "es-419"];
@@ -22,7 +24,36 @@ fn command(spec: &CommandSpec) -> CreateCommand {
     for o in spec.options {
         c = c.add_option(option(o));
     }
-    c
+    with_reach(c, spec.id.reach())
+}
+
+/// Installable and usable where `reach` says (Discord reads both only on global commands).
+fn with_reach(c: CreateCommand, reach: Reach) -> CreateCommand {
+    c.integration_types(integration_types(reach))
+        .contexts(contexts(reach))
+}
+
+/// The commands of a member's menu (right-click a member, Apps): each stands for a command
+/// of the table, the member clicked given as its user option. Registered under its English
+/// label, with the Spanish one as its localization.
+const MENUS: [(Msg<'static>, CommandId); 1] = [(fl!("menu-challenge"), CommandId::Challenge)];
+
+/// A member's menu command (a USER command, no options, no description).
+fn menu(label: Msg<'static>, id: CommandId) -> CreateCommand {
+    let mut c = CreateCommand::new(t(Lang::En, label)).kind(CommandType::User);
+    for l in SPANISH {
+        c = c.name_localized(l, t(Lang::Es, label));
+    }
+    with_reach(c, id.reach())
+}
+
+/// The command a member's menu command called `name` (as registered, or in Spanish) stands
+/// for.
+pub fn menu_command(name: &str) -> Option<&'static CommandSpec> {
+    let (_, id) = MENUS
+        .iter()
+        .find(|(label, _)| [Lang::En, Lang::Es].iter().any(|&l| t(l, *label) == name))?;
+    COMMANDS.iter().find(|c| c.id == *id)
 }
 
 /// A group of subcommands (`/tournament`): one command whose options are its members, each
@@ -53,7 +84,13 @@ fn group(name: &'static str) -> CreateCommand {
         }
         c = c.add_option(sub);
     }
-    c
+    // Where every member can be used (the strictest member's reach).
+    let members = COMMANDS.iter().filter(|s| s.group == Some(name));
+    let reach = match members.map(|s| s.id.reach()).any(|r| r == Reach::Server) {
+        true => Reach::Server,
+        false => Reach::Anywhere,
+    };
+    with_reach(c, reach)
 }
 
 fn option(spec: &OptionSpec) -> CreateCommandOption {
@@ -91,12 +128,14 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
     o
 }
 
-/// Every command the bot registers (the console's own, for what buttons do here, are not).
+/// Every command the bot registers (the console's own, for what buttons do here, are not),
+/// the members' menu commands last.
 pub fn all() -> Vec<CreateCommand> {
     COMMANDS
         .iter()
         .filter(|c| c.surface == Surface::Everywhere && c.group.is_none())
         .map(command)
         .chain(groups().map(group))
+        .chain(MENUS.iter().map(|&(label, id)| menu(label, id)))
         .collect()
 }

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod deliver;
 pub mod health;
 pub mod logs;
+pub mod reach;
 pub mod replay;
 pub mod respond;
 pub mod router;
@@ -249,7 +250,7 @@ pub async fn sweep_every(http: Arc<Http>, handler: Arc<router::Handler>, every: 
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // The first tick is at once: the start's own catch-up is starting those moves.
     let mut first = true;
-    let out = channels::DiscordChannels::port(&http);
+    let out = channels::DiscordChannels::port(&http, &handler.answer_only);
     loop {
         ticks.tick().await;
         let Some(working) = handler.app.work().start() else {

@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod anywhere;
 mod ballot;
 mod e2e;
 mod faults;

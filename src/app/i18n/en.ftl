@@ -796,3 +796,8 @@ review-line-missed-shot = missed shot: { $line }
 review-line-allowed-shot = allows shot: { $line }
 review-line-player = { $colour }: accuracy { $accuracy }%, inaccuracies { $inaccuracies }, mistakes { $mistakes }, blunders { $blunders }, missed shots { $missed }
 review-line-swing = biggest swing at ply { $ply }
+
+## Play anywhere: private conversations, and the menu on a member
+err-needs-server = This command needs a server: use it in a server's channel. Games, puzzles and reviews also work here.
+# The command in the menu of a member (right-click, Apps).
+menu-challenge = Challenge to draughts

@@ -795,3 +795,8 @@ review-line-missed-shot = golpe no visto: { $line }
 review-line-allowed-shot = permite un golpe: { $line }
 review-line-player = { $colour }: precisión { $accuracy } %, imprecisiones { $inaccuracies }, errores { $mistakes }, errores graves { $blunders }, golpes no vistos { $missed }
 review-line-swing = mayor vuelco en la media jugada { $ply }
+
+## Play anywhere: private conversations, and the menu on a member
+err-needs-server = Este comando necesita un servidor: úsalo en un canal de un servidor. Las partidas, los problemas y los análisis también funcionan aquí.
+# The command in the menu of a member (right-click, Apps).
+menu-challenge = Desafiar a damas

@@ -30,6 +30,7 @@ use super::attachments::Fetcher;
 use super::channels::DiscordChannels;
 use super::deliver::{self, with_retries, ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE};
 use super::health::Health;
+use super::reach::{self, AnswerOnlyChannels};
 use super::replay::{Admission, ReplayGuard};
 use super::respond::{self, Rendered};
 use super::shards::shard_of;
@@ -76,6 +77,8 @@ pub struct Handler {
     pub replays: ReplayGuard,
     /// What `/readyz` reads (shards connected, the store, stopping).
     pub health: Arc<Health>,
+    /// The channels where the bot can only answer interactions, learned from them.
+    pub answer_only: Arc<AnswerOnlyChannels>,
 }
 
 /// How often a review's progress may be shown: Discord allows a few edits a second per
@@ -120,6 +123,7 @@ impl Handler {
             defer_after: config.defer_after,
             files: Fetcher::new(config.api_proxy.as_deref(), config.settings.file_fetch_time),
             shard_count: AtomicU32::new(1),
+            answer_only: Arc::default(),
         }
     }
 
@@ -135,8 +139,12 @@ impl Handler {
             guild_id: cmd.guild_id.map(GuildId::get),
             channel_id: cmd.channel_id.get(),
         };
+        self.answer_only.learn(
+            place.channel_id,
+            reach::answer_only(cmd.context, &cmd.authorizing_integration_owners),
+        );
         let (deferred_tx, deferred_rx) = tokio::sync::watch::channel(false);
-        let out = DiscordChannels::port(http);
+        let out = DiscordChannels::port(http, &self.answer_only);
         let work = async {
             if !act {
                 return unsure_answer(&actor);
@@ -283,11 +291,15 @@ impl Handler {
             guild_id: c.guild_id.map(GuildId::get),
             channel_id: c.channel_id.get(),
         };
+        self.answer_only.learn(
+            place.channel_id,
+            reach::answer_only(c.context, &c.authorizing_integration_owners),
+        );
         let values = match &c.data.kind {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
-        let out = DiscordChannels::port(http);
+        let out = DiscordChannels::port(http, &self.answer_only);
         let work = async {
             if !act {
                 return unsure_answer(&actor);
@@ -320,8 +332,11 @@ impl Handler {
     /// move N times.
     pub fn catch_up(&self, http: &Arc<Http>, shard: Option<(u32, u32)>, boards_too: bool) {
         let only = |guild| shard.map_or(true, |(id, count)| shard_of(guild, count) == id);
-        self.app
-            .catch_up(&DiscordChannels::port(http), only, boards_too);
+        self.app.catch_up(
+            &DiscordChannels::port(http, &self.answer_only),
+            only,
+            boards_too,
+        );
     }
 
     /// Registers the slash commands, in the configured server or globally.

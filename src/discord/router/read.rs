@@ -2,10 +2,15 @@
 //! permissions. Discord's shapes in, the app's plain values out.
 
 use super::*;
+use crate::app::commands::OptionKind;
+use serenity::all::{CommandType, ResolvedTarget};
 
 /// A slash command as the app's command table reads it; `None` for a name the table does
 /// not know (a command left registered by an older version).
 pub(super) fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
+    if cmd.data.kind == CommandType::User {
+        return menu_invocation(cmd);
+    }
     let options = cmd.data.options();
     let (spec, options) = match commands::find(&cmd.data.name) {
         Some(spec) => (spec, options),
@@ -49,6 +54,34 @@ pub(super) fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
     Some(invocation)
 }
 
+/// A command of a member's menu (a USER command, `/challenge` on the member clicked) as the
+/// command it stands for: Discord sends the member as `data.target_id`, resolved in
+/// `data.resolved.users` (and `members`, in a server).
+fn menu_invocation(cmd: &CommandInteraction) -> Option<Invocation> {
+    let command = crate::discord::commands::menu_command(&cmd.data.name)?;
+    let ResolvedTarget::User(user, member) = cmd.data.target()? else {
+        return None;
+    };
+    let mut invocation = Invocation::new(command);
+    let option = command
+        .options
+        .iter()
+        .find(|o| o.kind == OptionKind::User)?;
+    invocation.args.push((
+        option.name,
+        ArgValue::User(UserRef {
+            user_id: user.id.get(),
+            name: member
+                .and_then(|m| m.nick.clone())
+                .or_else(|| user.global_name.clone())
+                .unwrap_or_else(|| user.name.clone()),
+            is_bot: user.bot,
+        }),
+    ));
+    invocation.can_create_threads = can_create_threads(cmd);
+    Some(invocation)
+}
+
 /// Whether the bot may open a public thread where a command was run: its permissions there
 /// (the interaction's `app_permissions`) include Create Public Threads, and the channel is not
 /// a thread itself (threads do not nest).
@@ -61,6 +94,7 @@ pub(super) fn can_create_threads(cmd: &CommandInteraction) -> bool {
     });
     cmd.guild_id.is_some()
         && !in_thread
+        && !reach::answer_only(cmd.context, &cmd.authorizing_integration_owners)
         && cmd
             .app_permissions
             .is_some_and(|p| p.contains(Permissions::CREATE_PUBLIC_THREADS))

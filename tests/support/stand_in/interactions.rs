@@ -73,12 +73,87 @@ impl StandIn {
                 v["authorizing_integration_owners"] = json!({"0": guild.to_string()});
             }
             None => {
+                // Outside a server, `user` instead of `member` (Discord's "Interaction Object").
                 v["user"] = user.json();
-                v["context"] = json!(1);
-                v["authorizing_integration_owners"] = json!({"0": "0"});
+                let private = self
+                    .inner
+                    .state()
+                    .private_channels
+                    .get(&place.channel)
+                    .copied();
+                match private {
+                    // A conversation between people ("PRIVATE_CHANNEL", context 2): only a
+                    // person's own installation of the app reaches it, and the app is no
+                    // member there. A command is authorized by the installation of whoever
+                    // uses it (Discord offers nobody else the app's commands); a component by
+                    // that of the person whose interaction made its message (set by
+                    // `component_like`).
+                    Some(channel_type) => {
+                        if matches!(kind, 2 | 4) {
+                            assert!(
+                                self.inner.state().user_installs.contains(&user.id),
+                                "Discord offers {} no command of an app they did not install                                  in a conversation without the bot (StandIn::install_for)",
+                                user.name
+                            );
+                        }
+                        v["context"] = json!(2);
+                        v["authorizing_integration_owners"] = json!({"1": user.id.to_string()});
+                        v["channel"] = json!({
+                            "id": place.channel.to_string(),
+                            "type": channel_type,
+                        });
+                        v["app_permissions"] = json!(USER_INSTALL_APP_PERMISSIONS.to_string());
+                    }
+                    // The DM with the bot ("BOT_DM", context 1): the server installation
+                    // reaches it, as "0" (no server).
+                    None => {
+                        v["context"] = json!(1);
+                        v["authorizing_integration_owners"] = json!({"0": "0"});
+                    }
+                }
             }
         }
         v
+    }
+
+    /// Installs the app for `user` themselves (Discord's user install): their commands then
+    /// work in their DMs and group DMs with friends, where the bot is no member.
+    pub fn install_for(&self, user: &TestUser) {
+        self.inner.state().user_installs.insert(user.id);
+    }
+
+    /// A new group DM between people, without the bot: the app reaches it only through a
+    /// member's own installation ([`Self::install_for`]), and can answer interactions there
+    /// but never post (403, 50001 Missing Access).
+    pub fn group_dm(&self) -> Place {
+        let place = Place::dm(snowflake());
+        self.inner.state().private_channels.insert(place.channel, 3);
+        place
+    }
+
+    /// A command of a member's menu (a USER command, `type 2` with `data.type` 2): `user`
+    /// right-clicks `target`, Apps, `name`. Discord sends the member as `data.target_id`,
+    /// resolved in `data.resolved.users` (and `members` in a server).
+    pub fn user_command(
+        &self,
+        user: &TestUser,
+        place: Place,
+        name: &str,
+        target: &TestUser,
+    ) -> Value {
+        let id = target.id.to_string();
+        let mut resolved = json!({"users": {&id: target.json()}});
+        if place.guild.is_some() {
+            resolved["members"] = json!({&id: target.partial_member_json()});
+        }
+        let data = json!({
+            "id": self.command_id(place.guild, name, 2).to_string(),
+            "name": name,
+            "type": 2,
+            "target_id": id,
+            "resolved": resolved,
+        });
+        self.interaction(2, user, place, data)
     }
 
     fn command_like(
@@ -145,6 +220,13 @@ impl StandIn {
     fn component_like(&self, user: &TestUser, message: &Value, data: Value) -> Value {
         let place = place_of(message);
         let mut v = self.interaction(3, user, place, data);
+        if v["context"] == json!(2) {
+            let id: Option<u64> = message["id"].as_str().and_then(|s| s.parse().ok());
+            let owner = id.and_then(|id| self.inner.state().answered_for.get(&id).copied());
+            if let Some(owner) = owner {
+                v["authorizing_integration_owners"] = json!({"1": owner.to_string()});
+            }
+        }
         v["message"] = message.clone();
         v
     }
@@ -265,6 +347,11 @@ impl StandIn {
             .expect("channel_id");
         let guild: Option<u64> = payload["guild_id"].as_str().and_then(|s| s.parse().ok());
         let place = Place { channel, guild };
+        let person = match payload.get("member") {
+            Some(member) => &member["user"]["id"],
+            None => &payload["user"]["id"],
+        };
+        let user: u64 = person.as_str().and_then(|s| s.parse().ok()).unwrap_or(0);
         let message = payload.get("message").cloned();
         let message_id: Option<u64> = message
             .as_ref()
@@ -288,6 +375,7 @@ impl StandIn {
                 ack: None,
                 original: None,
                 followups: Vec::new(),
+                user,
             },
         );
         (id, token, kind)

@@ -52,6 +52,11 @@ use tokio::sync::{mpsc, watch};
 /// The bot token the stand-in expects unless [`Config::token`] says otherwise.
 pub const DEFAULT_TOKEN: &str = "c3RhbmQtaW4.test.token";
 
+/// What an app installed by a person (not the server) may do in a conversation it is no
+/// member of, as `app_permissions` says there: send, embed, attach and use external emoji —
+/// in answers to interactions only. No View Channel, no threads.
+pub const USER_INSTALL_APP_PERMISSIONS: u64 = (1 << 11) | (1 << 14) | (1 << 15) | (1 << 18);
+
 /// Permission bits (Discord's numbering) the stand-in checks.
 pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
 pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
@@ -430,6 +435,8 @@ pub(crate) struct InteractionState {
     /// The message `@original` refers to.
     pub(crate) original: Option<u64>,
     pub(crate) followups: Vec<u64>,
+    /// Who caused it.
+    pub(crate) user: u64,
 }
 
 #[derive(Default)]
@@ -460,6 +467,14 @@ pub(crate) struct State {
     pub(crate) file_delays: HashMap<u64, Duration>,
     /// How many times the CDN was asked for each file.
     pub(crate) cdn_fetches: HashMap<u64, u32>,
+    /// Conversations between people (DMs and group DMs) by channel, with their channel type
+    /// (1 DM, 3 group DM): the bot is no member of any ([`StandIn::group_dm`]).
+    pub(crate) private_channels: HashMap<u64, u64>,
+    /// The people who installed the app for themselves ([`StandIn::install_for`]).
+    pub(crate) user_installs: std::collections::HashSet<u64>,
+    /// The person whose interaction each message answers: a component on it is authorized
+    /// by that person's installation.
+    pub(crate) answered_for: HashMap<u64, u64>,
 }
 
 impl State {

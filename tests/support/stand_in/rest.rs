@@ -975,6 +975,10 @@ pub(crate) fn callback(
     let it = st.interactions.get_mut(&id).expect("checked above");
     it.ack = Some(answer_type);
     it.original = original;
+    let user = it.user;
+    if let (Some(message), 4 | 5) = (original, answer_type) {
+        st.answered_for.insert(message, user);
+    }
     (204, None)
 }
 
@@ -1066,18 +1070,33 @@ fn followup(inner: &Inner, st: &mut State, rec: &mut Recorded, token: &str) -> A
                 .as_str()
                 .and_then(|s| s.parse().ok())
                 .expect("message id");
-            st.interactions
-                .get_mut(&id)
-                .expect("known")
-                .followups
-                .push(mid);
+            let it = st.interactions.get_mut(&id).expect("known");
+            it.followups.push(mid);
+            let user = it.user;
+            st.answered_for.insert(mid, user);
             (200, Some(m))
         }
         Err(refused) => refused,
     }
 }
 
+/// The refusal of any request about a conversation the bot is no member of (a DM or group DM
+/// reached by a person's own installation): Discord answers 403, 50001 Missing Access. Only
+/// the interactions' own endpoints (callback, `@original`, follow-ups) reach it.
+fn no_access(st: &State, rec: &mut Recorded, channel: u64) -> Option<Answer> {
+    if !st.private_channels.contains_key(&channel) {
+        return None;
+    }
+    rec.problems.push(format!(
+        "the bot is no member of conversation {channel}: only answers to interactions reach it"
+    ));
+    Some(error(403, 50001, "Missing Access"))
+}
+
 fn channel_post(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64) -> Answer {
+    if let Some(refused) = no_access(st, rec, channel) {
+        return refused;
+    }
     let body = rec.body().clone();
     let place = place_in(st, channel);
     match create_message(inner, st, rec, place, &body, 0, false, "") {
@@ -1093,6 +1112,9 @@ fn channel_message(
     channel: u64,
     id: u64,
 ) -> Answer {
+    if let Some(refused) = no_access(st, rec, channel) {
+        return refused;
+    }
     let Some(message) = st
         .messages
         .get(&id)
@@ -1143,6 +1165,9 @@ fn create_thread(
     parent: u64,
     message: Option<u64>,
 ) -> Answer {
+    if let Some(refused) = no_access(st, rec, parent) {
+        return refused;
+    }
     if st.threads.contains_key(&parent) {
         rec.problems
             .push("a thread cannot be opened in a thread".to_owned());
@@ -1235,6 +1260,9 @@ fn create_thread(
 
 /// `GET`/`PATCH /channels/{id}` for a thread: archive, unarchive, lock, rename.
 fn thread_channel(inner: &Inner, st: &mut State, rec: &mut Recorded, channel: u64) -> Answer {
+    if let Some(refused) = no_access(st, rec, channel) {
+        return refused;
+    }
     let permissions = st.app_permissions_in(channel);
     let Some(thread) = st.threads.get(&channel).cloned() else {
         rec.problems.push(format!(

@@ -392,6 +392,40 @@ pub(crate) fn commands(problems: &mut Problems, body: &Value) {
         } else {
             problems.chars_between(&c("name"), &command["name"], 1, 32);
         }
+        if kind != 1 {
+            // A member's or a message's menu command: a name, no options, no description.
+            if command["options"].as_array().is_some_and(|o| !o.is_empty()) {
+                problems.add(c("options"), "Context menu commands cannot have options.");
+            }
+            if command["description"]
+                .as_str()
+                .is_some_and(|d| !d.is_empty())
+            {
+                problems.add(
+                    c("description"),
+                    "Context menu commands cannot have a description.",
+                );
+            }
+        }
+        // "integration_types": where it can be installed (0 server, 1 user); "contexts":
+        // where it can be used (0 server, 1 the bot's DM, 2 other DMs and group DMs).
+        for (field, allowed) in [("integration_types", 0..=1), ("contexts", 0..=2)] {
+            let Some(values) = command[field].as_array() else {
+                continue;
+            };
+            let numbers: Vec<Option<u64>> = values.iter().map(Value::as_u64).collect();
+            if numbers.is_empty() {
+                problems.add(c(field), "Must be 1 or more in length.");
+            }
+            for (j, n) in numbers.iter().enumerate() {
+                if !n.is_some_and(|n| allowed.contains(&n)) || numbers[..j].contains(n) {
+                    problems.add(
+                        format!("{i}.{field}.{j}"),
+                        format!("Value {:?} is not a valid enum value.", values[j]),
+                    );
+                }
+            }
+        }
         if names.contains(&(kind, name.clone())) {
             problems.add(
                 c("name"),
@@ -405,6 +439,9 @@ pub(crate) fn commands(problems: &mut Problems, body: &Value) {
     }
     if names.iter().filter(|(k, _)| *k == 1).count() > 100 {
         problems.add("", "At most 100 slash commands.");
+    }
+    if names.iter().filter(|(k, _)| *k == 2).count() > 5 {
+        problems.add("", "At most 5 user commands.");
     }
 }
 

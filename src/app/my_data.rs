@@ -38,7 +38,8 @@ impl App {
     /// `/my-data`: the file, privately.
     pub fn my_data(&self, actor: &Actor) -> Answer {
         let lang = actor.lang();
-        let (data, games, left_out) = match self.my_data_json(lang, actor.user_id) {
+        let (data, games, left_out) = match self.my_data_within(lang, actor.user_id, MY_DATA_LIMIT)
+        {
             Ok(d) => d,
             Err(e) => return storage_failed(lang, &e).into(),
         };
@@ -60,12 +61,14 @@ impl App {
         reply.into()
     }
 
-    /// The file's bytes, how many games it holds, and how many old ones it leaves out for
-    /// [`MY_DATA_LIMIT`].
-    pub(crate) fn my_data_json(
+    /// `/my-data`'s file of `user_id` in at most `limit` bytes (as long as their data but their
+    /// finished games fits): its bytes, how many games it holds, and how many of the oldest
+    /// finished games it leaves out to fit. Pretty-printed when that fits.
+    pub fn my_data_within(
         &self,
         lang: Lang,
         user_id: u64,
+        limit: usize,
     ) -> Result<(Vec<u8>, usize, usize), StoreError> {
         let store = &self.store;
         let under_way: Vec<Value> = store
@@ -73,7 +76,7 @@ impl App {
             .iter()
             .map(|rec| self.game_json(lang, rec, user_id))
             .collect();
-        let mut finished: Vec<Value> = store
+        let finished: Vec<Value> = store
             .games_of_player(user_id, usize::MAX)?
             .iter()
             .map(|rec| self.game_json(lang, rec, user_id))
@@ -110,25 +113,32 @@ impl App {
                 .collect::<Vec<_>>(),
             "server_settings_changed": self.settings_changed_by(user_id)?,
         });
-        // Newest first: what does not fit is the oldest.
-        let mut size = to_bytes(&doc).len();
+        let games = under_way_count(&doc) + finished.len();
+        doc["finished_games"] = Value::Array(finished);
+        let pretty = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+        if pretty.len() <= limit {
+            return Ok((pretty, games, 0));
+        }
+        // Too big: compact, whose size is the sum of its parts, and without the oldest
+        // finished games (the list is newest first) until it fits.
+        let Value::Array(finished) = doc["finished_games"].take() else {
+            return Ok((pretty, games, 0));
+        };
+        // Room for `"finished_games_left_out":N,`.
+        let mut size = compact(&doc).len() + 64;
         let mut kept = 0;
         for game in &finished {
-            let more = to_bytes(game).len() + 8;
-            if size + more > MY_DATA_LIMIT {
+            let more = compact(game).len() + 1;
+            if size + more > limit {
                 break;
             }
             size += more;
             kept += 1;
         }
         let left_out = finished.len() - kept;
-        finished.truncate(kept);
-        let games = doc["games_under_way"].as_array().map_or(0, Vec::len) + kept;
-        doc["finished_games"] = Value::Array(finished);
-        if left_out > 0 {
-            doc["finished_games_left_out"] = json!(left_out);
-        }
-        Ok((to_bytes(&doc), games, left_out))
+        doc["finished_games"] = Value::Array(finished.into_iter().take(kept).collect());
+        doc["finished_games_left_out"] = json!(left_out);
+        Ok((compact(&doc), games - left_out, left_out))
     }
 
     /// The server settings whose current value `user_id` set, one object each (server,
@@ -188,9 +198,13 @@ impl App {
     }
 }
 
-fn to_bytes(v: &Value) -> Vec<u8> {
+fn compact(v: &Value) -> Vec<u8> {
     // A `Value` always serializes.
-    serde_json::to_vec_pretty(v).unwrap_or_default()
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+fn under_way_count(doc: &Value) -> usize {
+    doc["games_under_way"].as_array().map_or(0, Vec::len)
 }
 
 /// RFC 3339, UTC, to the second.

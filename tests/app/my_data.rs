@@ -287,3 +287,33 @@ async fn help_says_how_to_see_and_erase_your_data() {
         ayuda.text
     );
 }
+
+#[tokio::test]
+async fn a_file_too_big_leaves_out_the_oldest_finished_games_and_says_so() {
+    let w = World::new(seeded(7));
+    let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
+    for channel in [20, 21, 22] {
+        finished_game(&w.app, &alice, &bob, at(channel)).await;
+    }
+    let lang = damas::app::i18n::Lang::En;
+    let (whole, games, left_out) = w.app.my_data_within(lang, 1, usize::MAX).unwrap();
+    assert_eq!((games, left_out), (3, 0));
+    // Room for all but about one and a half games.
+    let doc: Value = serde_json::from_slice(&whole).unwrap();
+    let game_size = serde_json::to_vec(&doc["finished_games"][0]).unwrap().len();
+    let mut short = doc.clone();
+    short["finished_games"] = Value::Array(vec![]);
+    let limit = serde_json::to_vec(&short).unwrap().len() + 64 + game_size * 3 / 2;
+    let (cut, games, left_out) = w.app.my_data_within(lang, 1, limit).unwrap();
+    assert!(cut.len() <= limit, "{} > {limit}", cut.len());
+    assert_eq!((games, left_out), (1, 2));
+    let doc: Value = serde_json::from_slice(&cut).unwrap();
+    assert_eq!(doc["finished_games_left_out"], 2);
+    let kept: Vec<&str> = doc["finished_games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["channel"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, ["22"], "the newest is kept");
+}

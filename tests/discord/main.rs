@@ -8,6 +8,7 @@ mod support;
 mod ballot;
 mod e2e;
 mod faults;
+mod my_data;
 mod restart;
 mod scale;
 mod smoke;

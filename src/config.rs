@@ -167,6 +167,17 @@ pub const SETTINGS: &[Setting] = &[
         default: "`5s`",
         what: "PostgreSQL: a free connection when all 16 of the process's are busy",
     },
+    // Privacy.
+    Setting {
+        name: "DAMAS_KEEP_GAMES_DAYS",
+        default: "`365`",
+        what: "days a finished game (its moves, players and PDN) is kept before the sweeper removes it; ratings, records, leaderboards and tournament standings stay; `off` keeps games for ever ([docs/PRIVACY.md](docs/PRIVACY.md))",
+    },
+    Setting {
+        name: "DAMAS_PRIVACY_URL",
+        default: "unset",
+        what: "the web address of your privacy statement (your copy of docs/PRIVACY.md), linked from `/help`; unset: `/help` names `/my-data` and `/forget-me` only",
+    },
     // Operations.
     Setting {
         name: "DAMAS_HTTP_MAX_CONNECTIONS",

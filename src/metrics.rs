@@ -47,7 +47,8 @@ pub const SHARDS_CONNECTED: &str = "damas_shards_connected";
 pub const LEASES_HELD: &str = "damas_leases_held";
 /// Passes of the sweeper.
 pub const SWEEPS: &str = "damas_sweeper_runs_total";
-/// What the sweeper did, by `action` (`reminder`, `loss_on_time`, `challenge_expired`).
+/// What the sweeper did, by `action` (`reminder`, `loss_on_time`, `challenge_expired`,
+/// `old_game_removed`).
 pub const SWEEP_ACTIONS: &str = "damas_sweeper_actions_total";
 /// The process's resident memory.
 pub const RESIDENT_MEMORY: &str = "damas_process_resident_memory_bytes";
@@ -129,6 +130,8 @@ pub enum SweepAction {
     Reminder,
     LossOnTime,
     ChallengeExpired,
+    /// A finished game older than `DAMAS_KEEP_GAMES_DAYS` removed.
+    OldGameRemoved,
 }
 
 impl SweepAction {
@@ -137,6 +140,7 @@ impl SweepAction {
             SweepAction::Reminder => "reminder",
             SweepAction::LossOnTime => "loss_on_time",
             SweepAction::ChallengeExpired => "challenge_expired",
+            SweepAction::OldGameRemoved => "old_game_removed",
         }
     }
 }
@@ -220,7 +224,7 @@ fn describe() {
     describe_counter!(SWEEPS, "Passes of the sweeper.");
     describe_counter!(
         SWEEP_ACTIONS,
-        "What the sweeper did, by action (reminder, loss_on_time, challenge_expired)."
+        "What the sweeper did, by action (reminder, loss_on_time, challenge_expired, old_game_removed)."
     );
     describe_gauge!(
         RESIDENT_MEMORY,
@@ -302,7 +306,11 @@ pub fn sweep_run() {
 }
 
 pub fn sweep_action(action: SweepAction) {
-    counter!(SWEEP_ACTIONS, "action" => action.label()).increment(1);
+    sweep_actions(action, 1);
+}
+
+pub fn sweep_actions(action: SweepAction, count: u64) {
+    counter!(SWEEP_ACTIONS, "action" => action.label()).increment(count);
 }
 
 pub fn ready(ready: bool) {

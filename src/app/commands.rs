@@ -635,6 +635,8 @@ commands! {
     Help "help" Everywhere [] {}
     Cancel "cancel" Everywhere [] {}
     ForgetMe "forget-me" Everywhere [] {}
+    /// Everything the bot keeps about the caller, as a file only they see.
+    MyData "my-data" Everywhere [] {}
     Puzzle "puzzle" Everywhere [] {
         pick: Option<PuzzlePick>,
         variant: Option<Variant>,
@@ -715,6 +717,7 @@ impl CommandId {
             | CommandId::Pdn
             | CommandId::Help
             | CommandId::ForgetMe
+            | CommandId::MyData
             | CommandId::Puzzle
             | CommandId::Review => Reach::Anywhere,
             CommandId::Leaderboard
@@ -977,6 +980,7 @@ impl App {
             Command::Help(_) => self.help(actor),
             Command::Cancel(_) => self.cancel(actor, place).await,
             Command::ForgetMe(_) => self.forget_me(actor, place),
+            Command::MyData(_) => self.my_data(actor),
             Command::Puzzle(p) => {
                 let pick = p.pick.unwrap_or(PuzzlePick::Today);
                 self.puzzle(actor, place, pick, p.variant).await

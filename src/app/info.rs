@@ -66,7 +66,8 @@ impl App {
     /// the others, and the footer comes last.
     pub fn help_with(&self, actor: &Actor, more: &[Surface]) -> Answer {
         let lang = actor.lang();
-        Reply::private(help_text_with(lang, more))
+        let privacy = self.settings.privacy_url.as_deref();
+        Reply::private(help_text_with(lang, more, privacy))
             .with_title(t(lang, fl!("help-title")))
             .into()
     }
@@ -275,15 +276,21 @@ pub fn rules_text(lang: Lang, v: Variant) -> String {
 
 /// Every command with its options and what it does, in the words of the command table.
 pub fn help_text(lang: Lang) -> String {
-    help_text_with(lang, &[])
+    help_text_with(lang, &[], None)
 }
 
-/// [`help_text`] with the lines of the commands of `more` surfaces before the footer.
-pub fn help_text_with(lang: Lang, more: &[Surface]) -> String {
+/// [`help_text`] with the lines of the commands of `more` surfaces, then what the bot keeps
+/// about people (linking the operator's privacy statement at `privacy_url`, when set), before
+/// the footer.
+pub fn help_text_with(lang: Lang, more: &[Surface], privacy_url: Option<&str>) -> String {
     let mut lines = help_lines(lang, Surface::Everywhere);
     for &surface in more.iter().filter(|&&s| s != Surface::Everywhere) {
         lines.extend(help_lines(lang, surface));
     }
+    lines.push(match privacy_url {
+        Some(url) => tr(lang, fl!("help-privacy-link"), &[("url", s(url))]),
+        None => t(lang, fl!("help-privacy")),
+    });
     lines.push(t(lang, fl!("help-footer")));
     lines.join("\n")
 }

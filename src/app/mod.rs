@@ -21,6 +21,7 @@ pub mod ids;
 pub mod in_flight;
 pub mod info;
 pub mod maintenance;
+pub mod my_data;
 pub mod owed;
 pub mod play;
 pub mod puzzle;

@@ -53,6 +53,12 @@ pub struct Settings {
     /// reviews and replays are refused ("the bot is busy"); the bot's moves in games under
     /// way are never refused.
     pub search_queue: usize,
+    /// `DAMAS_KEEP_GAMES_DAYS`: days a finished game is kept before the sweeper removes it
+    /// (`store::retention`); `None` (`off`) keeps games for ever.
+    pub keep_games_days: Option<u32>,
+    /// `DAMAS_PRIVACY_URL`: where the operator publishes their privacy statement, linked
+    /// from `/help`; `None`: `/help` names `/my-data` and `/forget-me` only.
+    pub privacy_url: Option<String>,
 }
 
 impl Default for Settings {
@@ -71,6 +77,8 @@ impl Default for Settings {
             max_challenges: DEFAULT_MAX_CHALLENGES,
             max_reviews: DEFAULT_MAX_REVIEWS,
             search_queue: DEFAULT_SEARCH_QUEUE,
+            keep_games_days: Some(DEFAULT_KEEP_GAMES_DAYS),
+            privacy_url: None,
         }
     }
 }
@@ -91,6 +99,38 @@ pub const DEFAULT_MAX_REVIEWS: usize = 2;
 /// Above the load benchmark's peak (90 games against the bot started at once), far below
 /// what would keep a move waiting for minutes.
 pub const DEFAULT_SEARCH_QUEUE: usize = 128;
+
+/// A year: long enough to look back on a season's games and their PDN, short enough that
+/// nobody's games stay for ever by default. Ratings and records outlive it.
+pub const DEFAULT_KEEP_GAMES_DAYS: u32 = 365;
+/// A hundred years: the most `DAMAS_KEEP_GAMES_DAYS` takes (`off` is for ever).
+pub const MAX_KEEP_GAMES_DAYS: u32 = 36_500;
+
+/// Reads `DAMAS_KEEP_GAMES_DAYS`: a whole number of days, or `off` (`None`: kept for ever).
+pub fn parse_keep_days(text: &str) -> Result<Option<u32>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    t.parse::<u32>()
+        .ok()
+        .filter(|d| (1..=MAX_KEEP_GAMES_DAYS).contains(d))
+        .map(Some)
+        .ok_or_else(|| {
+            format!("must be a whole number of days from 1 to {MAX_KEEP_GAMES_DAYS}, or off, not {text:?}")
+        })
+}
+
+/// Reads `DAMAS_PRIVACY_URL`: an `https://` (or `http://`) address, shown as it is.
+pub fn parse_privacy_url(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    match url::Url::parse(t) {
+        Ok(u) if matches!(u.scheme(), "https" | "http") && u.has_host() => Ok(t.to_string()),
+        _ => Err(format!(
+            "must be a web address like https://example.org/damas/privacy, not {text:?}"
+        )),
+    }
+}
 
 /// Reads `90s`, `15m`, `3h`, `3d` (a whole number and a unit).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -167,6 +207,18 @@ impl Settings {
         count("DAMAS_MAX_CHALLENGES", &mut s.max_challenges, 1_000)?;
         count("DAMAS_MAX_REVIEWS", &mut s.max_reviews, 1_000)?;
         count("DAMAS_SEARCH_QUEUE", &mut s.search_queue, 100_000)?;
+        if let Some(v) = set("DAMAS_KEEP_GAMES_DAYS") {
+            s.keep_games_days = parse_keep_days(&v).map_err(|problem| BadSetting {
+                variable: "DAMAS_KEEP_GAMES_DAYS",
+                problem,
+            })?;
+        }
+        if let Some(v) = set("DAMAS_PRIVACY_URL") {
+            s.privacy_url = Some(parse_privacy_url(&v).map_err(|problem| BadSetting {
+                variable: "DAMAS_PRIVACY_URL",
+                problem,
+            })?);
+        }
         Ok(s)
     }
 }
@@ -235,10 +287,30 @@ mod tests {
             ("DAMAS_MAX_CHALLENGES", "-1"),
             ("DAMAS_MAX_REVIEWS", "two"),
             ("DAMAS_SEARCH_QUEUE", "100001"),
+            ("DAMAS_KEEP_GAMES_DAYS", "0"),
+            ("DAMAS_KEEP_GAMES_DAYS", "365d"),
+            ("DAMAS_KEEP_GAMES_DAYS", "never"),
+            ("DAMAS_KEEP_GAMES_DAYS", "36501"),
+            ("DAMAS_PRIVACY_URL", "docs/PRIVACY.md"),
+            ("DAMAS_PRIVACY_URL", "javascript:alert(1)"),
+            ("DAMAS_PRIVACY_URL", "ftp://example.org/privacy"),
         ] {
             let e = from(&[(var, value)]).unwrap_err();
             assert_eq!(e.variable, var);
             assert!(e.to_string().starts_with(var), "{e}");
         }
+    }
+
+    #[test]
+    fn games_are_kept_a_year_unless_told_otherwise() {
+        assert_eq!(from(&[]).unwrap().keep_games_days, Some(365));
+        let days = |v: &str| from(&[("DAMAS_KEEP_GAMES_DAYS", v)]).map(|s| s.keep_games_days);
+        assert_eq!(days("30"), Ok(Some(30)));
+        assert_eq!(days("off"), Ok(None));
+        assert_eq!(days(" OFF "), Ok(None));
+        assert_eq!(from(&[]).unwrap().privacy_url, None);
+        let url = "https://example.org/damas/privacy";
+        let s = from(&[("DAMAS_PRIVACY_URL", url)]).unwrap();
+        assert_eq!(s.privacy_url.as_deref(), Some(url));
     }
 }

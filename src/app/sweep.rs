@@ -2,16 +2,25 @@
 //! `DAMAS_SWEEP_EVERY`; it reminds a person to move once, at half their time, ends the game
 //! as a loss on time at the limit (the bot never loses on time: its turns are owed work),
 //! and closes challenges nobody answered. Channels, threads and servers that disappear take
-//! their games with them, without a result.
+//! their games with them, without a result. Finished games older than
+//! `DAMAS_KEEP_GAMES_DAYS` leave the store ([`crate::store::retention`]).
 
 use super::board::board_reply;
 use super::i18n::{n, s, t, tr, u};
 use super::reply::{ChallengeRef, Reply};
+use super::tournament::run::{Stage, Tournament};
 use super::{seat_name, App, Place};
 use crate::engine::{Outcome, WinReason};
 use crate::fl;
 use crate::metrics::SweepAction;
 use crate::store::{GameRecord, Seat, StoreError};
+use std::collections::BTreeSet;
+
+/// Finished games removed in one pass at most: when retention is first turned on over a
+/// large archive, the passes catch up a few hundred games at a time.
+const OLD_GAMES_PER_SWEEP: usize = 500;
+
+const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// Something the sweeper found to show.
 #[derive(Clone, Debug)]
@@ -78,7 +87,49 @@ impl App {
             }
             Err(e) => tracing::error!("sweep: cannot list the challenges: {e}"),
         }
+        if let Some(days) = self.settings.keep_games_days {
+            self.remove_old_games(now, days).await;
+        }
         out
+    }
+
+    /// Removes the finished games that ended more than `days` days before `now`; the games
+    /// of a tournament only once it is over (finished or cancelled): a running one still
+    /// reads its games.
+    async fn remove_old_games(&self, now: u64, days: u32) {
+        let ended_before = now.saturating_sub(u64::from(days) * DAY_MS);
+        let over: BTreeSet<u64> = match self.store.tournaments::<Tournament>() {
+            Ok(all) => all
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|t| matches!(t.state.stage, Stage::Finished | Stage::Cancelled))
+                .map(|t| t.id)
+                .collect(),
+            Err(e) => {
+                tracing::error!("sweep: cannot list the tournaments: {e}");
+                return;
+            }
+        };
+        match self
+            .store
+            .remove_finished_games(ended_before, &over, OLD_GAMES_PER_SWEEP)
+            .await
+        {
+            Ok(removed) if removed.games > 0 => {
+                crate::metrics::sweep_actions(SweepAction::OldGameRemoved, removed.games as u64);
+                tracing::info!(
+                    "removed {} finished games older than {days} days{}",
+                    removed.games,
+                    if removed.more_due {
+                        "; more next time"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!("sweep: old games not removed: {e}"),
+        }
     }
 
     /// A reminder or a loss on time for one game, if due.

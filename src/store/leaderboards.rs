@@ -55,9 +55,9 @@ pub(crate) const MEMBER_KEY_LEN: usize = 8 + 1 + 1 + 8;
 /// The data of a leaderboard line as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct BoardLine {
-    name: String,
-    score: u32,
-    games: u32,
+    pub(super) name: String,
+    pub(super) score: u32,
+    pub(super) games: u32,
 }
 
 impl Record for BoardLine {}

@@ -26,6 +26,10 @@
 //! - `tournaments`: tournament id → [`TournamentRecord`]; `tournament_games`: game id →
 //!   tournament id ([`tournaments`]).
 //!
+//! Finished games older than the operator's retention leave the archive with their index
+//! entries and pointers ([`retention`]); what one person has stored is gathered by
+//! [`subject`] and the readers above (`/my-data`).
+//!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
 //! [`StoreError::UnknownVersion`]) and never written over.
@@ -54,6 +58,9 @@
 //! - tournaments ([`tournaments`]): [`Store::create_tournament`], [`Store::tournament`],
 //!   [`Store::tournaments`], [`Store::update_tournament`], [`Store::tournament_of_game`];
 //! - erasure ([`forget`]): [`Store::forget_user`];
+//! - retention ([`retention`]): [`Store::remove_finished_games`];
+//! - one person's data ([`subject`]): [`Store::leaderboard_lines_of`],
+//!   [`Store::puzzle_servers_of`], [`Store::challenges_of`], [`Store::games_under_way_of`];
 //! - interactions already acted on, shared between processes on PostgreSQL ([`sightings`]):
 //!   [`Store::first_sighting`], [`Store::forget_sightings`];
 //! - the bot's turn, shared between processes on PostgreSQL ([`leases`]):
@@ -77,9 +84,11 @@ pub mod playing;
 pub mod posts;
 pub mod puzzles;
 pub mod records;
+pub mod retention;
 mod settle;
 mod sightings;
 mod sled_kv;
+pub mod subject;
 pub mod threads;
 pub mod tournaments;
 
@@ -97,7 +106,9 @@ pub use records::{
     Rating, Seat, SeatSummary, StoredMove, Tally, Title, UserRef, VariantRecord,
     DEFAULT_MOVE_TIME_MS,
 };
+pub use retention::RemovedGames;
 pub use settle::Settle;
+pub use subject::OwnLine;
 pub use threads::GameThread;
 pub use tournaments::{TournamentRecord, TREE_TOURNAMENTS, TREE_TOURNAMENT_GAMES};
 

@@ -9,6 +9,7 @@ mod anywhere;
 mod ballot;
 mod e2e;
 mod faults;
+mod my_data;
 mod restart;
 mod scale;
 mod smoke;

@@ -13,6 +13,7 @@ mod durability;
 mod forget;
 mod leases;
 mod postgres_deployment;
+mod retention;
 mod scores;
 mod tournaments;
 mod versions;

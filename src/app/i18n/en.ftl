@@ -801,3 +801,18 @@ review-line-swing = biggest swing at ply { $ply }
 err-needs-server = This command needs a server: use it in a server's channel. Games, puzzles and reviews also work here.
 # The command in the menu of a member (right-click, Apps).
 menu-challenge = Challenge to draughts
+
+## privacy: /my-data, and what /help says of the bot's data
+cmd-my-data = my-data
+cmd-my-data-desc = Get a file of everything the bot keeps about you (only you see it)
+my-data-title = Your data
+my-data-attached = Here is everything the bot keeps about you: your record and ratings, your games ({ $games ->
+    [one] one game
+   *[other] { $games } games
+}) with their moves, your puzzles, your tournaments and your open challenges. Other players appear only as your opponents. /forget-me erases it all.
+my-data-left-out = The file was too big to send whole, so it leaves out your { $count ->
+    [one] oldest finished game
+   *[other] { $count } oldest finished games
+}.
+help-privacy = Your data: /my-data sends you everything the bot keeps about you, and /forget-me erases it.
+help-privacy-link = Your data: what the bot keeps, why and for how long is explained at { $url }. /my-data sends you all of it, and /forget-me erases it.

@@ -800,3 +800,18 @@ review-line-swing = mayor vuelco en la media jugada { $ply }
 err-needs-server = Este comando necesita un servidor: úsalo en un canal de un servidor. Las partidas, los problemas y los análisis también funcionan aquí.
 # The command in the menu of a member (right-click, Apps).
 menu-challenge = Desafiar a damas
+
+## privacy: /my-data, and what /help says of the bot's data
+cmd-my-data = mis-datos
+cmd-my-data-desc = Recibe un archivo con todo lo que el bot guarda sobre ti (solo lo ves tú)
+my-data-title = Tus datos
+my-data-attached = Aquí tienes todo lo que el bot guarda sobre ti: tu historial y tu Elo, tus partidas ({ $games ->
+    [one] una partida
+   *[other] { $games } partidas
+}) con sus jugadas, tus problemas, tus torneos y tus desafíos pendientes. De los demás jugadores solo aparece lo que forma parte de tus partidas. Con /olvidarme se borra todo.
+my-data-left-out = El archivo era demasiado grande para enviarlo entero, así que no incluye { $count ->
+    [one] tu partida terminada más antigua
+   *[other] tus { $count } partidas terminadas más antiguas
+}.
+help-privacy = Tus datos: /mis-datos te envía todo lo que el bot guarda sobre ti, y /olvidarme lo borra.
+help-privacy-link = Tus datos: qué guarda el bot, para qué y durante cuánto tiempo se explica en { $url }. /mis-datos te envía todo, y /olvidarme lo borra.

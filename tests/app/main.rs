@@ -15,6 +15,7 @@ mod console;
 mod forget;
 mod i18n;
 mod layers;
+mod pg_cost;
 mod puzzle_sets;
 mod puzzles;
 mod repo_hygiene;

@@ -1,5 +1,6 @@
-//! The load benchmark of issue 10: many games at once against one `damas bot` process, over the
-//! Discord stand-in (`tests/support/stand_in/`), with one SIGTERM and restart in the middle.
+//! The load benchmark of issue 10: many games at once against one `damas bot` process (or two
+//! on one PostgreSQL, issue 47), over the Discord stand-in (`tests/support/stand_in/`), with
+//! one SIGTERM and restart in the middle.
 //!
 //! ```text
 //! cargo bench --bench load                      # the issue's figures: 100 + 30 + 60 games
@@ -135,7 +136,9 @@ impl Sizes {
                     "sled" => Db::Sled,
                     "postgres" => Db::Postgres,
                     "both" => Db::Both,
-                    other => return Err(format!("{name}: {other:?} is not sled, postgres or both")),
+                    other => {
+                        return Err(format!("{name}: {other:?} is not sled, postgres or both"))
+                    }
                 };
                 return Ok(());
             }
@@ -1202,13 +1205,15 @@ fn compare(runs: &[Figures], sizes: &Sizes) {
         }
         println!("{line}");
     }
-    let counts: [(&str, &dyn Fn(&Figures) -> String); 4] = [
-        ("moves per second", &|f| {
+    /// A figure of a run, as shown.
+    type Figure = fn(&Figures) -> String;
+    let counts: [(&str, Figure); 4] = [
+        ("moves per second", |f| {
             format!("{:.1}", f.plies as f64 / f.wall.as_secs_f64())
         }),
-        ("late / failed", &|f| format!("{} / {}", f.late, f.failed)),
-        ("games finished", &|f| f.finished.to_string()),
-        ("refused / boards again", &|f| {
+        ("late / failed", |f| format!("{} / {}", f.late, f.failed)),
+        ("games finished", |f| f.finished.to_string()),
+        ("refused / boards again", |f| {
             format!("{} / {}", f.moves_refused, f.boards_again)
         }),
     ];

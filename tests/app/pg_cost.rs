@@ -10,12 +10,13 @@ use crate::support::store::postgres::{Cost, CountingProxy};
 use async_trait::async_trait;
 use damas::ai::Level;
 use damas::app::boot::boot;
+use damas::app::commands::{Command, TournamentCreate, TournamentFormat};
 use damas::app::deliver::{Delivery, MessageId, NotShown};
 use damas::app::serve::{Respond, Shown};
 use damas::app::{Action, Answer, App, Place, Reply};
-use damas::lang::Lang;
 use damas::engine::{Color, Variant};
-use damas::store::BoardPost;
+use damas::lang::Lang;
+use damas::store::{BoardPost, Seat};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -186,7 +187,11 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         .interact(people, app.component(&bob, people, &accept, &[]))
         .await;
     app.settled().await;
-    within_documented("a challenge and its acceptance", cost() - before, &mut report);
+    within_documented(
+        "a challenge and its acceptance",
+        cost() - before,
+        &mut report,
+    );
 
     // Moves between people: the first prepares what the later ones reuse.
     let mut costs = Vec::new();
@@ -194,12 +199,18 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         let who = if i % 2 == 0 { &alice } else { &bob };
         let mv = first_legal_move(app, people);
         let before = cost();
-        world.interact(people, app.play_move(who, people, &mv)).await;
+        world
+            .interact(people, app.play_move(who, people, &mv))
+            .await;
         app.settled().await;
         costs.push(cost() - before);
     }
     let played = app.store().active_game(people.channel_id).unwrap();
-    assert_eq!(played.map(|g| g.moves.len()), Some(4), "every move was played");
+    assert_eq!(
+        played.map(|g| g.moves.len()),
+        Some(4),
+        "every move was played"
+    );
     within_documented("a move between people", costs[3], &mut report);
 
     // The board of a move, recorded once posted (part of the move above).
@@ -256,5 +267,73 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         &mut report,
     );
     within_documented("the bot's move", bot[2], &mut report);
+
+    // A tournament round: a Swiss of four started, its first round's games resigned one
+    // after the other; the last resignation ends the round, which pairs the next, opens its
+    // games' threads and announces them.
+    let hall = Place {
+        guild_id: Some(10),
+        channel_id: 40,
+    };
+    let entrants: Vec<_> = (0..4)
+        .map(|i| actor(100 + i, &format!("player {i}")))
+        .collect();
+    let create = Command::TournamentCreate(TournamentCreate {
+        name: "Spring open".to_string(),
+        variant: None,
+        format: Some(TournamentFormat::Swiss),
+        rounds: None,
+        days: None,
+        start: None,
+        opening: None,
+    });
+    world
+        .interact(hall, app.run(&entrants[0], hall, create, true))
+        .await;
+    for p in &entrants {
+        world.interact(hall, app.tournament_join(p, hall)).await;
+    }
+    world
+        .interact(hall, app.tournament_start(&entrants[0], hall))
+        .await;
+    app.settled().await;
+    let in_play = || {
+        let games = app.store().active_games().unwrap();
+        games
+            .into_iter()
+            .map(Result::unwrap)
+            .filter(|g| g.channel_id != people.channel_id && g.channel_id != vs_bot.channel_id)
+            .collect::<Vec<_>>()
+    };
+    let round_one = in_play();
+    assert_eq!(round_one.len(), 2, "round 1 is paired");
+    let mut last = Cost::default();
+    for game in &round_one {
+        let Seat::Human { user_id, .. } = game.players.black else {
+            panic!("a person plays Black");
+        };
+        let black = entrants.iter().find(|p| p.user_id == user_id).unwrap();
+        let thread = Place {
+            guild_id: Some(10),
+            channel_id: game.channel_id,
+        };
+        let before = cost();
+        world.interact(thread, app.resign(black, thread)).await;
+        app.settled().await;
+        last = cost() - before;
+    }
+    let round_two = in_play();
+    assert!(
+        round_two.len() == 2
+            && round_two
+                .iter()
+                .all(|g| round_one.iter().all(|r| r.id != g.id)),
+        "round 2 is paired and under way"
+    );
+    within_documented(
+        "a tournament round (the game that ends it)",
+        last,
+        &mut report,
+    );
     println!("{}", report.join("\n"));
 }

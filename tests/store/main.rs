@@ -15,6 +15,7 @@ mod leases;
 mod postgres_deployment;
 mod scores;
 mod tournaments;
+mod two_processes;
 mod versions;
 
 use crate::support::store::*;

@@ -1,18 +1,32 @@
-//! The load benchmark of issue 10: many games at once against one `damas bot` process, over the
-//! Discord stand-in (`tests/support/stand_in/`), with one SIGTERM and restart in the middle.
+//! The load benchmark of issue 10: many games at once against one `damas bot` process (or two
+//! on one PostgreSQL, issue 47), over the Discord stand-in (`tests/support/stand_in/`), with
+//! one SIGTERM and restart in the middle.
 //!
 //! ```text
 //! cargo bench --bench load                      # the issue's figures: 100 + 30 + 60 games
 //! cargo bench --bench load -- --games 50        # 50 games between people only
 //! cargo bench --bench load -- --people 20 --easy 4 --medium 3 --hard 3 --expert 0 --plies 20
+//! cargo bench --bench load -- --db both --processes 2 --no-restart   # sled beside PostgreSQL
 //! ```
+//!
+//! `--db postgres` (or `LOAD_DB`) keeps the games on PostgreSQL: `DAMAS_DB`'s server when it
+//! names one, else a throwaway server on this machine (`tests/support/store/postgres.rs`;
+//! PostgreSQL's server programs needed). `--db both` runs the same scenario on sled, then on
+//! PostgreSQL, and prints the figures side by side with their ratios to sled's;
+//! `--processes 2` (PostgreSQL only) runs two bot processes on one database, each connecting
+//! one of the gateway's two shards, the games spread over two servers, one on each shard
+//! (with `--db both`, after the one-process run). `--ramp-s N` starts the games one after
+//! the other over N seconds instead of all at once (on a machine too busy to answer 190
+//! `/challenge`s and `/play`s within Discord's 3 s).
 //!
 //! It prints: the callback time of people's `/move`s (sending the interaction to the callback,
 //! [`Recorded::elapsed`]) p50/p99; the bot's answer time per level (the person's callback to
 //! the bot's board posted in the channel) p50/p99; callbacks after Discord's 3 s (the stand-in
 //! refuses them, as Discord does); failed interactions (no accepted answer within 15 s), by
 //! kind; games finished; the bot's peak RSS (`VmHWM`, sampled every 100 ms, the larger of the
-//! two processes); the database's size on disk (`du` of `DAMAS_DB`, after the bot exits).
+//! two processes); moves per second (all plies, people's and the bot's); the bot's boards that
+//! showed no new move (after the restart, or a move made twice); the database's size on disk
+//! (`du` of the sled folder, or PostgreSQL's database size, after the bot exits).
 //! `--no-restart` leaves out the SIGTERM. `--metrics` (or `LOAD_METRICS=1`) runs the bot with
 //! `DAMAS_METRICS_LISTEN`, reads the `/move` answer histogram from its `/metrics` before each
 //! stop, and says whether its p50 and p99 fall in the same bucket as the stand-in's, or the
@@ -20,8 +34,9 @@
 //!
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
-//! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`), or else the issue's. The
-//! bot process inherits the environment, so `DAMAS_SEARCH_THREADS` and friends reach it.
+//! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`, `LOAD_DB`,
+//! `LOAD_PROCESSES`, `LOAD_RAMP_S`), or else the issue's. The bot process inherits the environment, so
+//! `DAMAS_SEARCH_THREADS` and friends reach it.
 //!
 //! People play with `/challenge` and the Accept button, then `/move` with a legal move chosen
 //! at random (the engine runs here too, to know the legal moves), after a pause of 0.2–1 s.
@@ -40,10 +55,10 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use support::bot::{text, text_of, BotProcess, GUILD};
+use support::bot::{text, text_of, BotProcess, Launch, GUILD};
 use support::stand_in::*;
 use tokio::sync::{mpsc, oneshot};
 
@@ -73,6 +88,21 @@ struct Sizes {
     min_delay: Duration,
     max_delay: Duration,
     time_limit: Duration,
+    /// The games start one after the other over this long (all at once by default).
+    ramp: Duration,
+    /// Where the bot keeps its games.
+    db: Db,
+    /// Bot processes on PostgreSQL, splitting the gateway's shards (1 or 2).
+    processes: usize,
+}
+
+/// The databases a run measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Db {
+    Sled,
+    Postgres,
+    /// sled, then PostgreSQL: the same scenario, one after the other, side by side.
+    Both,
 }
 
 impl Sizes {
@@ -86,6 +116,9 @@ impl Sizes {
             min_delay: Duration::from_millis(200),
             max_delay: Duration::from_millis(1000),
             time_limit: Duration::from_secs(30 * 60),
+            ramp: Duration::ZERO,
+            db: Db::Sled,
+            processes: 1,
         }
     }
 
@@ -98,6 +131,17 @@ impl Sizes {
                 .map_err(|_| format!("{name}: {text:?} is not a whole number"))
         };
         let apply = |sizes: &mut Sizes, key: &str, name: &str, text: &str| -> Result<(), String> {
+            if key == "db" {
+                sizes.db = match text.trim() {
+                    "sled" => Db::Sled,
+                    "postgres" => Db::Postgres,
+                    "both" => Db::Both,
+                    other => {
+                        return Err(format!("{name}: {other:?} is not sled, postgres or both"))
+                    }
+                };
+                return Ok(());
+            }
             let n = num(name, text)?;
             match key {
                 "people" => sizes.people = n as usize,
@@ -110,6 +154,9 @@ impl Sizes {
                 "min-delay-ms" => sizes.min_delay = Duration::from_millis(n),
                 "max-delay-ms" => sizes.max_delay = Duration::from_millis(n),
                 "time-limit-s" => sizes.time_limit = Duration::from_secs(n),
+                "ramp-s" => sizes.ramp = Duration::from_secs(n),
+                "processes" if (1..=2).contains(&n) => sizes.processes = n as usize,
+                "processes" => return Err(format!("{name}: one or two processes, not {n}")),
                 "games" => {
                     sizes.people = n as usize;
                     for level in &mut sizes.bots {
@@ -120,7 +167,7 @@ impl Sizes {
             }
             Ok(())
         };
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 13] = [
             "people",
             "easy",
             "medium",
@@ -131,6 +178,9 @@ impl Sizes {
             "min-delay-ms",
             "max-delay-ms",
             "time-limit-s",
+            "ramp-s",
+            "db",
+            "processes",
         ];
         if env("LOAD_METRICS").is_some_and(|v| v.trim() == "1") {
             sizes.metrics = true;
@@ -158,7 +208,8 @@ impl Sizes {
                     return Err(format!(
                         "unknown argument {other:?}; use --games N, --people N, --easy N, \
                          --medium N, --hard N, --expert N, --plies N, --no-restart, \
-                         --min-delay-ms N, --max-delay-ms N, --time-limit-s N"
+                         --min-delay-ms N, --max-delay-ms N, --time-limit-s N, \
+                         --ramp-s N, --db sled|postgres|both, --processes 1|2"
                     ))
                 }
             }
@@ -168,6 +219,9 @@ impl Sizes {
         }
         if sizes.plies == 0 {
             return Err("plies must be at least 1".into());
+        }
+        if sizes.processes > 1 && sizes.db == Db::Sled {
+            return Err("two processes share PostgreSQL only: add --db postgres or both".into());
         }
         Ok(sizes)
     }
@@ -285,6 +339,9 @@ struct Stats {
     slow_callbacks_at: Vec<f64>,
     /// Moves the app refused (answered privately): a driver out of step with its game.
     moves_refused: usize,
+    /// The bot's boards that showed no new move: boards shown again after the restart, or a
+    /// move made twice (by two processes).
+    boards_again: usize,
     finished: usize,
     /// How the games that ended before their last ply ended.
     outcomes: HashMap<String, usize>,
@@ -441,11 +498,17 @@ fn bot_move_in(text: &str) -> Option<String> {
 
 // ---- the games ---------------------------------------------------------------------------------
 
+/// The server of game `index`: the games alternate between two servers whose events arrive
+/// on shard 0 and shard 1 of two (`(guild >> 22) % 2`), so that two processes share them.
+fn guild_of(index: usize) -> u64 {
+    ((2 + index as u64 % 2) << 22) | GUILD
+}
+
 async fn people_game(shared: Arc<Shared>, index: usize) -> Result<Option<String>, String> {
     let mut rng = SmallRng::seed_from_u64(index as u64);
     let white = TestUser::random(&format!("white{index}"));
     let black = TestUser::random(&format!("black{index}"));
-    let place = Place::guild(GUILD, snowflake());
+    let place = Place::guild(guild_of(index), snowflake());
     let standin = &shared.standin;
     let challenge = standin.slash_command(
         &white,
@@ -489,7 +552,7 @@ async fn bot_game(
 ) -> Result<Option<String>, String> {
     let mut rng = SmallRng::seed_from_u64(1_000_000 + index as u64);
     let person = TestUser::random(&format!("{level}{index}"));
-    let place = Place::guild(GUILD, snowflake());
+    let place = Place::guild(guild_of(index), snowflake());
     let (posts_tx, mut posts) = mpsc::unbounded_channel();
     shared
         .router
@@ -533,7 +596,9 @@ async fn bot_game(
                     continue;
                 };
                 if game.play_text(&mv).is_err() {
-                    // A board shown again (after the restart): not a new move.
+                    // A board shown again (after the restart), or a move made twice: not a
+                    // new move.
+                    shared.stats.lock().unwrap().boards_again += 1;
                     continue;
                 }
                 shared
@@ -562,16 +627,40 @@ async fn bot_game(
 
 // ---- the bot process ---------------------------------------------------------------------------
 
-/// `damas bot` against the stand-in, quieter than the tests' [`BotProcess::start`]; with
-/// `metrics`, with its metrics listener on a free port.
-async fn start_bot(standin: &StandIn, db: &Path, metrics: bool) -> BotProcess {
+/// `processes` `damas bot`s on `db` against the stand-in, quieter than the tests'
+/// [`BotProcess::start`]; two split the gateway's two shards between them
+/// (`DISCORD_SHARDS`); with `metrics`, each with its metrics listener on a free port.
+async fn start_bots(
+    standin: &StandIn,
+    db: &str,
+    workdir: &Path,
+    metrics: bool,
+    processes: usize,
+) -> Vec<BotProcess> {
     let log = std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into());
-    let vars: &[(&str, &str)] = if metrics {
-        &[("DAMAS_METRICS_LISTEN", "127.0.0.1:0")]
-    } else {
-        &[]
-    };
-    BotProcess::start_with_env(standin, db, &log, vars).await
+    let count = processes.to_string();
+    let mut bots = Vec::new();
+    for i in 0..processes {
+        let shards = format!("{i}-{i}");
+        let mut vars: Vec<(&str, &str)> = Vec::new();
+        if metrics {
+            vars.push(("DAMAS_METRICS_LISTEN", "127.0.0.1:0"));
+        }
+        if processes > 1 {
+            vars.push(("DISCORD_SHARDS", &shards));
+            vars.push(("DISCORD_SHARD_COUNT", &count));
+        }
+        let launch = Launch {
+            http: false,
+            db,
+            workdir,
+            log: &log,
+            vars: &vars,
+        };
+        bots.push(BotProcess::launch(standin, launch).await);
+    }
+    standin.wait_shards_connected(processes).await;
+    bots
 }
 
 /// The cumulative buckets (upper bound in seconds, count) of the bot's `/move` answer
@@ -652,12 +741,12 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Samples the bot's `VmHWM` every 100 ms, whichever process is the bot now.
-fn sample_rss(pid: Arc<AtomicU32>, peak: Arc<AtomicU64>, stop: Arc<AtomicBool>) {
+/// Samples the bots' `VmHWM` every 100 ms, whichever processes are the bot now.
+fn sample_rss(pids: Arc<Mutex<Vec<u32>>>, peak: Arc<AtomicU64>, stop: Arc<AtomicBool>) {
     tokio::spawn(async move {
         while !stop.load(Ordering::Relaxed) {
-            let now = pid.load(Ordering::Relaxed);
-            if let Some(kib) = (now != 0).then(|| peak_rss_kib(now)).flatten() {
+            let now = pids.lock().unwrap().clone();
+            for kib in now.into_iter().filter_map(peak_rss_kib) {
                 peak.fetch_max(kib, Ordering::Relaxed);
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -665,35 +754,40 @@ fn sample_rss(pid: Arc<AtomicU32>, peak: Arc<AtomicU64>, stop: Arc<AtomicBool>) 
     });
 }
 
-/// Sends SIGTERM and waits for the exit (killing it after `within`). Returns whether it exited
-/// by itself, successfully.
-async fn stop_bot(
-    bot: &mut BotProcess,
-    pid: &AtomicU32,
+/// Sends SIGTERM to every bot and waits for their exits (killing one after `within`).
+/// Returns whether they all exited by themselves, successfully.
+async fn stop_bots(
+    bots: &mut [BotProcess],
+    pids: &Mutex<Vec<u32>>,
     peak: &AtomicU64,
     within: Duration,
 ) -> bool {
-    if let Some(kib) = peak_rss_kib(bot.pid()) {
-        peak.fetch_max(kib, Ordering::Relaxed);
-    }
-    bot.signal("TERM");
-    let deadline = Instant::now() + within;
-    let clean = loop {
+    let mut clean = true;
+    for bot in bots.iter() {
         if let Some(kib) = peak_rss_kib(bot.pid()) {
             peak.fetch_max(kib, Ordering::Relaxed);
         }
-        match bot.try_wait() {
-            Some(status) => break status.success(),
-            None if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await
+        bot.signal("TERM");
+    }
+    let deadline = Instant::now() + within;
+    for bot in bots.iter_mut() {
+        clean &= loop {
+            if let Some(kib) = peak_rss_kib(bot.pid()) {
+                peak.fetch_max(kib, Ordering::Relaxed);
             }
-            None => {
-                bot.kill();
-                break false;
+            match bot.try_wait() {
+                Some(status) => break status.success(),
+                None if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(50)).await
+                }
+                None => {
+                    bot.kill();
+                    break false;
+                }
             }
-        }
-    };
-    pid.store(0, Ordering::Relaxed);
+        };
+    }
+    pids.lock().unwrap().clear();
     clean
 }
 
@@ -737,11 +831,39 @@ fn p50_p99(mut v: Vec<Duration>) -> String {
     )
 }
 
-async fn run(sizes: Sizes) {
+/// Where one run keeps its games.
+#[derive(Clone, Debug)]
+enum RunDb {
+    /// A sled folder of a temporary folder.
+    Sled,
+    /// A PostgreSQL URL: `DAMAS_DB`'s, or a fresh database of the throwaway server.
+    Postgres(String),
+}
+
+/// What one run measured, for the side-by-side table.
+struct Figures {
+    label: String,
+    move_callbacks: Vec<Duration>,
+    bot_answers: HashMap<&'static str, Vec<Duration>>,
+    late: usize,
+    failed: usize,
+    finished: usize,
+    boards_again: usize,
+    moves_refused: usize,
+    plies: usize,
+    wall: Duration,
+}
+
+async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let label = match (&run_db, processes) {
+        (RunDb::Sled, _) => "sled".to_owned(),
+        (RunDb::Postgres(_), 1) => "PostgreSQL".to_owned(),
+        (RunDb::Postgres(_), n) => format!("PostgreSQL, {n} processes"),
+    };
     println!(
-        "load: {} games between people, {} against the bot ({}), {} plies each, restart: {}, \
-         {cores} cores",
+        "load on {label}: {} games between people, {} against the bot ({}), {} plies each, \
+         restart: {}, {cores} cores",
         sizes.people,
         sizes.bot_games(),
         sizes
@@ -758,7 +880,11 @@ async fn run(sizes: Sizes) {
         },
     );
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let db: PathBuf = dir.path().join("db");
+    let folder: PathBuf = dir.path().join("db");
+    let db = match &run_db {
+        RunDb::Sled => folder.to_str().expect("a UTF-8 path").to_owned(),
+        RunDb::Postgres(url) => url.clone(),
+    };
     let (tap, tapped) = mpsc::unbounded_channel();
     let standin = StandIn::start_with(Config {
         wait: CONNECT_WAIT,
@@ -772,10 +898,10 @@ async fn run(sizes: Sizes) {
     let counters = Arc::new(Counters::default());
     let routing = route_requests(tapped, Arc::clone(&router), Arc::clone(&counters));
 
-    let pid = Arc::new(AtomicU32::new(0));
+    let pids = Arc::new(Mutex::new(Vec::new()));
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
-    let mut bot = start_bot(&standin, &db, sizes.metrics).await;
+    let mut bots = start_bots(&standin, &db, dir.path(), sizes.metrics, processes).await;
     // The bot's own /move answer histogram, summed over its processes.
     let mut answer_buckets: Vec<(f64, f64)> = Vec::new();
     let add_buckets = |sum: &mut Vec<(f64, f64)>, more: Vec<(f64, f64)>| {
@@ -787,9 +913,9 @@ async fn run(sizes: Sizes) {
             }
         }
     };
-    pid.store(bot.pid(), Ordering::Relaxed);
+    *pids.lock().unwrap() = bots.iter().map(BotProcess::pid).collect();
     sample_rss(
-        Arc::clone(&pid),
+        Arc::clone(&pids),
         Arc::clone(&peak),
         Arc::clone(&stop_sampling),
     );
@@ -804,16 +930,26 @@ async fn run(sizes: Sizes) {
     });
     let started = shared.started;
     let mut games = tokio::task::JoinSet::new();
+    // Game `k` of all starts `k / games` of the ramp after the first.
+    let start_of = |k: usize| sizes.ramp.mul_f64(k as f64 / sizes.games() as f64);
     for i in 0..sizes.people {
         let shared = Arc::clone(&shared);
-        games.spawn(async move { (format!("people {i}"), people_game(shared, i).await) });
+        let wait = start_of(i);
+        games.spawn(async move {
+            tokio::time::sleep(wait).await;
+            (format!("people {i}"), people_game(shared, i).await)
+        });
     }
     let mut n = 0;
     for (level, count) in sizes.bots {
         for _ in 0..count {
             let shared = Arc::clone(&shared);
             let i = n;
-            games.spawn(async move { (format!("{level} {i}"), bot_game(shared, i, level).await) });
+            let wait = start_of(sizes.people + i);
+            games.spawn(async move {
+                tokio::time::sleep(wait).await;
+                (format!("{level} {i}"), bot_game(shared, i, level).await)
+            });
             n += 1;
         }
     }
@@ -828,15 +964,17 @@ async fn run(sizes: Sizes) {
             restarted = true;
             shared.stats.lock().unwrap().sigterm_at = Some(started.elapsed().as_secs_f64());
             if sizes.metrics {
-                add_buckets(&mut answer_buckets, move_answer_buckets(&bot).await);
+                for bot in &bots {
+                    add_buckets(&mut answer_buckets, move_answer_buckets(bot).await);
+                }
             }
             let t = Instant::now();
-            let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
+            let clean = stop_bots(&mut bots, &pids, &peak, Duration::from_secs(30)).await;
             let stopped_in = t.elapsed();
-            drop(bot);
+            drop(bots);
             shared.standin.wait_disconnected().await;
-            bot = start_bot(&shared.standin, &db, sizes.metrics).await;
-            pid.store(bot.pid(), Ordering::Relaxed);
+            bots = start_bots(&shared.standin, &db, dir.path(), sizes.metrics, processes).await;
+            *pids.lock().unwrap() = bots.iter().map(BotProcess::pid).collect();
             restart_note = format!(
                 "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",
                 started.elapsed().as_secs_f64() - t.elapsed().as_secs_f64(),
@@ -882,13 +1020,20 @@ async fn run(sizes: Sizes) {
     }
     let wall = started.elapsed();
     if sizes.metrics {
-        add_buckets(&mut answer_buckets, move_answer_buckets(&bot).await);
+        for bot in &bots {
+            add_buckets(&mut answer_buckets, move_answer_buckets(bot).await);
+        }
     }
-    let clean = stop_bot(&mut bot, &pid, &peak, Duration::from_secs(30)).await;
+    let clean = stop_bots(&mut bots, &pids, &peak, Duration::from_secs(30)).await;
     stop_sampling.store(true, Ordering::Relaxed);
-    drop(bot);
+    drop(bots);
     routing.abort();
-    let db_bytes = disk_usage(&db);
+    let db_bytes = match &run_db {
+        RunDb::Sled => disk_usage(&folder),
+        RunDb::Postgres(url) => damas::store::Store::open(url)
+            .and_then(|s| s.size_on_disk())
+            .unwrap_or(0),
+    };
 
     let stats = std::mem::take(&mut *shared.stats.lock().unwrap());
     println!("load: done in {:.1} s; {restart_note}", wall.as_secs_f64());
@@ -981,15 +1126,115 @@ async fn run(sizes: Sizes) {
         println!("      … and {} more", stats.abandoned.len() - 10);
     }
     println!(
-        "  peak RSS of the bot      {:.1} MiB (VmHWM, max over both processes)",
+        "  bot boards with no new move {}  (shown again after the restart, or a move made twice)",
+        stats.boards_again
+    );
+    println!(
+        "  moves per second         {:.1}  ({} plies in {:.1} s)",
+        shared.plies_played.load(Ordering::Relaxed) as f64 / wall.as_secs_f64(),
+        shared.plies_played.load(Ordering::Relaxed),
+        wall.as_secs_f64()
+    );
+    println!(
+        "  peak RSS of the bot      {:.1} MiB (VmHWM, the largest of its processes)",
         peak.load(Ordering::Relaxed) as f64 / 1024.0
     );
     println!(
-        "  database size            {:.1} MiB (du of DAMAS_DB)",
+        "  database size            {:.1} MiB (du of the folder, or PostgreSQL's size)",
         db_bytes as f64 / (1024.0 * 1024.0)
     );
     if !clean {
         println!("  the bot did NOT exit cleanly at the end");
+    }
+    Figures {
+        label,
+        late: counters.callbacks_late.load(Ordering::Relaxed),
+        failed: stats.failed,
+        finished: stats.finished,
+        boards_again: stats.boards_again,
+        moves_refused: stats.moves_refused,
+        plies: shared.plies_played.load(Ordering::Relaxed),
+        move_callbacks: stats.move_callbacks,
+        bot_answers: stats.bot_answers,
+        wall,
+    }
+}
+
+/// The runs side by side: each figure, and its ratio to the first run's.
+fn compare(runs: &[Figures], sizes: &Sizes) {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut quantiles = |name: &str, pick: &dyn Fn(&Figures) -> Vec<Duration>| {
+        for (q, qn) in [(0.5, "p50"), (0.99, "p99")] {
+            let values = runs
+                .iter()
+                .map(|f| {
+                    let mut v = pick(f);
+                    v.sort();
+                    ms(percentile(&v, q))
+                })
+                .collect();
+            rows.push((format!("{name} {qn} (ms)"), values));
+        }
+    };
+    quantiles("human-move callback", &|f| f.move_callbacks.clone());
+    for (level, _) in sizes.bots.iter().filter(|(_, n)| *n > 0) {
+        quantiles(&format!("bot answer, {level}"), &|f| {
+            f.bot_answers.get(level).cloned().unwrap_or_default()
+        });
+    }
+    println!();
+    let mut head = String::from("| figure |");
+    let mut rule = String::from("|---|");
+    for (i, f) in runs.iter().enumerate() {
+        head += &format!(" {} |", f.label);
+        rule += "---|";
+        if i > 0 {
+            head += &format!(" ÷ {} |", runs[0].label);
+            rule += "---|";
+        }
+    }
+    println!("{head}\n{rule}");
+    for (name, values) in rows {
+        let mut line = format!("| {name} |");
+        for (i, v) in values.iter().enumerate() {
+            line += &format!(" {v:.0} |");
+            if i > 0 {
+                line += &format!(" {:.2} |", v / values[0].max(1.0));
+            }
+        }
+        println!("{line}");
+    }
+    /// A figure of a run, as shown.
+    type Figure = fn(&Figures) -> String;
+    let counts: [(&str, Figure); 4] = [
+        ("moves per second", |f| {
+            format!("{:.1}", f.plies as f64 / f.wall.as_secs_f64())
+        }),
+        ("late / failed", |f| format!("{} / {}", f.late, f.failed)),
+        ("games finished", |f| f.finished.to_string()),
+        ("refused / boards again", |f| {
+            format!("{} / {}", f.moves_refused, f.boards_again)
+        }),
+    ];
+    for (name, value) in counts {
+        let mut line = format!("| {name} |");
+        for (i, f) in runs.iter().enumerate() {
+            line += &format!(" {} |", value(f));
+            if i > 0 {
+                line += " |";
+            }
+        }
+        println!("{line}");
+    }
+}
+
+/// A PostgreSQL database for one run: `DAMAS_DB`'s when it names one (the operator's server,
+/// shared by the runs), else a fresh database of a throwaway server on this machine.
+fn postgres_db() -> RunDb {
+    match std::env::var("DAMAS_DB") {
+        Ok(url) if damas::store::is_postgres_url(&url) => RunDb::Postgres(url),
+        _ => RunDb::Postgres(support::store::postgres::server().fresh_database()),
     }
 }
 
@@ -1006,5 +1251,20 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    runtime.block_on(run(sizes));
+    let plan: Vec<(bool, usize)> = match sizes.db {
+        Db::Sled => vec![(false, 1)],
+        Db::Postgres => vec![(true, sizes.processes)],
+        Db::Both if sizes.processes > 1 => vec![(false, 1), (true, 1), (true, sizes.processes)],
+        Db::Both => vec![(false, 1), (true, 1)],
+    };
+    let runs: Vec<Figures> = plan
+        .into_iter()
+        .map(|(postgres, processes)| {
+            let db = if postgres { postgres_db() } else { RunDb::Sled };
+            runtime.block_on(run(&sizes, db, processes))
+        })
+        .collect();
+    if runs.len() > 1 {
+        compare(&runs, &sizes);
+    }
 }

@@ -88,9 +88,13 @@ impl Expected<'_> {
 impl Store {
     pub fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
         let key = id_key(channel_id);
-        self.read(TREE_GAMES, &key)?
-            .map(|v| decode(TREE_GAMES, &key, &v))
-            .transpose()
+        let Some(bytes) = self.read(TREE_GAMES, &key)? else {
+            return Ok(None);
+        };
+        let rec = decode(TREE_GAMES, &key, &bytes)?;
+        // What a move built on this read expects to replace.
+        self.seen.put(TREE_GAMES, channel_id, &bytes);
+        Ok(Some(rec))
     }
 
     /// Every active game (to resume the computer's turns after a restart, and for the
@@ -154,6 +158,7 @@ impl Store {
             tx.insert(TREE_GAMES, &key, &new_bytes)?;
             game_started(tx, &rec)
         })?;
+        self.seen.put(TREE_GAMES, rec.channel_id, &new_bytes);
         self.durable().await
     }
 
@@ -178,9 +183,22 @@ impl Store {
         };
         expected.check_record(false)?;
         let key = id_key(channel_id);
+        // The game as this process last saw it, most often the read `new` was built on: tried
+        // first, without reading it again. Anything else stored now makes the swap fail.
+        let mut seen = self.seen.get(TREE_GAMES, channel_id);
         let revision = loop {
-            let old_bytes = self.read(TREE_GAMES, &key)?;
-            let old = expected.check_stored(old_bytes.as_deref())?;
+            let remembered = seen.take();
+            let from_memory = remembered.is_some();
+            let old_bytes = match remembered {
+                Some(bytes) => Some(bytes),
+                None => self.read(TREE_GAMES, &key)?,
+            };
+            let old = match expected.check_stored(old_bytes.as_deref()) {
+                Ok(old) => old,
+                // Only what is stored now can refuse the write.
+                Err(_) if from_memory => continue,
+                Err(e) => return Err(e),
+            };
             let reminded_ply = new
                 .reminded_ply
                 .or(old.reminded_ply)
@@ -192,6 +210,7 @@ impl Store {
             };
             let new_bytes = encode("game", &to_write)?;
             if self.swap(TREE_GAMES, &key, old_bytes.as_deref(), Some(&new_bytes))? {
+                self.seen.put(TREE_GAMES, channel_id, &new_bytes);
                 break to_write.revision;
             }
             // Something wrote meanwhile: read again (a reminder mark passes, a move does not).
@@ -222,6 +241,7 @@ impl Store {
             rec.reminded_ply = Some(ply);
             let new_bytes = encode("game", &rec)?;
             if self.swap(TREE_GAMES, &key, Some(&bytes), Some(&new_bytes))? {
+                self.seen.put(TREE_GAMES, channel_id, &new_bytes);
                 break;
             }
         }
@@ -264,6 +284,7 @@ impl Store {
             };
             finish_in(tx, &rec, &game, policy)
         })?;
+        self.seen.forget(TREE_GAMES, channel_id);
         self.durable().await?;
         Ok(summary)
     }

@@ -68,6 +68,15 @@ pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
 
 pub(crate) type Entry = (Vec<u8>, Vec<u8>);
 
+/// A key that must hold exactly `value` for a write elsewhere to happen
+/// ([`Kv::compare_and_swap_guarded`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Guard<'a> {
+    pub tree: &'static str,
+    pub key: &'a [u8],
+    pub value: &'a [u8],
+}
+
 /// Why a transaction's closure stopped.
 #[derive(Debug)]
 pub(crate) enum TxError {
@@ -187,6 +196,31 @@ impl Kv {
         match self {
             Kv::Sled(s) => s.compare_and_swap(tree, key, old, new),
             Kv::Postgres(p) => p.compare_and_swap(tree, key, old, new),
+        }
+    }
+
+    /// [`Kv::compare_and_swap`] of `key` from `old` to `new`, made only if `guard`'s key
+    /// holds `guard.value` too, both checked at once: one statement on PostgreSQL, a
+    /// transaction on sled. `false`, and nothing written, when either holds something else.
+    pub fn compare_and_swap_guarded(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+        old: Option<&[u8]>,
+        new: &[u8],
+        guard: Guard<'_>,
+    ) -> Result<bool, StoreError> {
+        match self {
+            Kv::Sled(_) => self.transaction(&[tree, guard.tree], |tx| {
+                if tx.get(guard.tree, guard.key)?.as_deref() != Some(guard.value)
+                    || tx.get(tree, key)?.as_deref() != old
+                {
+                    return Ok(false);
+                }
+                tx.insert(tree, key, new)?;
+                Ok(true)
+            }),
+            Kv::Postgres(p) => p.compare_and_swap_guarded(tree, key, old, new, guard),
         }
     }
 

@@ -5,7 +5,7 @@
 //! compare-and-swap); the lease saves the duplicate work and the answers that would lose the
 //! race.
 //!
-//! A lease is a row of `bot_turn_leases` (migration 4): taken in one transaction
+//! A lease is a row of `bot_turn_leases` (migration 4): taken in one statement
 //! ([`super::pg`]), kept alive every `ttl / 3` while its holder works, deleted when the
 //! [`LeaseGuard`] is dropped. A process that dies leaves its row behind; it expires `ttl`
 //! after its last renewal and is then taken over.

@@ -34,6 +34,12 @@
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
 //! [`StoreError::UnknownVersion`]) and never written over.
 //!
+//! A write the app builds on its own read (a move, the board of that move) does not read the
+//! key again: the store remembers the bytes it last saw of each channel's game and board post
+//! and swaps from those ([`seen`]); anything stored since makes the swap fail and the write
+//! read. On PostgreSQL each read is a statement and a round trip; what each use case costs is
+//! in docs/BENCHMARKS.md, kept from growing by a test.
+//!
 //! Every write but a board post is durable before its `async fn` returns: only then may the
 //! caller acknowledge it (sled: flushed and synced; PostgreSQL: committed). A write that may
 //! have landed but could not be made durable, or whose commit got no answer, stops the
@@ -85,6 +91,7 @@ pub mod posts;
 pub mod puzzles;
 pub mod records;
 pub mod retention;
+mod seen;
 mod settle;
 mod sightings;
 mod sled_kv;
@@ -112,7 +119,7 @@ pub use subject::OwnLine;
 pub use threads::GameThread;
 pub use tournaments::{TournamentRecord, TREE_TOURNAMENTS, TREE_TOURNAMENT_GAMES};
 
-use kv::{Entry, Kv, Scan, Tx, TxResult};
+use kv::{Entry, Guard, Kv, Scan, Tx, TxResult};
 use pg::PgKv;
 use sled_kv::SledKv;
 use std::path::Path;
@@ -254,6 +261,8 @@ pub type RawEntry = (Vec<u8>, Vec<u8>);
 pub struct Store {
     kv: Arc<Kv>,
     fatal: FatalHook,
+    /// The games and board posts as this process last saw them ([`seen`]).
+    seen: Arc<seen::Seen>,
 }
 
 impl std::fmt::Debug for Store {
@@ -293,6 +302,7 @@ impl Store {
         let store = Store {
             kv: Arc::new(kv),
             fatal: durability::exit_hook(),
+            seen: Arc::default(),
         };
         // Games started by a version without the index: a store shared by processes of
         // both versions keeps adding them at every start, harmlessly.
@@ -402,6 +412,20 @@ impl Store {
         new: Option<&[u8]>,
     ) -> Result<bool, StoreError> {
         self.checked(self.timed("swap", || self.kv.compare_and_swap(tree, key, old, new)))
+    }
+
+    /// See [`Kv::compare_and_swap_guarded`]. Not durable until [`Store::durable`].
+    pub(crate) fn swap_guarded(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+        old: Option<&[u8]>,
+        new: &[u8],
+        guard: Guard<'_>,
+    ) -> Result<bool, StoreError> {
+        self.checked(self.timed("swap", || {
+            self.kv.compare_and_swap_guarded(tree, key, old, new, guard)
+        }))
     }
 
     pub(crate) fn scan(

@@ -33,7 +33,7 @@
 //! move in a channel ([`super::leases`]), and `seen_interactions` which Discord interactions
 //! some process already acted on ([`PgKv::first_sighting`]).
 
-use super::kv::{prefix_end, Entry, Scan, Tx, TxError, TxResult};
+use super::kv::{prefix_end, Entry, Guard, Scan, Tx, TxError, TxResult};
 use super::pg_tls;
 use super::{StoreError, TREES};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Timeouts};
@@ -377,6 +377,48 @@ impl PgKv {
         )
     }
 
+    /// One statement: the write happens only if `guard`'s row holds its value when it runs
+    /// (the subquery sees the statement's snapshot; the row written is locked and checked
+    /// again against `old` if another writer got to it first).
+    pub fn compare_and_swap_guarded(
+        &self,
+        tree: &'static str,
+        key: &[u8],
+        old: Option<&[u8]>,
+        new: &[u8],
+        guard: Guard<'_>,
+    ) -> Result<bool, StoreError> {
+        let (key, old, new) = (key.to_vec(), old.map(<[u8]>::to_vec), new.to_vec());
+        let (guard_key, guard_value) = (guard.key.to_vec(), guard.value.to_vec());
+        let guarded = format!(
+            "EXISTS (SELECT 1 FROM \"{}\" WHERE key = $3 AND value = $4)",
+            guard.tree
+        );
+        let sql = match old {
+            Some(_) => format!(
+                "UPDATE \"{tree}\" SET value = $2 WHERE {guarded} AND key = $1 AND value = $5"
+            ),
+            None => format!(
+                "INSERT INTO \"{tree}\" (key, value) SELECT $1::bytea, $2::bytea WHERE {guarded} \
+                 ON CONFLICT (key) DO NOTHING"
+            ),
+        };
+        self.one(
+            sql,
+            move |c, s| {
+                Box::pin(async move {
+                    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
+                        vec![&key, &new, &guard_key, &guard_value];
+                    if let Some(old) = &old {
+                        params.push(old);
+                    }
+                    Ok(c.execute(&s, &params).await? == 1)
+                })
+            },
+            Effect::Writes,
+        )
+    }
+
     pub fn scan(&self, tree: &'static str, scan: Scan<'_>) -> Result<Vec<Entry>, StoreError> {
         let end = prefix_end(scan.prefix);
         let after = scan.after.filter(|a| *a >= scan.prefix).map(<[u8]>::to_vec);
@@ -590,84 +632,46 @@ fn lease_millis(ttl: Duration) -> f64 {
 const LEASE_UNTIL: &str = "now() + $3::float8 * interval '1 millisecond'";
 
 impl PgKv {
-    /// Takes `channel`'s lease for `holder` until `ttl` from now, in one transaction: a row
+    /// Takes `channel`'s lease for `holder` until `ttl` from now, in one statement: a row
     /// nobody holds is inserted; a row past its expiry (its holder died) is taken over; a live
-    /// row, or one another claimer has locked right now (`SKIP LOCKED`: never wait behind
-    /// it), means someone else has it. `true` when `holder` has it now.
+    /// row means someone else has it (a claim of the same row at the same instant commits
+    /// first, and this one then sees it live). `true` when `holder` has it now.
     pub fn claim_lease(
         &self,
         channel: u64,
         holder: &str,
         ttl: Duration,
     ) -> Result<bool, StoreError> {
-        let pool = self.pool.clone();
         let (key, holder, ttl) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
-        let limit = self.answer_within;
-        self.run(async move {
-            let mut client = pool.get().await.map_err(pool_error)?;
-            let claim = async {
-                let tx = client.transaction().await?;
-                let current = tx
-                    .query_opt(
-                        "SELECT expires_at <= now() FROM bot_turn_leases \
-                         WHERE channel = $1 FOR UPDATE SKIP LOCKED",
-                        &[&key],
-                    )
-                    .await?;
-                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&key, &holder, &ttl];
-                let taken = match current.map(|row| row.get::<_, bool>(0)) {
-                    // Held, and its holder is alive.
-                    Some(false) => false,
-                    Some(true) => {
-                        let sql = format!(
-                            "UPDATE bot_turn_leases SET holder = $2, expires_at = {LEASE_UNTIL} \
-                             WHERE channel = $1"
-                        );
-                        tx.execute(&sql, &params).await? == 1
-                    }
-                    // No row, or one being claimed by someone else this instant.
-                    None => {
-                        let sql = format!(
-                            "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
-                             VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO NOTHING"
-                        );
-                        tx.execute(&sql, &params).await? == 1
-                    }
-                };
-                tx.commit().await?;
-                Ok(taken)
-            };
-            let claimed = tokio::time::timeout(limit, claim).await;
-            claimed.unwrap_or_else(|_| {
-                // A lease taken without an answer expires by itself after its ttl.
-                drop(Object::take(client));
-                Err(no_answer(limit, Effect::Reads))
-            })
-        })
+        self.one(
+            format!(
+                "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
+                 VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO UPDATE \
+                 SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at \
+                 WHERE bot_turn_leases.expires_at <= now()"
+            ),
+            move |c, s| {
+                Box::pin(async move { Ok(c.execute(&s, &[&key, &holder, &ttl]).await? == 1) })
+            },
+            // A lease taken without an answer expires by itself after its ttl.
+            Effect::Reads,
+        )
     }
 
     /// Gives `channel`'s lease up, if `holder` still has it.
     pub fn release_lease(&self, channel: u64, holder: &str) -> Result<(), StoreError> {
-        let pool = self.pool.clone();
         let (key, holder) = (lease_key(channel), holder.to_owned());
-        let limit = self.answer_within;
-        self.run(async move {
-            let client = Arc::new(pool.get().await.map_err(pool_error)?);
-            let release = {
-                let client = Arc::clone(&client);
-                async move {
-                    client
-                        .execute(
-                            "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2",
-                            &[&key, &holder],
-                        )
-                        .await?;
+        self.one(
+            "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2".to_string(),
+            move |c, s| {
+                Box::pin(async move {
+                    c.execute(&s, &[&key, &holder]).await?;
                     Ok(())
-                }
-            };
+                })
+            },
             // A lease left behind expires by itself.
-            within(limit, client, release, Effect::Reads).await
-        })
+            Effect::Reads,
+        )
     }
 
     /// Pushes the expiry of `holder`'s lease on `channel` to `ttl` from now, every `ttl / 3`,
@@ -696,7 +700,10 @@ impl PgKv {
                     );
                     let renew = {
                         let (client, key, holder) = (Arc::clone(&client), key, &holder_text);
-                        async move { Ok(client.execute(&sql, &[&key, holder, &millis]).await? == 1) }
+                        async move {
+                            let statement = client.prepare_cached(&sql).await?;
+                            Ok(client.execute(&statement, &[&key, holder, &millis]).await? == 1)
+                        }
                     };
                     within(limit, client, renew, Effect::Reads).await
                 };

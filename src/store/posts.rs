@@ -6,8 +6,9 @@
 //! next durable write of any tree, carries them to disk (PostgreSQL commits them at once).
 
 use super::codec::{decode, encode, id_key, Record};
+use super::kv::Guard;
 use super::records::GameRecord;
-use super::{Store, StoreError, TREE_POSTS};
+use super::{Store, StoreError, TREE_GAMES, TREE_POSTS};
 use serde::{Deserialize, Serialize};
 
 /// The message currently showing a channel's board, and what it shows.
@@ -44,9 +45,12 @@ impl Store {
     /// a game leaves it: the next game's first board replaces it.
     pub fn board_post(&self, channel_id: u64) -> Result<Option<BoardPost>, StoreError> {
         let key = id_key(channel_id);
-        self.read(TREE_POSTS, &key)?
-            .map(|v| decode(TREE_POSTS, &key, &v))
-            .transpose()
+        let Some(bytes) = self.read(TREE_POSTS, &key)? else {
+            return Ok(None);
+        };
+        let post = decode(TREE_POSTS, &key, &bytes)?;
+        self.seen.put(TREE_POSTS, channel_id, &bytes);
+        Ok(Some(post))
     }
 
     /// Records `post` as the channel's board if it shows game `post.game_id` as it stands:
@@ -66,6 +70,9 @@ impl Store {
     ) -> Result<PostRecorded, StoreError> {
         let key = id_key(channel_id);
         let new_bytes = encode("board post", &post)?;
+        if let Some(recorded) = self.record_known_board_post(channel_id, &post, &new_bytes)? {
+            return Ok(recorded);
+        }
         loop {
             let old_bytes = self.read(TREE_POSTS, &key)?;
             let old: Option<BoardPost> = old_bytes
@@ -79,10 +86,55 @@ impl Store {
                 return Ok(PostRecorded::Outdated);
             }
             if self.swap(TREE_POSTS, &key, old_bytes.as_deref(), Some(&new_bytes))? {
+                self.seen.put(TREE_POSTS, channel_id, &new_bytes);
                 let replaced = old.map(|o| o.message_id).filter(|&m| m != post.message_id);
                 return Ok(PostRecorded::Current { replaced });
             }
         }
+    }
+
+    /// [`Store::record_board_post`] in one write, when this process last saw the channel's
+    /// game as the post shows it (it made that move, or read it): the post is recorded if
+    /// the game is stored exactly so and the recorded post is the one last seen, both checked
+    /// by the write itself. `None` when either is not known, or not so any more: the careful
+    /// way then decides.
+    fn record_known_board_post(
+        &self,
+        channel_id: u64,
+        post: &BoardPost,
+        new_bytes: &[u8],
+    ) -> Result<Option<PostRecorded>, StoreError> {
+        let key = id_key(channel_id);
+        let Some(game_bytes) = self.seen.get(TREE_GAMES, channel_id) else {
+            return Ok(None);
+        };
+        match decode::<GameRecord>(TREE_GAMES, &key, &game_bytes) {
+            Ok(rec) if rec.id == post.game_id && rec.ply() == post.ply => {}
+            _ => return Ok(None),
+        }
+        let old_bytes = match self.seen.get(TREE_POSTS, channel_id) {
+            Some(bytes) => Some(bytes),
+            None => self.read(TREE_POSTS, &key)?,
+        };
+        let old: Option<BoardPost> = match old_bytes.as_ref().map(|b| decode(TREE_POSTS, &key, b)) {
+            Some(Ok(old)) => Some(old),
+            Some(Err(_)) => return Ok(None),
+            None => None,
+        };
+        if old.is_some_and(|o| o.game_id > post.game_id) {
+            return Ok(None);
+        }
+        let guard = Guard {
+            tree: TREE_GAMES,
+            key: &key,
+            value: &game_bytes,
+        };
+        if !self.swap_guarded(TREE_POSTS, &key, old_bytes.as_deref(), new_bytes, guard)? {
+            return Ok(None);
+        }
+        self.seen.put(TREE_POSTS, channel_id, new_bytes);
+        let replaced = old.map(|o| o.message_id).filter(|&m| m != post.message_id);
+        Ok(Some(PostRecorded::Current { replaced }))
     }
 
     fn shows_game_as_it_stands(

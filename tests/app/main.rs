@@ -16,6 +16,7 @@ mod forget;
 mod i18n;
 mod layers;
 mod my_data;
+mod pg_cost;
 mod puzzle_sets;
 mod puzzles;
 mod repo_hygiene;

@@ -16,6 +16,7 @@ mod postgres_deployment;
 mod retention;
 mod scores;
 mod tournaments;
+mod two_processes;
 mod versions;
 
 use crate::support::store::*;

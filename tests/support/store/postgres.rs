@@ -354,3 +354,144 @@ impl SilenceableProxy {
         self.silent.store(false, Ordering::SeqCst);
     }
 }
+
+/// What a client asked of the server, as counted by a [`CountingProxy`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Statements run: extended-protocol executions and simple queries (`BEGIN`, `COMMIT`).
+    pub statements: u64,
+    /// Times the client waited for the server, preparing aside: each `Sync` and each simple
+    /// query is answered by one `ReadyForQuery`, which the store awaits before going on.
+    pub round_trips: u64,
+    /// Statements prepared (a `Parse`, and its own round trip): none once each connection
+    /// has cached the statements it uses, so they are counted apart.
+    pub prepares: u64,
+}
+
+impl std::ops::Sub for Cost {
+    type Output = Cost;
+    fn sub(self, before: Cost) -> Cost {
+        Cost {
+            statements: self.statements - before.statements,
+            round_trips: self.round_trips - before.round_trips,
+            prepares: self.prepares - before.prepares,
+        }
+    }
+}
+
+/// A TCP relay to the test server that reads the PostgreSQL protocol the client sends and
+/// counts statements, round trips and prepares ([`Cost`]), for every connection through it.
+/// Plain connections only: its URLs say `sslmode=disable`.
+pub struct CountingProxy {
+    addr: SocketAddr,
+    counts: Arc<[std::sync::atomic::AtomicU64; 3]>,
+}
+
+impl CountingProxy {
+    pub fn start() -> CountingProxy {
+        let port = server().port;
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the proxy");
+        let addr = listener.local_addr().expect("the proxy's address");
+        let counts: Arc<[std::sync::atomic::AtomicU64; 3]> = Arc::default();
+        let shared = Arc::clone(&counts);
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", port)) else {
+                    continue;
+                };
+                let (mut from_client, mut to_server) = (
+                    client.try_clone().expect("clone"),
+                    server.try_clone().expect("clone"),
+                );
+                let counts = Arc::clone(&shared);
+                std::thread::spawn(move || {
+                    let mut reader = FrontendReader::default();
+                    let mut buf = [0u8; 16 * 1024];
+                    loop {
+                        let n = match from_client.read(&mut buf) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => n,
+                        };
+                        reader.feed(&buf[..n], &counts);
+                        if to_server.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                    }
+                    let _ = to_server.shutdown(std::net::Shutdown::Both);
+                });
+                let (mut from_server, mut to_client) = (server, client);
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut from_server, &mut to_client);
+                    let _ = to_client.shutdown(std::net::Shutdown::Both);
+                });
+            }
+        });
+        CountingProxy { addr, counts }
+    }
+
+    /// A fresh database of the test server, reached through this relay, without TLS.
+    pub fn fresh_database(&self) -> String {
+        let url = server().fresh_database();
+        let through = url.replace(
+            &format!("127.0.0.1:{}", server().port),
+            &self.addr.to_string(),
+        );
+        format!("{through}?sslmode=disable")
+    }
+
+    /// Everything counted so far; subtract two of them for what happened in between.
+    pub fn cost(&self) -> Cost {
+        let [statements, round_trips, prepares] =
+            self.counts.each_ref().map(|c| c.load(Ordering::SeqCst));
+        Cost {
+            statements,
+            // A prepare's Sync is its own round trip.
+            round_trips: round_trips - prepares,
+            prepares,
+        }
+    }
+}
+
+/// Splits the client's bytes into protocol messages as they arrive: the first ones untyped
+/// (the startup message, or a TLS or cancel request), then a type byte and a length each.
+#[derive(Default)]
+struct FrontendReader {
+    started: bool,
+    pending: Vec<u8>,
+}
+
+impl FrontendReader {
+    fn feed(&mut self, bytes: &[u8], counts: &[std::sync::atomic::AtomicU64; 3]) {
+        self.pending.extend_from_slice(bytes);
+        loop {
+            let header = if self.started { 5 } else { 4 };
+            if self.pending.len() < header {
+                return;
+            }
+            let at = header - 4;
+            let length = u32::from_be_bytes(self.pending[at..at + 4].try_into().unwrap());
+            let total = at + length as usize;
+            if self.pending.len() < total {
+                return;
+            }
+            if self.started {
+                let counted = match self.pending[0] {
+                    b'E' => [1, 0, 0],
+                    b'S' => [0, 1, 0],
+                    b'Q' => [1, 1, 0],
+                    b'P' => [0, 0, 1],
+                    _ => [0, 0, 0],
+                };
+                for (count, add) in counts.iter().zip(counted) {
+                    count.fetch_add(add, Ordering::SeqCst);
+                }
+            } else {
+                // The startup message carries protocol 3.0; a TLS request (refused here, as
+                // the URL says sslmode=disable) is followed by it.
+                let code = u32::from_be_bytes(self.pending[4..8].try_into().unwrap());
+                self.started = code == 196_608;
+            }
+            self.pending.drain(..total);
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! and what the code reads: the README's configuration table holds exactly its rows, in its
 //! order; `.env.example` has a `NAME=` line for each (with the default, when it is one
 //! value); neither names a `DAMAS_*` or `DISCORD_*` variable the list lacks; every such name in
-//! a string literal under `src/` is listed (so a new variable cannot be read undocumented); and
+//! a string literal under `src/` or `damas-core/src/` is listed (so a new variable cannot be read undocumented); and
 //! the defaults the list gives are the code's.
 
 use damas::config::{setting, Setting, SETTINGS};
@@ -285,7 +285,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn every_variable_the_code_names_is_in_the_list() {
     let mut files = Vec::new();
+    // The bot's code and damas-core's (which reads DAMAS_DATA and DAMAS_EGDB).
     rust_files(&repo().join("src"), &mut files);
+    rust_files(&repo().join("damas-core/src"), &mut files);
     files.sort();
     let mut found = 0;
     let mut problems = Vec::new();

@@ -226,7 +226,7 @@ impl std::error::Error for NotPdn {}
 ///   file is no PDN.
 ///
 /// ```
-/// use damas::engine::{pdn_text, NotPdn};
+/// use damas_core::engine::{pdn_text, NotPdn};
 ///
 /// assert!(pdn_text(b"[Event \"x\"]\n1. 11-15 *").is_ok());
 /// assert!(pdn_text(b"1. 11-15 22-18 *").is_ok());
@@ -400,7 +400,7 @@ impl std::error::Error for PdnRefusal {}
 /// refused), one at a time:
 ///
 /// ```
-/// use damas::engine::{read_pdn, Variant};
+/// use damas_core::engine::{read_pdn, Variant};
 ///
 /// let text = "[Event \"a\"]\n1. 11-15 24-20 2. 15x24 *\n\n[Event \"b\"]\n1. 11-14 24x16 2-0\n";
 /// let games: Vec<_> = read_pdn(text, Variant::Spanish).collect();

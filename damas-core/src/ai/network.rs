@@ -31,7 +31,7 @@ pub const INPUTS: usize = 128;
 pub const MAX_HIDDEN: usize = 64;
 
 /// The committed networks (`damas tune network` writes them).
-pub const NETWORK_FILE: &str = include_str!("../../data/eval-network.txt");
+pub const NETWORK_FILE: &str = include_str!("../../../data/eval-network.txt");
 
 /// Where the networks live in the repository.
 pub const NETWORK_PATH: &str = "data/eval-network.txt";

@@ -34,7 +34,7 @@ impl Color {
     /// 0 for White, 1 for Black: the index of this side in anything kept per side.
     ///
     /// ```
-    /// use damas::engine::Color;
+    /// use damas_core::engine::Color;
     /// assert_eq!([Color::White.index(), Color::Black.index()], [0, 1]);
     /// ```
     pub const fn index(self) -> usize {

@@ -177,7 +177,7 @@ impl Position {
     /// kings, ranges allowed. Bad text gets an error saying what is wrong.
     ///
     /// ```
-    /// use damas::engine::{Color, FenError, Position, Variant};
+    /// use damas_core::engine::{Color, FenError, Position, Variant};
     ///
     /// let pos = Position::from_fen(Variant::Spanish, "B:W9,10,K14:B21-24")?;
     /// assert_eq!(pos.side_to_move(), Color::Black);

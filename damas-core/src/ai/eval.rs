@@ -408,7 +408,7 @@ pub struct Weights {
 }
 
 /// The committed weights (`damas tune` writes them).
-pub const WEIGHTS_FILE: &str = include_str!("../../data/eval-weights.txt");
+pub const WEIGHTS_FILE: &str = include_str!("../../../data/eval-weights.txt");
 
 /// Where the weights live in the repository.
 pub const WEIGHTS_PATH: &str = "data/eval-weights.txt";

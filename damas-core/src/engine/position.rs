@@ -150,7 +150,7 @@ impl Position {
     /// legality: notation, explanations and the search all read from it.
     ///
     /// ```
-    /// use damas::engine::{Position, Variant};
+    /// use damas_core::engine::{Position, Variant};
     ///
     /// assert_eq!(Position::start(Variant::Spanish).legal_moves().len(), 7);
     /// // Captures are mandatory and, in Spanish, the one taking most pieces must be chosen.
@@ -172,7 +172,7 @@ impl Position {
     /// capture: its legal moves when [`Position::has_capture`] is false.
     ///
     /// ```
-    /// use damas::engine::{Position, Variant};
+    /// use damas_core::engine::{Position, Variant};
     /// let start = Position::start(Variant::Spanish);
     /// assert!(!start.has_capture());
     /// assert_eq!(start.count_plain_moves(), start.count_legal_moves());

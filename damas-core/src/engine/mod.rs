@@ -3,7 +3,7 @@
 //! The modules are private; this is the whole public API. A game from the start:
 //!
 //! ```
-//! use damas::engine::{Game, Variant};
+//! use damas_core::engine::{Game, Variant};
 //!
 //! let mut game = Game::new(Variant::Spanish);
 //! game.play_text("11-15")?;
@@ -11,7 +11,7 @@
 //! assert!(game.play_text("10-14").is_err()); // captures are mandatory
 //! game.play_text("15x24")?;
 //! assert_eq!(game.position().fen(), "B:W1-10,12,24:B21-23,25-32");
-//! # Ok::<(), damas::engine::GameError>(())
+//! # Ok::<(), damas_core::engine::GameError>(())
 //! ```
 
 mod bitboard;

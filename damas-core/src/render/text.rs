@@ -16,7 +16,7 @@ use image::RgbImage;
 use imageproc::drawing::draw_text_mut;
 
 /// DejaVu Sans Bold, embedded so the binary runs from any folder (licence in fonts/).
-pub static FONT_BYTES: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+pub static FONT_BYTES: &[u8] = include_bytes!("../../../fonts/DejaVuSans-Bold.ttf");
 
 const ELLIPSIS: char = '\u{2026}'; // …
 

@@ -367,7 +367,7 @@ impl Position {
     /// none.
     ///
     /// ```
-    /// use damas::engine::{IllegalMove, MoveError, Position, Variant};
+    /// use damas_core::engine::{IllegalMove, MoveError, Position, Variant};
     ///
     /// let start = Position::start(Variant::Spanish);
     /// let mv = start.parse_move("11-15")?;

@@ -314,7 +314,7 @@ impl Game {
     /// legal, or any move once the game is over, is refused and changes nothing.
     ///
     /// ```
-    /// use damas::engine::{Game, GameError, MoveError, Variant};
+    /// use damas_core::engine::{Game, GameError, MoveError, Variant};
     ///
     /// let mut game = Game::new(Variant::English);
     /// let mv = game.play_text("11-15")?; // Black moves first in English draughts

@@ -35,8 +35,9 @@
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
 //! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`, `LOAD_DB`,
-//! `LOAD_PROCESSES`, `LOAD_RAMP_S`), or else the issue's. The bot process inherits the environment, so
-//! `DAMAS_SEARCH_THREADS` and friends reach it.
+//! `LOAD_PROCESSES`, `LOAD_RAMP_S`), or else the issue's. The bot processes start as every test's
+//! `damas` does (`support::cli::command`): none of the caller's `DAMAS_*` settings reach them,
+//! so two runs on two machines measure the same configuration.
 //!
 //! People play with `/challenge` and the Accept button, then `/move` with a legal move chosen
 //! at random (the engine runs here too, to know the legal moves), after a pause of 0.2–1 s.

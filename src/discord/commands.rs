@@ -3,17 +3,35 @@
 //! languages from the Fluent files.
 
 use crate::app::commands::{
-    group_name_id, groups, CommandSpec, OptionKind, OptionSpec, Surface, COMMANDS,
+    group_name_id, groups, CommandSpec, OptionKind, OptionSpec, Permission, Surface, COMMANDS,
 };
 use crate::app::i18n::{t, Lang};
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
+use serenity::all::{
+    ChannelType, CommandOptionType, CreateCommand, CreateCommandOption, Permissions,
+};
 
 /// The Discord locales that get the Spanish texts.
 const SPANISH: [&str; 2] = ["es-ES", "es-419"];
 
+/// The Discord permissions a member needs, by default, to see a command: only a default, which
+/// each server may change (Server Settings → Integrations), so the app checks again. `None`:
+/// every member. A role set with `/settings role` cannot be expressed here: a server that
+/// wants its organisers to see `/cancel` allows their role for it.
+pub fn default_permissions(permission: Permission) -> Option<Permissions> {
+    match permission {
+        Permission::Everyone => None,
+        Permission::ManageMessagesOrOrganiser => Some(Permissions::MANAGE_MESSAGES),
+        Permission::ManageEventsOrOrganiser => Some(Permissions::MANAGE_EVENTS),
+        Permission::ManageServer => Some(Permissions::MANAGE_GUILD),
+    }
+}
+
 fn command(spec: &CommandSpec) -> CreateCommand {
     let description = spec.description_id();
     let mut c = CreateCommand::new(spec.name).description(t(Lang::En, &description));
+    if let Some(p) = default_permissions(spec.id.permission()) {
+        c = c.default_member_permissions(p);
+    }
     for l in SPANISH {
         c = c
             .name_localized(l, spec.localized_name(Lang::Es))
@@ -27,6 +45,11 @@ fn command(spec: &CommandSpec) -> CreateCommand {
 
 /// A group of subcommands (`/tournament`): one command whose options are its members, each
 /// a SUB_COMMAND with its own options.
+///
+/// Discord gives default permissions to a whole command, never to one of its subcommands:
+/// a group registers the least restrictive of its members' (`/tournament join` is for
+/// everyone, so `/tournament` is too), and the app refuses the others' subcommands to whom
+/// they are not for.
 fn group(name: &'static str) -> CreateCommand {
     let id = group_name_id(name);
     let description = format!("{id}-desc");
@@ -36,7 +59,18 @@ fn group(name: &'static str) -> CreateCommand {
             .name_localized(l, t(Lang::Es, &id))
             .description_localized(l, t(Lang::Es, &description));
     }
-    for spec in COMMANDS.iter().filter(|s| s.group == Some(name)) {
+    let members = || COMMANDS.iter().filter(|s| s.group == Some(name));
+    let least: Option<Permissions> = members()
+        .map(|s| default_permissions(s.id.permission()))
+        .reduce(|a, b| match (a, b) {
+            (Some(a), Some(b)) if a == b => Some(a),
+            _ => None,
+        })
+        .flatten();
+    if let Some(p) = least {
+        c = c.default_member_permissions(p);
+    }
+    for spec in members() {
         let description = spec.description_id();
         let mut sub = CreateCommandOption::new(
             CommandOptionType::SubCommand,
@@ -62,6 +96,8 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::Text { .. } | OptionKind::Choice(_) => CommandOptionType::String,
         OptionKind::Integer { .. } => CommandOptionType::Integer,
         OptionKind::File => CommandOptionType::Attachment,
+        OptionKind::Channel => CommandOptionType::Channel,
+        OptionKind::Role => CommandOptionType::Role,
     };
     let mut o = CreateCommandOption::new(kind, spec.name, t(Lang::En, spec.description))
         .required(spec.required);
@@ -86,7 +122,9 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::Integer { min, max } => {
             o = o.min_int_value(min as u64).max_int_value(max as u64)
         }
-        OptionKind::User | OptionKind::File => {}
+        // Games are played in text channels (and their threads).
+        OptionKind::Channel => o = o.channel_types(vec![ChannelType::Text]),
+        OptionKind::User | OptionKind::File | OptionKind::Role => {}
     }
     o
 }

@@ -25,6 +25,8 @@
 //! - `playing`: user id → [`Playing`], the games under way each person sits in ([`playing`]).
 //! - `tournaments`: tournament id → [`TournamentRecord`]; `tournament_games`: game id →
 //!   tournament id ([`tournaments`]).
+//! - `server_settings`: guild id → [`ServerSettings`], each server's `/settings`
+//!   ([`server_settings`]).
 //!
 //! Values are one format-version byte and postcard ([`FORMAT_VERSION`]; older game records
 //! are converted on read). A value that does not decode is reported ([`StoreError::Corrupt`],
@@ -54,6 +56,8 @@
 //! - tournaments ([`tournaments`]): [`Store::create_tournament`], [`Store::tournament`],
 //!   [`Store::tournaments`], [`Store::update_tournament`], [`Store::tournament_of_game`];
 //! - erasure ([`forget`]): [`Store::forget_user`];
+//! - servers' settings ([`server_settings`]): [`Store::server_settings`],
+//!   [`Store::change_server_settings`], [`Store::server_settings_changed_by`];
 //! - interactions already acted on, shared between processes on PostgreSQL ([`sightings`]):
 //!   [`Store::first_sighting`], [`Store::forget_sightings`];
 //! - the bot's turn, shared between processes on PostgreSQL ([`leases`]):
@@ -77,6 +81,7 @@ pub mod playing;
 pub mod posts;
 pub mod puzzles;
 pub mod records;
+pub mod server_settings;
 mod settle;
 mod sightings;
 mod sled_kv;
@@ -97,6 +102,7 @@ pub use records::{
     Rating, Seat, SeatSummary, StoredMove, Tally, Title, UserRef, VariantRecord,
     DEFAULT_MOVE_TIME_MS,
 };
+pub use server_settings::{Changed, ServerSettings, Setting, TREE_SERVER_SETTINGS};
 pub use settle::Settle;
 pub use threads::GameThread;
 pub use tournaments::{TournamentRecord, TREE_TOURNAMENTS, TREE_TOURNAMENT_GAMES};
@@ -120,7 +126,7 @@ pub const TREE_BOARD_MEMBERS: &str = "board_members";
 pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 16] = [
+pub const TREES: [&str; 17] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -137,6 +143,7 @@ pub const TREES: [&str; 16] = [
     TREE_PLAYING,
     TREE_TOURNAMENTS,
     TREE_TOURNAMENT_GAMES,
+    TREE_SERVER_SETTINGS,
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL

@@ -10,6 +10,7 @@ mod e2e;
 mod faults;
 mod restart;
 mod scale;
+mod settings;
 mod smoke;
 mod tables_at_start;
 mod threads;

@@ -14,6 +14,7 @@ mod forget;
 mod leases;
 mod postgres_deployment;
 mod scores;
+mod server_settings;
 mod tournaments;
 mod versions;
 

@@ -306,7 +306,7 @@ impl App {
 
     /// The settings as one message: a line per setting, with its value and its last change.
     fn settings_reply(&self, lang: Lang, settings: &ServerSettings, note: Option<String>) -> Reply {
-        let default = |value: String| tr(lang, fl!("settings-default"), &[("value", s(value))]);
+        let default = |value: String| tr(lang, fl!("settings-default"), &[("shown", s(value))]);
         let yes_no = |b: bool| {
             t(
                 lang,
@@ -381,7 +381,7 @@ fn line<T>(
     default: impl Fn() -> String,
 ) -> String {
     let value = setting.value.as_ref().map_or_else(&default, shown);
-    let mut text = tr(lang, label, &[("value", s(value))]);
+    let mut text = tr(lang, label, &[("shown", s(value))]);
     if let Some(Changed { by, at_ms }) = setting.changed {
         let when = s(when_text(at_ms));
         let changed = match by {

@@ -26,23 +26,23 @@ async fn settings_are_for_admins_and_the_organiser_role_cancels() {
     let body = put.body();
     // MANAGE_GUILD, MANAGE_MESSAGES (as Discord takes them: strings of the bits).
     assert_eq!(
-        registered(&body, "settings")["default_member_permissions"],
+        registered(body, "settings")["default_member_permissions"],
         json!("32")
     );
     assert_eq!(
-        registered(&body, "cancel")["default_member_permissions"],
+        registered(body, "cancel")["default_member_permissions"],
         json!("8192")
     );
     // /tournament join is everyone's: the group cannot be hidden.
     assert_eq!(
-        registered(&body, "tournament")["default_member_permissions"],
+        registered(body, "tournament")["default_member_permissions"],
         Value::Null
     );
     assert_eq!(
-        registered(&body, "play")["default_member_permissions"],
+        registered(body, "play")["default_member_permissions"],
         Value::Null
     );
-    let settings = registered(&body, "settings");
+    let settings = registered(body, "settings");
     assert_eq!(settings["name_localizations"]["es-ES"], "ajustes");
     let option = |name: &str| {
         settings["options"]

@@ -45,6 +45,8 @@ fn actor(id: u64, name: &str) -> Actor {
         locale: "en-US".into(),
         can_manage_messages: false,
         can_manage_events: false,
+        can_manage_guild: false,
+        roles: vec![],
     }
 }
 

@@ -153,6 +153,22 @@ choice_enum!(
     /// `/leaderboard`'s `type`: the players of games or the puzzle solvers.
     Ranking, "type", { Games = "games", Puzzles = "puzzles" }
 );
+choice_enum!(
+    /// `/settings`' `language`: the language of the bot's public messages in the server.
+    PublicLanguage, "language", { Spanish = "es", English = "en" }
+);
+choice_enum!(
+    /// `/settings`' `reset`: a setting (or all) back to the bot's default.
+    SettingName, "setting", {
+        Variant = "variant",
+        Days = "days",
+        Thread = "thread",
+        Channels = "channels",
+        Role = "role",
+        Language = "language",
+        All = "all",
+    }
+);
 
 /// The values of a choice, for front ends that list or read them without knowing its type.
 #[derive(Clone, Copy)]
@@ -223,6 +239,10 @@ pub enum OptionKind {
     /// A file the person attaches (on Discord an attachment; in the console a path). The
     /// front end fetches it and hands over its bytes ([`Upload`]).
     File,
+    /// A text channel of the server (in the console: its id).
+    Channel,
+    /// A role of the server (in the console: its id).
+    Role,
 }
 
 /// A type an option's value can have.
@@ -281,6 +301,34 @@ impl OptionValue for Upload {
     fn from_arg(arg: &ArgValue) -> Option<Upload> {
         match arg {
             ArgValue::File(u) => Some(u.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A channel of the server, by id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChannelRef(pub u64);
+
+impl OptionValue for ChannelRef {
+    const KIND: OptionKind = OptionKind::Channel;
+    fn from_arg(arg: &ArgValue) -> Option<ChannelRef> {
+        match arg {
+            ArgValue::Channel(id) => Some(ChannelRef(*id)),
+            _ => None,
+        }
+    }
+}
+
+/// A role of the server, by id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoleRef(pub u64);
+
+impl OptionValue for RoleRef {
+    const KIND: OptionKind = OptionKind::Role;
+    fn from_arg(arg: &ArgValue) -> Option<RoleRef> {
+        match arg {
+            ArgValue::Role(id) => Some(RoleRef(*id)),
             _ => None,
         }
     }
@@ -674,6 +722,17 @@ commands! {
     TournamentPdn "tournament" "pdn" Everywhere [] {
         tournament: Option<String>,
     }
+    /// The server's settings: shown without options, changed with them.
+    Settings "settings" Everywhere [] {
+        variant: Option<Variant> => "opt-settings-variant-desc",
+        days: Option<Days> => "opt-settings-days-desc",
+        thread: Option<ThreadWanted> => "opt-settings-thread-desc",
+        channel_add as "add-channel": Option<ChannelRef>,
+        channel_remove as "remove-channel": Option<ChannelRef>,
+        role: Option<RoleRef>,
+        language: Option<PublicLanguage>,
+        reset: Option<SettingName>,
+    }
     /// The challenge's Accept button, at the keyboard.
     Accept "accept" Console [] {}
     /// The challenge's Decline button, at the keyboard.
@@ -722,6 +781,7 @@ impl CommandId {
             | CommandId::Review => Reach::Anywhere,
             CommandId::Leaderboard
             | CommandId::Cancel
+            | CommandId::Settings
             | CommandId::TournamentCreate
             | CommandId::TournamentJoin
             | CommandId::TournamentLeave
@@ -755,11 +815,79 @@ impl Threading {
     /// In a thread when asked (by default, where the bot may open threads), in the channel
     /// otherwise.
     pub fn new(asked: Option<ThreadWanted>, can_create_threads: bool) -> Threading {
+        Threading::with_default(asked, true, can_create_threads)
+    }
+
+    /// As [`Threading::new`], with the server's default for a command that does not say
+    /// (`/settings thread`). A default the bot cannot follow here (inside a thread, say) is
+    /// no request: the game is played in the channel without a word about it.
+    pub fn with_default(
+        asked: Option<ThreadWanted>,
+        threads_by_default: bool,
+        can_create_threads: bool,
+    ) -> Threading {
         match (asked, can_create_threads) {
             (Some(ThreadWanted::No), _) => Threading::InChannel,
-            (Some(ThreadWanted::Yes) | None, true) => Threading::InThread,
+            (Some(ThreadWanted::Yes), true) => Threading::InThread,
+            (None, true) if threads_by_default => Threading::InThread,
             (Some(ThreadWanted::Yes), false) => Threading::Unavailable,
-            (None, false) => Threading::InChannel,
+            (None, _) => Threading::InChannel,
+        }
+    }
+}
+
+/// Who may use a command, beyond everyone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Permission {
+    /// Every member.
+    Everyone,
+    /// Members with Manage Messages, or the server's organiser role (`/settings role`).
+    ManageMessagesOrOrganiser,
+    /// Members with Manage Events, the server's organiser role, or the tournament's creator.
+    ManageEventsOrOrganiser,
+    /// Members with Manage Server.
+    ManageServer,
+}
+
+impl CommandId {
+    /// Who may use the command. Discord is told with the command's default member
+    /// permissions (a default each server may change), and the app checks again.
+    pub const fn permission(self) -> Permission {
+        match self {
+            CommandId::Cancel => Permission::ManageMessagesOrOrganiser,
+            CommandId::TournamentStart
+            | CommandId::TournamentWithdraw
+            | CommandId::TournamentCancel => Permission::ManageEventsOrOrganiser,
+            CommandId::Settings => Permission::ManageServer,
+            // Anyone may create a tournament (and organise it) unless the server named an
+            // organiser role: then only that role and Manage Events (checked by the app).
+            CommandId::TournamentCreate
+            | CommandId::Challenge
+            | CommandId::Play
+            | CommandId::Move
+            | CommandId::Board
+            | CommandId::Resign
+            | CommandId::Draw
+            | CommandId::Undo
+            | CommandId::Explain
+            | CommandId::Rules
+            | CommandId::Stats
+            | CommandId::Leaderboard
+            | CommandId::Pdn
+            | CommandId::Help
+            | CommandId::ForgetMe
+            | CommandId::MyData
+            | CommandId::Puzzle
+            | CommandId::Review
+            | CommandId::TournamentJoin
+            | CommandId::TournamentLeave
+            | CommandId::TournamentStandings
+            | CommandId::TournamentPairings
+            | CommandId::TournamentPdn
+            | CommandId::Accept
+            | CommandId::Decline
+            | CommandId::Moves
+            | CommandId::Quit => Permission::Everyone,
         }
     }
 }
@@ -828,6 +956,10 @@ pub enum ArgValue {
     User(UserRef),
     Integer(i64),
     File(Upload),
+    /// A channel's id.
+    Channel(u64),
+    /// A role's id.
+    Role(u64),
 }
 
 /// A file a person attached, as the front end fetched it.
@@ -925,6 +1057,12 @@ impl App {
     }
 
     /// Does a command. `can_create_threads`: see [`Invocation::can_create_threads`].
+    ///
+    /// In a server, its settings (`/settings`) come first: a game or tournament starts only in
+    /// its game channels, what the command leaves out is the server's default, and what the
+    /// whole channel reads is in the server's language. A refusal changes nothing (every
+    /// use case checks before it writes), so one worded in the server's language is asked
+    /// again in the member's own: it is shown to them alone.
     pub async fn run(
         &self,
         actor: &Actor,
@@ -932,24 +1070,73 @@ impl App {
         command: Command,
         can_create_threads: bool,
     ) -> Answer {
-        if place.guild_id.is_none() && command.id().reach() == Reach::Server {
+        let id = command.id();
+        if place.guild_id.is_none() && id.reach() == Reach::Server {
             return needs_server(actor.lang());
         }
+        use super::server_settings::{speaks_in_public, starts_something};
+        let lang = actor.lang();
+        let server = match self.server_settings(place.guild_id) {
+            Ok(s) => s,
+            Err(e) => return super::storage_failed(lang, &e).into(),
+        };
+        if starts_something(id) {
+            if let Some(refusal) = self.start_refused(lang, place, &server) {
+                return refusal.into();
+            }
+        }
+        let server = &server;
+        self.in_server_language(actor, server, speaks_in_public(id), |speaker| {
+            let command = command.clone();
+            async move {
+                self.dispatch(&speaker, place, command, can_create_threads, server)
+                    .await
+            }
+        })
+        .await
+    }
+
+    /// Does a command with the server's settings.
+    async fn dispatch(
+        &self,
+        actor: &Actor,
+        place: Place,
+        command: Command,
+        can_create_threads: bool,
+        server: &crate::store::ServerSettings,
+    ) -> Answer {
+        let threads_by_default = server.threads.value.unwrap_or(true);
+        let server_days = server
+            .days_per_move
+            .value
+            .map(|d| u64::from(d) * 86_400_000);
+        let server_variant = server.variant.value;
         match command {
             Command::Challenge(c) => {
+                // A ballot implies English draughts: the server's variant is not its default.
+                let variant = match c.opening {
+                    Some(OpeningChoice::Ballot) => c.variant,
+                    _ => c.variant.or(server_variant),
+                };
                 let terms = super::challenge::Terms {
-                    variant: c.variant,
+                    variant,
                     colour: c.colour,
-                    move_time_ms: c.days.map(|d| d.get() as u64 * 86_400_000),
-                    threading: Threading::new(c.thread, can_create_threads),
+                    move_time_ms: c.days.map(|d| d.get() as u64 * 86_400_000).or(server_days),
+                    threading: Threading::with_default(
+                        c.thread,
+                        threads_by_default,
+                        can_create_threads,
+                    ),
                     opening: c.opening,
                     same_opening: None,
                 };
                 self.challenge_on(actor, place, &c.opponent, terms).await
             }
             Command::Play(p) => {
-                let threading = Threading::new(p.thread, can_create_threads);
-                self.play_bot_in(actor, place, p.level, p.variant, p.colour, threading)
+                let threading =
+                    Threading::with_default(p.thread, threads_by_default, can_create_threads);
+                let variant = p.variant.or(server_variant);
+                self.play_bot_in(actor, place, p.level, variant, p.colour, threading)
                     .await
             }
             Command::Move(Move { mv: MoveText(text) }) => {
@@ -969,13 +1156,15 @@ impl App {
             }) => self.answer_draw(actor, place, answer).await,
             Command::Undo(_) => self.undo(actor, place).await,
             Command::Explain(e) => self.explain(actor, place, e.mv.as_deref()).await,
-            Command::Rules(r) => self.rules(actor, r.variant),
+            Command::Rules(r) => self.rules(actor, r.variant.or(server_variant)),
             Command::Stats(s) => self.stats(actor, s.user.as_ref()),
             Command::Leaderboard(Leaderboard {
                 ranking: Some(Ranking::Puzzles),
                 ..
             }) => self.puzzle_leaderboard(actor, place),
-            Command::Leaderboard(l) => self.leaderboard(actor, place, l.variant, l.level),
+            Command::Leaderboard(l) => {
+                self.leaderboard(actor, place, l.variant.or(server_variant), l.level)
+            }
             Command::Pdn(_) => self.pdn(actor, place).await,
             Command::Help(_) => self.help(actor),
             Command::Cancel(_) => self.cancel(actor, place).await,
@@ -983,7 +1172,8 @@ impl App {
             Command::MyData(_) => self.my_data(actor),
             Command::Puzzle(p) => {
                 let pick = p.pick.unwrap_or(PuzzlePick::Today);
-                self.puzzle(actor, place, pick, p.variant).await
+                self.puzzle(actor, place, pick, p.variant.or(server_variant))
+                    .await
             }
             // Front ends that show progress call `App::review_requested` themselves.
             Command::Review(r) => {
@@ -1005,6 +1195,9 @@ impl App {
                 Reply::private(text).into()
             }
             Command::TournamentCreate(c) => {
+                if let Some(refusal) = self.tournament_create_refused(actor.lang(), actor, server) {
+                    return refusal.into();
+                }
                 let format = match c.format.unwrap_or(TournamentFormat::Swiss) {
                     TournamentFormat::Swiss => Format::Swiss {
                         rounds: c.rounds.map_or(DEFAULT_SWISS_ROUNDS, |r| r.get() as u8),
@@ -1013,13 +1206,17 @@ impl App {
                 };
                 let new = NewTournament {
                     name: c.name,
-                    variant: c.variant.unwrap_or_default(),
+                    variant: match c.opening {
+                        Some(OpeningChoice::Ballot) => c.variant,
+                        _ => c.variant.or(server_variant),
+                    }
+                    .unwrap_or_default(),
                     format,
                     move_time_ms: c
                         .days
-                        .map_or(self.settings.move_time.as_millis() as u64, |d| {
-                            d.get() as u64 * 86_400_000
-                        }),
+                        .map(|d| d.get() as u64 * 86_400_000)
+                        .or(server_days)
+                        .unwrap_or(self.settings.move_time.as_millis() as u64),
                     ballot: c.opening == Some(OpeningChoice::Ballot),
                     start: c.start,
                 };
@@ -1042,6 +1239,7 @@ impl App {
             }
             Command::TournamentCancel(_) => self.tournament_cancel(actor, place).await,
             Command::TournamentPdn(c) => self.tournament_pdn(actor, place, c.tournament.as_deref()),
+            Command::Settings(c) => self.settings_command(actor, place, &c).await,
             // The front end leaves before asking (the console): nothing to do here.
             Command::Quit(_) => Answer::default(),
         }

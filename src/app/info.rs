@@ -224,10 +224,11 @@ impl App {
         Answer::one(reply)
     }
 
-    /// `/cancel`: a member with Manage Messages ends a stuck game; it counts for no one.
+    /// `/cancel`: a member with Manage Messages (or the server's organiser role) ends a stuck
+    /// game; it counts for no one.
     pub async fn cancel(&self, actor: &Actor, place: Place) -> Answer {
         let lang = actor.lang();
-        if !actor.can_manage_messages {
+        if !actor.can_manage_messages && !self.holds_organiser_role(actor, place.guild_id) {
             return Reply::refusal(t(lang, fl!("err-cancel-permission"))).into();
         }
         let rec = match self.store.active_game(place.channel_id) {

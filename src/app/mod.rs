@@ -30,6 +30,7 @@ pub mod reply;
 pub mod review;
 pub mod scoring;
 pub mod serve;
+pub mod server_settings;
 pub mod settings;
 pub mod shown;
 pub mod sweep;
@@ -69,6 +70,11 @@ pub struct Actor {
     pub can_manage_messages: bool,
     /// Members with Manage Events may run any tournament of the server.
     pub can_manage_events: bool,
+    /// Members with Manage Server may change the server's settings (`/settings`).
+    pub can_manage_guild: bool,
+    /// The member's roles in the server (the organiser role of `/settings` is looked for
+    /// here); empty outside a server.
+    pub roles: Vec<u64>,
 }
 
 impl Actor {

@@ -142,10 +142,50 @@ impl App {
     }
 
     /// The server settings whose current value `user_id` set, one object each (server,
-    /// setting, value, when). The store keeps no server settings in this version, so there
-    /// are none; once it does, this is the one place that reads them for `/my-data`.
-    fn settings_changed_by(&self, _user_id: u64) -> Result<Vec<Value>, StoreError> {
-        Ok(Vec::new())
+    /// setting, value, when): `/settings` keeps who last changed each (`/forget-me` drops it).
+    fn settings_changed_by(&self, user_id: u64) -> Result<Vec<Value>, StoreError> {
+        let mut out = Vec::new();
+        for (guild, s) in self.store.server_settings_changed_by(user_id)? {
+            let ids = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>();
+            for (name, value, changed) in [
+                (
+                    "variant",
+                    json!(s.variant.value.map(Variant::id)),
+                    s.variant.changed,
+                ),
+                (
+                    "days",
+                    json!(s.days_per_move.value),
+                    s.days_per_move.changed,
+                ),
+                ("thread", json!(s.threads.value), s.threads.changed),
+                (
+                    "channels",
+                    json!(s.channels.value.as_deref().map(ids)),
+                    s.channels.changed,
+                ),
+                (
+                    "role",
+                    json!(s.organiser_role.value.map(|r| r.to_string())),
+                    s.organiser_role.changed,
+                ),
+                (
+                    "language",
+                    json!(s.language.value.map(Lang::code)),
+                    s.language.changed,
+                ),
+            ] {
+                if let Some(c) = changed.filter(|c| c.by == Some(user_id)) {
+                    out.push(json!({
+                        "server": guild.to_string(),
+                        "setting": name,
+                        "value": value,
+                        "changed_at": time(c.at_ms),
+                    }));
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// One of the person's games: where, when, who, how it ended, and its PDN.

@@ -403,8 +403,9 @@ impl App {
         Answer::one(reply)
     }
 
-    /// A click on a button or a choice in a menu of a board or a challenge.
-    pub async fn component(
+    /// A click on a button or a choice in a menu of a board or a challenge, answered in the
+    /// language of `actor` ([`App::component`] chooses it).
+    pub(crate) async fn component_as(
         &self,
         actor: &Actor,
         place: Place,

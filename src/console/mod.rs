@@ -282,6 +282,8 @@ impl Console {
             locale: self.lang.code().to_string(),
             can_manage_messages: true,
             can_manage_events: true,
+            can_manage_guild: true,
+            roles: vec![],
         }
     }
 
@@ -476,6 +478,20 @@ impl Console {
                 }
             },
             OptionKind::File => Ok(ArgValue::File(read_upload(text))),
+            // The console has no channels nor roles of its own: their ids, as `123`, `#123`
+            // or the `<#123>` / `<@&123>` the bot writes.
+            OptionKind::Channel | OptionKind::Role => {
+                let digits = text.trim_matches(|c: char| !c.is_ascii_digit());
+                match digits.parse::<u64>() {
+                    Ok(id) if id > 0 && o.kind == OptionKind::Channel => Ok(ArgValue::Channel(id)),
+                    Ok(id) if id > 0 => Ok(ArgValue::Role(id)),
+                    _ => Err(tr(
+                        lang,
+                        fl!("console-bad-id"),
+                        &[("value", s(text)), ("option", s(o.localized_name(lang)))],
+                    )),
+                }
+            }
             OptionKind::Integer { min, max } => match text.parse::<i64>() {
                 Ok(i) if (min..=max).contains(&i) => Ok(ArgValue::Integer(i)),
                 _ => Err(tr(

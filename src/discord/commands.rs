@@ -4,18 +4,37 @@
 
 use super::reach::{contexts, integration_types};
 use crate::app::commands::{
-    group_name_id, groups, CommandId, CommandSpec, OptionKind, OptionSpec, Reach, Surface, COMMANDS,
+    group_name_id, groups, CommandId, CommandSpec, OptionKind, OptionSpec, Permission, Reach,
+    Surface, COMMANDS,
 };
 use crate::app::i18n::{t, Lang, Msg};
 use crate::fl;
-use serenity::all::{CommandOptionType, CommandType, CreateCommand, CreateCommandOption};
+use serenity::all::{
+    ChannelType, CommandOptionType, CommandType, CreateCommand, CreateCommandOption, Permissions,
+};
 
 /// The Discord locales that get the Spanish texts.
 const SPANISH: [&str; 2] = ["es-ES", "es-419"];
 
+/// The Discord permissions a member needs, by default, to see a command: only a default, which
+/// each server may change (Server Settings → Integrations), so the app checks again. `None`:
+/// every member. A role set with `/settings role` cannot be expressed here: a server that
+/// wants its organisers to see `/cancel` allows their role for it.
+pub fn default_permissions(permission: Permission) -> Option<Permissions> {
+    match permission {
+        Permission::Everyone => None,
+        Permission::ManageMessagesOrOrganiser => Some(Permissions::MANAGE_MESSAGES),
+        Permission::ManageEventsOrOrganiser => Some(Permissions::MANAGE_EVENTS),
+        Permission::ManageServer => Some(Permissions::MANAGE_GUILD),
+    }
+}
+
 fn command(spec: &CommandSpec) -> CreateCommand {
     let description = spec.description_id();
     let mut c = CreateCommand::new(spec.name).description(t(Lang::En, &description));
+    if let Some(p) = default_permissions(spec.id.permission()) {
+        c = c.default_member_permissions(p);
+    }
     for l in SPANISH {
         c = c
             .name_localized(l, spec.localized_name(Lang::Es))
@@ -58,6 +77,11 @@ pub fn menu_command(name: &str) -> Option<&'static CommandSpec> {
 
 /// A group of subcommands (`/tournament`): one command whose options are its members, each
 /// a SUB_COMMAND with its own options.
+///
+/// Discord gives default permissions to a whole command, never to one of its subcommands:
+/// a group registers the least restrictive of its members' (`/tournament join` is for
+/// everyone, so `/tournament` is too), and the app refuses the others' subcommands to whom
+/// they are not for.
 fn group(name: &'static str) -> CreateCommand {
     let id = group_name_id(name);
     let description = format!("{id}-desc");
@@ -67,7 +91,18 @@ fn group(name: &'static str) -> CreateCommand {
             .name_localized(l, t(Lang::Es, &id))
             .description_localized(l, t(Lang::Es, &description));
     }
-    for spec in COMMANDS.iter().filter(|s| s.group == Some(name)) {
+    let members = || COMMANDS.iter().filter(|s| s.group == Some(name));
+    let least: Option<Permissions> = members()
+        .map(|s| default_permissions(s.id.permission()))
+        .reduce(|a, b| match (a, b) {
+            (Some(a), Some(b)) if a == b => Some(a),
+            _ => None,
+        })
+        .flatten();
+    if let Some(p) = least {
+        c = c.default_member_permissions(p);
+    }
+    for spec in members() {
         let description = spec.description_id();
         let mut sub = CreateCommandOption::new(
             CommandOptionType::SubCommand,
@@ -99,6 +134,8 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::Text { .. } | OptionKind::Choice(_) => CommandOptionType::String,
         OptionKind::Integer { .. } => CommandOptionType::Integer,
         OptionKind::File => CommandOptionType::Attachment,
+        OptionKind::Channel => CommandOptionType::Channel,
+        OptionKind::Role => CommandOptionType::Role,
     };
     let mut o = CreateCommandOption::new(kind, spec.name, t(Lang::En, spec.description))
         .required(spec.required);
@@ -123,7 +160,9 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::Integer { min, max } => {
             o = o.min_int_value(min as u64).max_int_value(max as u64)
         }
-        OptionKind::User | OptionKind::File => {}
+        // Games are played in text channels (and their threads).
+        OptionKind::Channel => o = o.channel_types(vec![ChannelType::Text]),
+        OptionKind::User | OptionKind::File | OptionKind::Role => {}
     }
     o
 }

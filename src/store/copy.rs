@@ -166,6 +166,9 @@ pub(crate) fn check_decodes(
         super::TREE_TOURNAMENTS => {
             super::tournaments::check_head(key, value)?;
         }
+        super::TREE_SERVER_SETTINGS => {
+            decode::<super::ServerSettings>(tree, key, value)?;
+        }
         super::TREE_TOURNAMENT_GAMES => {
             decode_u64(tree, key, value)?;
         }

@@ -27,6 +27,8 @@ pub struct ForgetSummary {
     pub puzzle_record: bool,
     /// Tournaments whose entry (or organiser) was theirs, now a deleted player.
     pub tournaments: usize,
+    /// Servers whose settings they last changed: the settings stay, their id goes.
+    pub server_settings: usize,
 }
 
 /// Every tree `/forget-me`'s transaction reads or writes.
@@ -84,6 +86,7 @@ impl Store {
                 // "deleted player". A crash in between leaves names that the next
                 // `/forget-me` erases.
                 summary.tournaments = self.forget_in_tournaments(user_id).await?;
+                summary.server_settings = self.forget_in_server_settings(user_id).await?;
                 return Ok(summary);
             }
             // A game started or ended, or a puzzle was played, since the plan: plan again.

@@ -25,6 +25,8 @@
 //! - `playing`: user id → [`Playing`], the games under way each person sits in ([`playing`]).
 //! - `tournaments`: tournament id → [`TournamentRecord`]; `tournament_games`: game id →
 //!   tournament id ([`tournaments`]).
+//! - `server_settings`: guild id → [`ServerSettings`], each server's `/settings`
+//!   ([`server_settings`]).
 //!
 //! Finished games older than the operator's retention leave the archive with their index
 //! entries and pointers ([`retention`]); what one person has stored is gathered by
@@ -67,6 +69,8 @@
 //! - retention ([`retention`]): [`Store::remove_finished_games`];
 //! - one person's data ([`subject`]): [`Store::leaderboard_lines_of`],
 //!   [`Store::puzzle_servers_of`], [`Store::challenges_of`], [`Store::games_under_way_of`];
+//! - servers' settings ([`server_settings`]): [`Store::server_settings`],
+//!   [`Store::change_server_settings`], [`Store::server_settings_changed_by`];
 //! - interactions already acted on, shared between processes on PostgreSQL ([`sightings`]):
 //!   [`Store::first_sighting`], [`Store::forget_sightings`];
 //! - the bot's turn, shared between processes on PostgreSQL ([`leases`]):
@@ -92,6 +96,7 @@ pub mod puzzles;
 pub mod records;
 pub mod retention;
 mod seen;
+pub mod server_settings;
 mod settle;
 mod sightings;
 mod sled_kv;
@@ -114,6 +119,7 @@ pub use records::{
     DEFAULT_MOVE_TIME_MS,
 };
 pub use retention::RemovedGames;
+pub use server_settings::{Changed, ServerSettings, Setting, TREE_SERVER_SETTINGS};
 pub use settle::Settle;
 pub use subject::OwnLine;
 pub use threads::GameThread;
@@ -138,7 +144,7 @@ pub const TREE_BOARD_MEMBERS: &str = "board_members";
 pub const TREE_THREADS: &str = "threads";
 
 /// Every tree, in no particular order (for tools and tests that look at all the data).
-pub const TREES: [&str; 16] = [
+pub const TREES: [&str; 17] = [
     TREE_GAMES,
     TREE_POSTS,
     TREE_CHALLENGES,
@@ -155,6 +161,7 @@ pub const TREES: [&str; 16] = [
     TREE_PLAYING,
     TREE_TOURNAMENTS,
     TREE_TOURNAMENT_GAMES,
+    TREE_SERVER_SETTINGS,
 ];
 
 /// The environment variable naming the database: a folder (sled), or a PostgreSQL URL

@@ -64,6 +64,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "tournaments",
         include_str!("migrations/0007_tournaments.sql"),
     ),
+    (
+        8,
+        "server_settings",
+        include_str!("migrations/0008_server_settings.sql"),
+    ),
 ];
 
 /// How long the store waits on PostgreSQL (`DAMAS_DB_CONNECT_TIMEOUT`,

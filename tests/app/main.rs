@@ -21,6 +21,7 @@ mod puzzle_sets;
 mod puzzles;
 mod repo_hygiene;
 mod review;
+mod server_settings;
 mod settings_doc;
 mod sweep;
 mod tournament;

@@ -5,6 +5,7 @@
 
 use crate::support::app::*;
 use damas::app::commands::{find, ArgValue, Command, Invocation, TournamentCreate};
+use damas::app::i18n::Lang;
 use damas::app::puzzle::daily_puzzle;
 use damas::app::{Action, Actor, App, Place, Reply, Settings};
 use damas::engine::{Color, Variant};
@@ -128,6 +129,35 @@ async fn my_data_holds_the_callers_games_puzzles_and_tournaments_and_nobody_else
     app.run(&alice, at(50), create, false).await;
     app.tournament_join(&alice, at(50)).await;
     app.tournament_join(&carol, at(50)).await;
+    // alice, who manages the server, sets its variant; carol's change of its language is
+    // carol's, not hers.
+    let mut alice_admin = alice.clone();
+    alice_admin.can_manage_guild = true;
+    let mut carol_admin = carol.clone();
+    carol_admin.can_manage_guild = true;
+    command(
+        app,
+        &alice_admin,
+        at(27),
+        "settings",
+        &[("variant", "english")],
+    )
+    .await;
+    command(app, &carol_admin, at(27), "settings", &[("language", "es")]).await;
+    let server = app
+        .store()
+        .server_settings(PLACE.guild_id.unwrap())
+        .unwrap();
+    assert_eq!(
+        server.variant.value,
+        Some(Variant::English),
+        "alice's change was made"
+    );
+    assert_eq!(
+        server.language.value,
+        Some(Lang::Es),
+        "carol's change was made"
+    );
 
     let reply = command(app, &alice, at(20), "my-data", &[]).await;
     assert!(reply.is_private(), "only alice sees it");
@@ -181,7 +211,11 @@ async fn my_data_holds_the_callers_games_puzzles_and_tournaments_and_nobody_else
     assert_eq!(tournaments[0]["entered_as"], "alice");
     assert_eq!(tournaments[0]["you_organised_it"], true);
     assert_eq!(doc["open_challenges"][0]["other_player"]["user_id"], "1005");
-    assert_eq!(doc["server_settings_changed"], Value::Array(vec![]));
+    let changed = doc["server_settings_changed"].as_array().unwrap();
+    assert_eq!(changed.len(), 1, "alice's change alone: {doc:#}");
+    assert_eq!(changed[0]["setting"], "variant");
+    assert_eq!(changed[0]["value"], "english");
+    assert_eq!(changed[0]["server"], "10");
 
     // Nobody else's data: carol and dave (not her opponents) appear nowhere; bob and erin
     // only as the opponent in her own game or challenge (and the PDN that names him).

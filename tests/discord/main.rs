@@ -12,6 +12,7 @@ mod faults;
 mod my_data;
 mod restart;
 mod scale;
+mod settings;
 mod smoke;
 mod tables_at_start;
 mod threads;

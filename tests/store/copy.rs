@@ -67,13 +67,21 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         .unwrap();
     // A puzzle solver on a server's puzzle board.
     puzzle_solved(store, 3, "solver", 10, 1_350.0).await;
+    // A server's settings.
+    store
+        .change_server_settings(10, |s| {
+            s.variant.set(Some(Variant::English), 1, 3_000);
+            s.channels.set(Some(vec![5]), 2, 4_000);
+        })
+        .await
+        .unwrap();
     running
 }
 
 /// What the bot reads of [`one_of_everything`]'s data, record by record.
 fn readings(store: &Store) -> String {
     format!(
-        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         store
             .active_games()
             .unwrap()
@@ -96,6 +104,7 @@ fn readings(store: &Store) -> String {
             .leaderboard(10, Variant::English, Some(Level::Hard), 10)
             .unwrap(),
         store.tournaments::<(String, Vec<u32>)>().unwrap(),
+        store.server_settings(10).unwrap(),
     )
 }
 

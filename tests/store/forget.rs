@@ -71,6 +71,7 @@ async fn forgetting_a_user_leaves_no_trace_of_them(db) {
             player_record: true,
             puzzle_record: true,
             tournaments: 0,
+            server_settings: 0,
         }
     );
     assert_eq!(

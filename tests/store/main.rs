@@ -15,6 +15,7 @@ mod leases;
 mod postgres_deployment;
 mod retention;
 mod scores;
+mod server_settings;
 mod tournaments;
 mod two_processes;
 mod versions;

@@ -192,6 +192,8 @@ async fn a_database_that_stops_answering_gets_try_again_and_acknowledges_nothing
         locale: "en-US".into(),
         can_manage_messages: false,
         can_manage_events: false,
+        can_manage_guild: false,
+        roles: vec![],
     };
     let place = Place {
         guild_id: Some(1),

@@ -816,3 +816,70 @@ my-data-left-out = The file was too big to send whole, so it leaves out your { $
 }.
 help-privacy = Your data: /my-data sends you everything the bot keeps about you, and /forget-me erases it.
 help-privacy-link = Your data: what the bot keeps, why and for how long is explained at { $url }. /my-data sends you all of it, and /forget-me erases it.
+
+## server settings (/settings) and who may use what
+cmd-settings = settings
+cmd-settings-desc = See or change how the bot plays on this server (Manage Server)
+opt-settings-variant-desc = The variant of new games and tournaments when none is named
+opt-settings-days-desc = Days per move of challenges and tournaments when none are given (1 to 14)
+opt-settings-thread-desc = Whether new games open in a thread of their own when the command does not say
+opt-add-channel = add-channel
+opt-add-channel-desc = A channel where games and tournaments may start (none named: every channel)
+opt-remove-channel = remove-channel
+opt-remove-channel-desc = A channel where games and tournaments may no longer start
+opt-role = role
+opt-role-desc = A role whose members may organise tournaments and cancel games
+opt-language = language
+opt-language-desc = The language of the bot's public messages on this server
+opt-reset = reset
+opt-reset-desc = Put a setting back to the bot's default
+choice-language-es = Spanish
+choice-language-en = English
+choice-setting-variant = Variant
+choice-setting-days = Days per move
+choice-setting-thread = Threads
+choice-setting-channels = Game channels
+choice-setting-role = Organiser role
+choice-setting-language = Language
+choice-setting-all = Everything
+settings-title = This server's settings
+settings-variant = Variant: { $shown }
+settings-days = Time per move in challenges and tournaments: { $shown }
+settings-thread = New games in a thread of their own: { $shown }
+settings-channels = Games and tournaments start in: { $shown }
+settings-role = Organiser role: { $shown }
+settings-language = Public messages in: { $shown }
+settings-default = { $shown } (the bot's default)
+settings-yes = yes
+settings-no = no
+settings-all-channels = every channel
+settings-no-role = none (members with Manage Events organise)
+settings-own-language = each member's own language
+settings-changed = changed by { $who } on { $when }
+settings-changed-forgotten = changed on { $when } by a member who has since erased their data
+settings-time = { $count } { $unit ->
+    [days] { $count ->
+        [one] day
+       *[other] days
+    }
+    [hours] { $count ->
+        [one] hour
+       *[other] hours
+    }
+    [minutes] { $count ->
+        [one] minute
+       *[other] minutes
+    }
+   *[seconds] { $count ->
+        [one] second
+       *[other] seconds
+    }
+}
+settings-role-note = Discord shows /cancel only to members who can manage messages: to let { $role } see it too, allow the role for it in Server Settings → Integrations → damas.
+err-settings-server-only = Settings belong to a server: use /settings in one.
+err-settings-permission = Only members who can manage the server may change its settings.
+err-settings-channel-both = That channel cannot be added and removed at once: name it in one of the two.
+err-settings-too-many-channels = A server can name at most { $limit } game channels: remove one first.
+err-start-channel = On this server, games and tournaments start in { $channels }.
+err-tournament-create-role = On this server, tournaments are created by members of { $role } and members who can manage events.
+console-bad-id = “{ $value }” is no id for { $option }: give its number.

@@ -815,3 +815,70 @@ my-data-left-out = El archivo era demasiado grande para enviarlo entero, así qu
 }.
 help-privacy = Tus datos: /mis-datos te envía todo lo que el bot guarda sobre ti, y /olvidarme lo borra.
 help-privacy-link = Tus datos: qué guarda el bot, para qué y durante cuánto tiempo se explica en { $url }. /mis-datos te envía todo, y /olvidarme lo borra.
+
+## server settings (/settings) and who may use what
+cmd-settings = ajustes
+cmd-settings-desc = Mira o cambia cómo juega el bot en este servidor (Gestionar servidor)
+opt-settings-variant-desc = La variante de las partidas y torneos nuevos cuando no se indica
+opt-settings-days-desc = Días por jugada de desafíos y torneos cuando no se indican (de 1 a 14)
+opt-settings-thread-desc = Si las partidas nuevas se abren en un hilo propio cuando el comando no lo dice
+opt-add-channel = añadir-canal
+opt-add-channel-desc = Un canal donde pueden empezar partidas y torneos (si no hay ninguno: todos)
+opt-remove-channel = quitar-canal
+opt-remove-channel-desc = Un canal donde ya no pueden empezar partidas ni torneos
+opt-role = rol
+opt-role-desc = Un rol cuyos miembros pueden organizar torneos y cancelar partidas
+opt-language = idioma
+opt-language-desc = El idioma de los mensajes públicos del bot en este servidor
+opt-reset = restablecer
+opt-reset-desc = Devuelve un ajuste al valor por defecto del bot
+choice-language-es = Español
+choice-language-en = Inglés
+choice-setting-variant = Variante
+choice-setting-days = Días por jugada
+choice-setting-thread = Hilos
+choice-setting-channels = Canales de juego
+choice-setting-role = Rol de organización
+choice-setting-language = Idioma
+choice-setting-all = Todo
+settings-title = Ajustes de este servidor
+settings-variant = Variante: { $shown }
+settings-days = Tiempo por jugada en desafíos y torneos: { $shown }
+settings-thread = Partidas nuevas en un hilo propio: { $shown }
+settings-channels = Las partidas y torneos empiezan en: { $shown }
+settings-role = Rol de organización: { $shown }
+settings-language = Mensajes públicos en: { $shown }
+settings-default = { $shown } (valor por defecto)
+settings-yes = sí
+settings-no = no
+settings-all-channels = cualquier canal
+settings-no-role = ninguno (organiza quien puede gestionar eventos)
+settings-own-language = el idioma de cada miembro
+settings-changed = lo cambió { $who } el { $when }
+settings-changed-forgotten = cambiado el { $when } por un miembro que después borró sus datos
+settings-time = { $count } { $unit ->
+    [days] { $count ->
+        [one] día
+       *[other] días
+    }
+    [hours] { $count ->
+        [one] hora
+       *[other] horas
+    }
+    [minutes] { $count ->
+        [one] minuto
+       *[other] minutos
+    }
+   *[seconds] { $count ->
+        [one] segundo
+       *[other] segundos
+    }
+}
+settings-role-note = Discord solo muestra /cancel a quien puede gestionar mensajes: para que { $role } también lo vea, permite ese rol en el comando en Ajustes del servidor → Integraciones → damas.
+err-settings-server-only = Los ajustes son de un servidor: usa /ajustes en uno.
+err-settings-permission = Solo quien puede gestionar el servidor puede cambiar sus ajustes.
+err-settings-channel-both = Ese canal no se puede añadir y quitar a la vez: indícalo en solo una de las dos opciones.
+err-settings-too-many-channels = Un servidor puede tener como mucho { $limit } canales de juego: quita uno antes.
+err-start-channel = En este servidor, las partidas y los torneos empiezan en { $channels }.
+err-tournament-create-role = En este servidor crean torneos los miembros de { $role } y quien puede gestionar eventos.
+console-bad-id = «{ $value }» no es un identificador para { $option }: escribe su número.

@@ -491,8 +491,13 @@ impl App {
             .ok_or_else(|| refusal(lang, fl!("err-no-tournament")))
     }
 
-    fn is_organiser(actor: &Actor, rec: &TournamentRec) -> bool {
-        actor.user_id == rec.organiser || actor.can_manage_messages || actor.can_manage_events
+    /// Whether `actor` may run this tournament: its creator, a member with Manage Events or
+    /// Manage Messages, or one with the server's organiser role (`/settings role`).
+    fn is_organiser(&self, actor: &Actor, rec: &TournamentRec) -> bool {
+        actor.user_id == rec.organiser
+            || actor.can_manage_messages
+            || actor.can_manage_events
+            || self.holds_organiser_role(actor, rec.guild_id)
     }
 
     /// Applies `change` to the stored tournament and stores it, again from a fresh read when
@@ -741,7 +746,7 @@ impl App {
             Ok(r) => r,
             Err(a) => return a,
         };
-        if !Self::is_organiser(actor, &rec) {
+        if !self.is_organiser(actor, &rec) {
             return refusal(lang, fl!("err-tournament-organiser-only"));
         }
         let ids = match self.reserve_ids(&rec.state, rec.entrants.len()) {
@@ -862,7 +867,7 @@ impl App {
             Ok(r) => r,
             Err(a) => return a,
         };
-        if !Self::is_organiser(actor, &rec) {
+        if !self.is_organiser(actor, &rec) {
             return refusal(lang, fl!("err-tournament-organiser-only"));
         }
         let Some(entry) = rec
@@ -988,7 +993,7 @@ impl App {
             Ok(r) => r,
             Err(a) => return a,
         };
-        if !Self::is_organiser(actor, &rec) {
+        if !self.is_organiser(actor, &rec) {
             return refusal(lang, fl!("err-tournament-organiser-only"));
         }
         let cancelled = self

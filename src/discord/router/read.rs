@@ -38,6 +38,8 @@ pub(super) fn invocation(cmd: &CommandInteraction) -> Option<Invocation> {
                 filename: a.filename.clone(),
                 content: Err(UploadError::Failed),
             }),
+            ResolvedValue::Channel(c) => ArgValue::Channel(c.id.get()),
+            ResolvedValue::Role(r) => ArgValue::Role(r.id.get()),
             ResolvedValue::User(u, m) => ArgValue::User(UserRef {
                 user_id: u.id.get(),
                 name: m
@@ -118,5 +120,11 @@ pub(super) fn actor(user: &User, member: Option<&Member>, locale: &str) -> Actor
         can_manage_events: member
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.manage_events()),
+        // The member's permissions in the interaction's channel, as Discord computed them:
+        // the server may have let anyone run `/settings`, so the app checks this itself.
+        can_manage_guild: member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild()),
+        roles: member.map_or_else(Vec::new, |m| m.roles.iter().map(|r| r.get()).collect()),
     }
 }

@@ -52,12 +52,18 @@ pub struct TestUser {
     pub locale: String,
     /// Has Manage Messages in every channel (a server's moderator).
     pub moderator: bool,
+    /// Has Manage Server (a server's admin).
+    pub admin: bool,
+    /// The member's roles in the server.
+    pub roles: Vec<u64>,
 }
 
 /// A member's permissions: VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS and friends.
 const MEMBER_PERMISSIONS: u64 = 2_248_473_465_835_073;
 /// MANAGE_MESSAGES.
 const MANAGE_MESSAGES: u64 = 1 << 13;
+/// MANAGE_GUILD.
+const MANAGE_GUILD: u64 = 1 << 5;
 
 impl TestUser {
     /// A human with a fixed id, speaking `en-US`.
@@ -68,6 +74,8 @@ impl TestUser {
             bot: false,
             locale: "en-US".to_owned(),
             moderator: false,
+            admin: false,
+            roles: Vec::new(),
         }
     }
 
@@ -88,10 +96,27 @@ impl TestUser {
         self
     }
 
+    /// The same user with Manage Server, as a server's admins have.
+    pub fn with_manage_guild(mut self) -> Self {
+        self.admin = true;
+        self
+    }
+
+    /// The same user with these roles in the server.
+    pub fn with_roles(mut self, roles: &[u64]) -> Self {
+        self.roles = roles.to_vec();
+        self
+    }
+
     /// The member's permissions in the interaction's channel.
     fn permissions(&self) -> String {
-        let extra = if self.moderator { MANAGE_MESSAGES } else { 0 };
-        (MEMBER_PERMISSIONS | extra).to_string()
+        let moderator = if self.moderator { MANAGE_MESSAGES } else { 0 };
+        let admin = if self.admin { MANAGE_GUILD } else { 0 };
+        (MEMBER_PERMISSIONS | moderator | admin).to_string()
+    }
+
+    fn roles_json(&self) -> Value {
+        self.roles.iter().map(|r| json!(r.to_string())).collect()
     }
 
     /// The same user with another client language; must be one of [`DISCORD_LOCALES`].
@@ -124,7 +149,7 @@ impl TestUser {
             "user": self.json(),
             "nick": null,
             "avatar": null,
-            "roles": [],
+            "roles": self.roles_json(),
             "joined_at": "2024-01-01T00:00:00.000000+00:00",
             "premium_since": null,
             "deaf": false,
@@ -141,7 +166,7 @@ impl TestUser {
         json!({
             "nick": null,
             "avatar": null,
-            "roles": [],
+            "roles": self.roles_json(),
             "joined_at": "2024-01-01T00:00:00.000000+00:00",
             "premium_since": null,
             "flags": 0,
@@ -249,6 +274,23 @@ pub fn opt_user(name: &str, user: &TestUser) -> Value {
         "user": user.json(), "member": user.partial_member_json() } })
 }
 
+/// A channel option (`type 7`): a text channel of the guild, which the interaction builders
+/// move into `data.resolved.channels` the way Discord does.
+pub fn opt_channel(name: &str, channel: u64) -> Value {
+    json!({ "name": name, "type": 7, "value": channel.to_string(), "__resolved_channel": {
+        "id": channel.to_string(), "name": "games", "type": 0,
+        "permissions": MEMBER_PERMISSIONS.to_string(), "parent_id": null } })
+}
+
+/// A role option (`type 8`), moved into `data.resolved.roles` by the interaction builders.
+pub fn opt_role(name: &str, role: u64) -> Value {
+    json!({ "name": name, "type": 8, "value": role.to_string(), "__resolved_role": {
+        "id": role.to_string(), "name": "organisers", "color": 0,
+        "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+        "hoist": false, "icon": null, "unicode_emoji": null, "position": 1,
+        "permissions": "0", "managed": false, "mentionable": true, "flags": 0 } })
+}
+
 /// An attachment option (`type 11`) with a file made by `StandIn::attach`: the interaction
 /// builders move the attachment into `data.resolved.attachments` the way Discord does.
 pub fn opt_attachment(name: &str, attachment: &Value) -> Value {
@@ -282,6 +324,15 @@ pub(crate) fn take_resolved(options: &mut [Value], in_guild: bool, resolved: &mu
         if let Some(found) = map.remove("__resolved_attachment") {
             let id = map["value"].as_str().unwrap_or_default().to_owned();
             resolved["attachments"][&id] = found;
+        }
+        for (marker, kind) in [
+            ("__resolved_channel", "channels"),
+            ("__resolved_role", "roles"),
+        ] {
+            if let Some(found) = map.remove(marker) {
+                let id = map["value"].as_str().unwrap_or_default().to_owned();
+                resolved[kind][&id] = found;
+            }
         }
         if let Some(found) = map.remove("__resolved_user") {
             let id = map["value"].as_str().unwrap_or_default().to_owned();

@@ -270,6 +270,8 @@ pub struct Store {
     fatal: FatalHook,
     /// The games and board posts as this process last saw them ([`seen`]).
     seen: Arc<seen::Seen>,
+    /// The servers' settings as this process last read them ([`server_settings`]).
+    server_settings_cache: Arc<server_settings::SettingsCache>,
 }
 
 impl std::fmt::Debug for Store {
@@ -310,6 +312,7 @@ impl Store {
             kv: Arc::new(kv),
             fatal: durability::exit_hook(),
             seen: Arc::default(),
+            server_settings_cache: Arc::default(),
         };
         // Games started by a version without the index: a store shared by processes of
         // both versions keeps adding them at every start, harmlessly.

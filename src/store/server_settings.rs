@@ -2,9 +2,14 @@
 //! the channels where games and tournaments may start, the role that organises, the language
 //! of the bot's public messages — each with who last changed it and when.
 //!
-//! A tree of its own (`server_settings`: guild id → [`ServerSettings`]), read whenever a
-//! command starts something in a server. A server that never changed anything has no record:
-//! it reads as [`ServerSettings::default`], the bot's own defaults.
+//! A tree of its own (`server_settings`: guild id → [`ServerSettings`]), read at every command
+//! in a server (its defaults, its channels, its language). A server that never changed
+//! anything has no record: it reads as [`ServerSettings::default`], the bot's own defaults.
+//!
+//! The store keeps what it read for [`FRESH_FOR`]: on PostgreSQL a read is a round trip, and
+//! every `/move` would pay one for settings that change a few times in a server's life. A
+//! change made through this store is seen at once; one made by another process sharing the
+//! database, within [`FRESH_FOR`].
 
 use super::codec::{decode, encode, id_key, Record};
 use super::kv::Scan;
@@ -12,8 +17,45 @@ use super::{Store, StoreError};
 use crate::engine::Variant;
 use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub const TREE_SERVER_SETTINGS: &str = "server_settings";
+
+/// How long the settings read of a server are used without reading them again.
+pub const FRESH_FOR: Duration = Duration::from_secs(30);
+
+/// Servers whose settings are kept at most; past it the oldest reads are dropped.
+const CACHED_SERVERS: usize = 10_000;
+
+/// The servers' settings as this process last read or wrote them, with when.
+#[derive(Default)]
+pub(super) struct SettingsCache(Mutex<HashMap<u64, (Instant, ServerSettings)>>);
+
+impl SettingsCache {
+    fn get(&self, guild_id: u64) -> Option<ServerSettings> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&guild_id)
+            .filter(|(at, _)| at.elapsed() < FRESH_FOR)
+            .map(|(_, s)| s.clone())
+    }
+
+    fn put(&self, guild_id: u64, settings: &ServerSettings) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= CACHED_SERVERS && !map.contains_key(&guild_id) {
+            map.retain(|_, (at, _)| at.elapsed() < FRESH_FOR);
+            if map.len() >= CACHED_SERVERS {
+                map.clear();
+            }
+        }
+        map.insert(guild_id, (Instant::now(), settings.clone()));
+    }
+
+    fn clear(&self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+}
 
 /// Who last changed a setting, and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,13 +165,19 @@ const ATTEMPTS: usize = 10;
 
 impl Store {
     /// The settings of `guild_id`: the bot's defaults where it never changed any.
+    /// (As this process read them in the last [`FRESH_FOR`].)
     pub fn server_settings(&self, guild_id: u64) -> Result<ServerSettings, StoreError> {
+        if let Some(settings) = self.server_settings_cache.get(guild_id) {
+            return Ok(settings);
+        }
         let key = id_key(guild_id);
-        Ok(self
+        let settings = self
             .read(TREE_SERVER_SETTINGS, &key)?
             .map(|v| decode(TREE_SERVER_SETTINGS, &key, &v))
             .transpose()?
-            .unwrap_or_default())
+            .unwrap_or_default();
+        self.server_settings_cache.put(guild_id, &settings);
+        Ok(settings)
     }
 
     /// Applies `change` to the settings of `guild_id` and stores them (again from a fresh
@@ -152,6 +200,7 @@ impl Store {
             let bytes = encode("server settings", &settings)?;
             if self.swap(TREE_SERVER_SETTINGS, &key, old.as_deref(), Some(&bytes))? {
                 self.durable().await?;
+                self.server_settings_cache.put(guild_id, &settings);
                 return Ok(settings);
             }
         }
@@ -202,6 +251,7 @@ impl Store {
             }
         }
         if changed > 0 {
+            self.server_settings_cache.clear();
             self.durable().await?;
         }
         Ok(changed)

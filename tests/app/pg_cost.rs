@@ -10,7 +10,9 @@ use crate::support::store::postgres::{Cost, CountingProxy};
 use async_trait::async_trait;
 use damas::ai::Level;
 use damas::app::boot::boot;
-use damas::app::commands::{Command, TournamentCreate, TournamentFormat};
+use damas::app::commands::{
+    find, ArgValue, Command, Invocation, TournamentCreate, TournamentFormat,
+};
 use damas::app::deliver::{Delivery, MessageId, NotShown};
 use damas::app::serve::{Respond, Shown};
 use damas::app::{Action, Answer, App, Place, Reply};
@@ -212,6 +214,25 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         "every move was played"
     );
     within_documented("a move between people", costs[3], &mut report);
+
+    // The same move as Discord sends it, a /move command: one read more, for a puzzle the
+    // player may be solving here (`/move` answers puzzles too); the server settings every
+    // command in a server reads (its language, its defaults) come from what this process read
+    // in the last `FRESH_FOR`, so they cost nothing.
+    let mut slash = Invocation::new(find("move").expect("/move"));
+    slash
+        .args
+        .push(("move", ArgValue::Text(first_legal_move(app, people))));
+    let before = cost();
+    world
+        .interact(people, app.run_command(&alice, people, &slash))
+        .await;
+    app.settled().await;
+    within_documented(
+        "a /move command between people",
+        cost() - before,
+        &mut report,
+    );
 
     // The board of a move, recorded once posted (part of the move above).
     let game = app.store().active_game(people.channel_id).unwrap().unwrap();

@@ -302,7 +302,7 @@ pub fn correction(pos: &Position) -> i32 {
 /// The sums of the hidden layer in integers, for both sides' view of one position: the side to
 /// move's is read ([`QuantizedNetwork::output`]), and the other one is ready for the next ply,
 /// when that side is to move. The search keeps one per ply and steps it with each move
-/// ([`QuantizedNetwork::update`]), so a leaf costs the output layer and the few rows of the
+/// ([`QuantizedNetwork::step`]), so a leaf costs the output layer and the few rows of the
 /// pieces that moved, not a row per piece on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
@@ -344,7 +344,7 @@ const MAX_OUTPUT_SHIFT: u32 = 12;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantizedNetwork {
     /// [`INPUTS`] rows of [`MAX_HIDDEN`] (units past `hidden` are 0), in 1/2^hidden_shift.
-    w1: Box<[[i16; MAX_HIDDEN]; INPUTS]>,
+    w1: Box<[Row; INPUTS]>,
     b1: [i16; MAX_HIDDEN],
     /// In 1/2^output_shift hundredths per unit of hidden sum.
     w2: [i16; MAX_HIDDEN],
@@ -353,6 +353,12 @@ pub struct QuantizedNetwork {
     hidden_shift: u32,
     output_shift: u32,
 }
+
+/// A row of the first layer, aligned as the accumulator's so that adding it is whole vector
+/// words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Row([i16; MAX_HIDDEN]);
 
 /// `x` in steps of 1/2^`shift`, if it fits an `i16`.
 fn fixed_i16(x: f32, shift: u32) -> Option<i16> {
@@ -365,28 +371,27 @@ impl QuantizedNetwork {
     /// [`MIN_HIDDEN_SHIFT`] bits after the point.
     pub fn of_network(net: &Network) -> Result<QuantizedNetwork, String> {
         let n = net.hidden;
-        let first_layer =
-            |shift: u32| -> Option<(Box<[[i16; MAX_HIDDEN]; INPUTS]>, [i16; MAX_HIDDEN])> {
-                let mut w1 = Box::new([[0i16; MAX_HIDDEN]; INPUTS]);
-                let mut b1 = [0i16; MAX_HIDDEN];
-                for a in 0..INPUTS {
-                    for j in 0..n {
-                        w1[a][j] = fixed_i16(net.w1[a * n + j], shift)?;
-                    }
-                }
+        let first_layer = |shift: u32| -> Option<(Box<[Row; INPUTS]>, [i16; MAX_HIDDEN])> {
+            let mut w1 = Box::new([Row([0i16; MAX_HIDDEN]); INPUTS]);
+            let mut b1 = [0i16; MAX_HIDDEN];
+            for a in 0..INPUTS {
                 for j in 0..n {
-                    b1[j] = fixed_i16(net.b1[j], shift)?;
+                    w1[a].0[j] = fixed_i16(net.w1[a * n + j], shift)?;
                 }
-                Some((w1, b1))
-            };
+            }
+            for j in 0..n {
+                b1[j] = fixed_i16(net.b1[j], shift)?;
+            }
+            Some((w1, b1))
+        };
         // The largest sum each unit can reach, in integers: one piece a square at most.
-        let reach = |w1: &[[i16; MAX_HIDDEN]; INPUTS], b1: &[i16; MAX_HIDDEN]| {
+        let reach = |w1: &[Row; INPUTS], b1: &[i16; MAX_HIDDEN]| {
             let mut most = [0i64; MAX_HIDDEN];
             for (j, m) in most.iter_mut().enumerate() {
                 *m = i64::from(b1[j]).abs();
                 for square in 0..32 {
                     *m += (0..4)
-                        .map(|plane| i64::from(w1[plane * 32 + square][j]).abs())
+                        .map(|plane| i64::from(w1[plane * 32 + square].0[j]).abs())
                         .max()
                         .unwrap_or(0);
                 }
@@ -447,7 +452,7 @@ impl QuantizedNetwork {
                     for viewer in [Color::White, Color::Black] {
                         add_row(
                             &mut acc.sums[viewer.index()],
-                            &self.w1[input_of(viewer, owner, king, i)],
+                            &self.w1[input_of(viewer, owner, king, i)].0,
                         );
                     }
                 }
@@ -456,40 +461,48 @@ impl QuantizedNetwork {
         acc
     }
 
-    /// Steps `acc`, the accumulator of `before`, to that of `after`: the rows of the pieces
+    /// The accumulator of `after` from `parent`, that of `before`: the rows of the pieces
     /// that left a square come off, those of the pieces that arrived go on (a move, its
     /// captures and a crowning alike). Exact in any order: the sums wrap as `i16`, and the
     /// result is a position's, which fits.
     #[inline]
-    pub fn update(&self, acc: &mut Accumulator, before: &Position, after: &Position) {
-        for owner in [Color::White, Color::Black] {
-            for (king, old, new) in [
-                (false, before.men(owner).0, after.men(owner).0),
-                (true, before.kings(owner).0, after.kings(owner).0),
-            ] {
-                let (mut gone, mut came) = (old & !new, new & !old);
-                while gone != 0 {
-                    let i = gone.trailing_zeros() as usize;
-                    gone &= gone - 1;
-                    for viewer in [Color::White, Color::Black] {
-                        sub_row(
-                            &mut acc.sums[viewer.index()],
-                            &self.w1[input_of(viewer, owner, king, i)],
-                        );
-                    }
-                }
-                while came != 0 {
-                    let i = came.trailing_zeros() as usize;
-                    came &= came - 1;
-                    for viewer in [Color::White, Color::Black] {
-                        add_row(
-                            &mut acc.sums[viewer.index()],
-                            &self.w1[input_of(viewer, owner, king, i)],
-                        );
-                    }
-                }
+    pub fn step(&self, parent: &Accumulator, before: &Position, after: &Position) -> Accumulator {
+        // The inputs that change, as White to move sees them; at most one piece a square
+        // leaves and one arrives.
+        let (mut gone, mut came) = ([0u8; 32], [0u8; 32]);
+        let (mut gone_n, mut came_n) = (0, 0);
+        for (plane, old, new) in [
+            (0, before.men(Color::White).0, after.men(Color::White).0),
+            (1, before.kings(Color::White).0, after.kings(Color::White).0),
+            (2, before.men(Color::Black).0, after.men(Color::Black).0),
+            (3, before.kings(Color::Black).0, after.kings(Color::Black).0),
+        ] {
+            let (mut left, mut arrived) = (old & !new, new & !old);
+            while left != 0 {
+                gone[gone_n] = (plane * 32 + left.trailing_zeros()) as u8;
+                gone_n += 1;
+                left &= left - 1;
+            }
+            while arrived != 0 {
+                came[came_n] = (plane * 32 + arrived.trailing_zeros()) as u8;
+                came_n += 1;
+                arrived &= arrived - 1;
             }
         }
+        // Black to move sees the other side's pieces, the board turned: input `plane * 32 + i`
+        // is its `(plane ^ 2) * 32 + (31 - i)`, which is the input XOR 0b101_1111.
+        let mut child = Accumulator::EMPTY;
+        for (viewer, turn) in [(0, 0u8), (1, 0b101_1111u8)] {
+            let mut sums = parent.sums[viewer];
+            for &a in &gone[..gone_n] {
+                sub_row(&mut sums, &self.w1[usize::from(a ^ turn)].0);
+            }
+            for &a in &came[..came_n] {
+                add_row(&mut sums, &self.w1[usize::from(a ^ turn)].0);
+            }
+            child.sums[viewer] = sums;
+        }
+        child
     }
 
     /// The correction for `pos` from its accumulator, in whole hundredths from the side to
@@ -887,7 +900,7 @@ mod tests {
                 let mut acc = net.accumulate(&line[0]);
                 for pair in line.windows(2) {
                     let (before, after) = (&pair[0], &pair[1]);
-                    net.update(&mut acc, before, after);
+                    acc = net.step(&acc, before, after);
                     assert_eq!(acc, net.accumulate(after), "{variant}: {}", after.fen());
                     assert_eq!(net.output(&acc, after), net.correction(after));
                     captures += usize::from(after.occupied().count() < before.occupied().count());

@@ -737,9 +737,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     fn step_accumulator(&mut self, ply: usize, before: &Position, after: &Position) {
         if let Some(net) = self.network {
-            let (path, next) = self.accumulators.split_at_mut(ply + 1);
-            next[0] = path[ply];
-            net.update(&mut next[0], before, after);
+            self.accumulators[ply + 1] = net.step(&self.accumulators[ply], before, after);
         }
     }
 

@@ -379,8 +379,8 @@ impl QuantizedNetwork {
                     w1[a].0[j] = fixed_i16(net.w1[a * n + j], shift)?;
                 }
             }
-            for j in 0..n {
-                b1[j] = fixed_i16(net.b1[j], shift)?;
+            for (q, &x) in b1.iter_mut().zip(&net.b1) {
+                *q = fixed_i16(x, shift)?;
             }
             Some((w1, b1))
         };
@@ -416,8 +416,8 @@ impl QuantizedNetwork {
             })?;
         let output = |shift: u32| -> Option<([i16; MAX_HIDDEN], i32)> {
             let mut w2 = [0i16; MAX_HIDDEN];
-            for j in 0..n {
-                w2[j] = fixed_i16(net.w2[j], shift)?;
+            for (q, &x) in w2.iter_mut().zip(&net.w2) {
+                *q = fixed_i16(x, shift)?;
             }
             let b2 = (f64::from(net.b2) * f64::from(1u32 << (hidden_shift + shift))).round();
             let total = b2.abs()
@@ -904,7 +904,7 @@ mod tests {
                     assert_eq!(acc, net.accumulate(after), "{variant}: {}", after.fen());
                     assert_eq!(net.output(&acc, after), net.correction(after));
                     captures += usize::from(after.occupied().count() < before.occupied().count());
-                    let kings = |p: &Position| (p.kings(Color::White).0 | p.kings(Color::Black).0);
+                    let kings = |p: &Position| p.kings(Color::White).0 | p.kings(Color::Black).0;
                     crownings +=
                         usize::from(kings(after).count_ones() > kings(before).count_ones());
                 }

@@ -3,7 +3,9 @@
 
 use super::engine_cmds::position_from;
 use super::fail;
-use crate::ai::{best_move, Level, SearchLimits, SearchOptions, SearchPool, SearchResult};
+use crate::ai::{
+    best_move, EvalNetwork, Level, SearchLimits, SearchOptions, SearchPool, SearchResult,
+};
 use crate::engine::{Game, Position, Variant};
 use clap::Args;
 use std::process::ExitCode;
@@ -32,6 +34,10 @@ pub struct BestMoveArgs {
     /// Search to this depth instead of the level's own limit.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Expert corrects its evaluation with exactly the networks in this file (as
+    /// data/eval-network.txt; an empty file: none), to measure the network's cost.
+    #[arg(long)]
+    pub network: Option<std::path::PathBuf>,
     /// Search through a search pool of the default size (for measuring the pool's cost).
     #[arg(long, hide = true)]
     pub pool: bool,
@@ -73,6 +79,14 @@ pub fn bestmove(args: BestMoveArgs) -> ExitCode {
         limits,
         ..SearchOptions::default()
     };
+    if let Some(path) = &args.network {
+        let chosen = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| EvalNetwork::use_instead(&text).map_err(|e| e.to_string()));
+        if let Err(e) = chosen {
+            return fail(format!("--network {}: {e}", path.display()));
+        }
+    }
     let game = Game::from_position(pos);
     let pool = args
         .pool

@@ -356,6 +356,10 @@ fn train_network(a: NetworkArgs) -> Result<(), String> {
                 .into(),
         );
     }
+    // Expert evaluates in integers: a network it cannot use is not written.
+    trained
+        .quantize()
+        .map_err(|e| format!("the trained network: {e}: nothing written"))?;
     if a.samples.dry_run {
         return Ok(());
     }

@@ -587,7 +587,8 @@ pub fn weighed_white(pos: &Position, w: &Weights) -> i32 {
 }
 
 /// Expert's evaluation: the tuned weights of the position's variant, corrected by its network
-/// where it has one ([`super::network`]).
+/// where it has one ([`super::network`], in integers). Expert's search gets the same number
+/// with the network's first layer kept up to date move by move instead of counted here.
 pub fn expert(pos: &Position) -> i32 {
     weighted(pos) + super::network::correction(pos)
 }

@@ -11,6 +11,7 @@ use super::egdb::{EndgameTables, EndgameVerdict};
 use super::eval;
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
+use super::network::{Accumulator, QuantizedNetwork};
 use crate::engine::{DrawCounters, Game, Move, MoveList, Position, Square, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -340,6 +341,14 @@ struct Searcher<'a> {
     pv_len: [usize; MAX_PLY],
     root: Node,
     tables: Option<EndgameTables>,
+    /// The variant's weights and network, looked up once per search, not at every leaf.
+    weights: &'static eval::Weights,
+    /// Only when the level judges with it and the variant has one.
+    network: Option<&'static QuantizedNetwork>,
+    /// The network's first layer for the position at each ply of the current path, stepped
+    /// from the parent's with each move made ([`Searcher::step_accumulator`]); a node's
+    /// children overwrite one slot in turn, so leaving a child needs no undoing.
+    accumulators: Vec<Accumulator>,
 }
 
 impl<'a> Searcher<'a> {
@@ -360,6 +369,15 @@ impl<'a> Searcher<'a> {
             counters: game.draw_counters(),
         };
         let dummy = Move::step(Square::from_index(0), Square::from_index(0));
+        let network = match style.eval {
+            EvalKind::Rich => QuantizedNetwork::of(pos.variant()),
+            EvalKind::Basic | EvalKind::Weights => None,
+        };
+        let mut accumulators = Vec::new();
+        if let Some(net) = network {
+            accumulators = vec![Accumulator::EMPTY; MAX_PLY];
+            accumulators[0] = net.accumulate(&pos);
+        }
         Searcher {
             variant: pos.variant(),
             style,
@@ -379,6 +397,9 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY],
             root,
             tables: None,
+            weights: eval::Weights::of(pos.variant()),
+            network,
+            accumulators,
         }
     }
 
@@ -389,7 +410,7 @@ impl<'a> Searcher<'a> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best = SearchResult {
             mv: root_moves[0],
-            score: self.evaluate(&self.root.pos, self.root.key),
+            score: self.evaluate(&self.root.pos, self.root.key, 0),
             depth: 0,
             nodes: 0,
             pv: vec![root_moves[0]],
@@ -451,6 +472,7 @@ impl<'a> Searcher<'a> {
         self.pv_len[0] = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let child = self.child(&root, &mv);
+            self.step_accumulator(0, &root.pos, &child.pos);
             self.keys.push(child.key);
             let score = if i == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, 1)
@@ -507,10 +529,10 @@ impl<'a> Searcher<'a> {
             }
         }
         if ply + 1 >= MAX_PLY {
-            return self.evaluate(&node.pos, node.key);
+            return self.evaluate(&node.pos, node.key, ply);
         }
         if depth <= 0 && (!capturing || !self.style.captures_at_horizon) {
-            return self.evaluate(&node.pos, node.key);
+            return self.evaluate(&node.pos, node.key, ply);
         }
         let moves = node.pos.legal_moves();
         let quiescent = depth <= 0;
@@ -551,6 +573,7 @@ impl<'a> Searcher<'a> {
             let i = pick_next(&mut order, n);
             let mv = moves[i];
             let child = self.child(node, &mv);
+            self.step_accumulator(ply, &node.pos, &child.pos);
             if child_depth > 0 {
                 if let Some(table) = &self.table {
                     table.prefetch(tt_key(&child));
@@ -709,8 +732,36 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    fn evaluate(&self, pos: &Position, key: u64) -> i32 {
-        let score = self.style.eval.score(pos);
+    /// The network's first layer for the child at `ply + 1`: the parent's at `ply`, stepped
+    /// by the pieces that moved from `before` to `after`.
+    #[inline(always)]
+    fn step_accumulator(&mut self, ply: usize, before: &Position, after: &Position) {
+        if let Some(net) = self.network {
+            self.accumulators[ply + 1] = net.step(&self.accumulators[ply], before, after);
+        }
+    }
+
+    /// The static score of `pos`, the position at `ply` on the current path: the level's
+    /// evaluation, the network's part from the path's accumulator (the same number as
+    /// [`eval::expert`] counts from scratch), with the level's noise.
+    fn evaluate(&self, pos: &Position, key: u64, ply: usize) -> i32 {
+        let score = match self.style.eval {
+            EvalKind::Basic => eval::basic(pos),
+            EvalKind::Weights => eval::expert_with(pos, self.weights),
+            EvalKind::Rich => {
+                let correction = self
+                    .network
+                    .map_or(0, |net| net.output(&self.accumulators[ply], pos));
+                #[cfg(test)]
+                if tests::CHECK_ACCUMULATORS.get() {
+                    assert_eq!(correction, super::network::correction(pos));
+                    if let Some(net) = self.network {
+                        assert_eq!(self.accumulators[ply], net.accumulate(pos));
+                    }
+                }
+                eval::expert_with(pos, self.weights) + correction
+            }
+        };
         if self.style.noise == 0 {
             return score;
         }
@@ -933,8 +984,49 @@ fn from_table(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
 
     const MS: Duration = Duration::from_millis(1);
+
+    thread_local! {
+        /// Makes every evaluation of Expert's searches on this thread check that the path's
+        /// accumulator is the position's, counted from scratch.
+        pub(super) static CHECK_ACCUMULATORS: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Spanish positions whose searches make every kind of move: quiet ones, captures of men
+    /// and kings, crownings, kings' moves, and captures into kings-only endings (which the
+    /// network leaves alone, its accumulator still stepped).
+    const NETWORK_POSITIONS: [&str; 6] = [
+        "W:W1-12:B21-32",
+        "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+        "B:W1-4,7,9-11,15,17:B18,20-24,29-32",
+        "W:W22,23,K9,3:B14,18,K30,26,27",
+        "W:W25,26,K4:B6,10,K29",
+        "W:WK3,9:BK30,24",
+    ];
+
+    #[test]
+    fn the_search_steps_the_networks_first_layer_to_the_positions_own() {
+        assert!(QuantizedNetwork::of(Variant::Spanish).is_some());
+        CHECK_ACCUMULATORS.set(true);
+        for fen in NETWORK_POSITIONS {
+            let pos = Position::from_fen(Variant::Spanish, fen).expect("a FEN");
+            let opts = SearchOptions {
+                seed: 3,
+                limits: Some(SearchLimits {
+                    time: None,
+                    nodes: Some(20_000),
+                    depth: None,
+                }),
+                endgame_tables: Some(EndgameTables::none()),
+                ..SearchOptions::default()
+            };
+            let r = best_move(&Game::from_position(pos), Level::Expert, &opts);
+            assert!(r.is_some_and(|r| r.nodes > 1_000), "{fen}");
+        }
+        CHECK_ACCUMULATORS.set(false);
+    }
 
     /// Expert on `game` with a clock of `hard`, every node taking `each`, at most `depth`.
     fn on_virtual_clock(game: &Game, hard: Duration, each: Duration, depth: u32) -> SearchResult {

@@ -21,3 +21,4 @@ pub mod level;
 pub mod metrics;
 pub mod render;
 pub mod store;
+pub mod web;

@@ -9,6 +9,7 @@
 
 pub mod ballot;
 pub mod board;
+pub mod board_page;
 pub mod boot;
 pub mod bot;
 pub mod challenge;
@@ -162,6 +163,8 @@ pub struct App {
     pool: Arc<SearchPool>,
     /// The last reviews, for their page buttons.
     reviews: review::ReviewCache,
+    /// Tells the board pages open on a game that it changed ([`board_page::GameFeed`]).
+    feed: Arc<board_page::GameFeed>,
 }
 
 impl App {
@@ -185,6 +188,7 @@ impl App {
             ),
             settings,
             reviews: review::ReviewCache::default(),
+            feed: Arc::default(),
         }
     }
 

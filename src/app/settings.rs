@@ -53,6 +53,9 @@ pub struct Settings {
     /// reviews and replays are refused ("the bot is busy"); the bot's moves in games under
     /// way are never refused.
     pub search_queue: usize,
+    /// `DAMAS_PUBLIC_URL`, `DAMAS_WEB_SECRET`, `DAMAS_WEB_LINK_TTL`: the board page's links,
+    /// when it is set up.
+    pub board_links: Option<super::board_page::BoardLinks>,
 }
 
 impl Default for Settings {
@@ -71,6 +74,7 @@ impl Default for Settings {
             max_challenges: DEFAULT_MAX_CHALLENGES,
             max_reviews: DEFAULT_MAX_REVIEWS,
             search_queue: DEFAULT_SEARCH_QUEUE,
+            board_links: None,
         }
     }
 }
@@ -167,6 +171,7 @@ impl Settings {
         count("DAMAS_MAX_CHALLENGES", &mut s.max_challenges, 1_000)?;
         count("DAMAS_MAX_REVIEWS", &mut s.max_reviews, 1_000)?;
         count("DAMAS_SEARCH_QUEUE", &mut s.search_queue, 100_000)?;
+        s.board_links = super::board_page::BoardLinks::from_vars(&var)?;
         Ok(s)
     }
 }

@@ -4,7 +4,6 @@
 //! and closes challenges nobody answered. Channels, threads and servers that disappear take
 //! their games with them, without a result.
 
-use super::board::board_reply;
 use super::i18n::{n, s, t, tr, u};
 use super::reply::{ChallengeRef, Reply};
 use super::{seat_name, App, Place};
@@ -113,7 +112,7 @@ impl App {
                     let headline = tr(lang, fl!("lost-on-time"), &[("name", u(name))]);
                     Some(Swept::Post {
                         place,
-                        reply: board_reply(lang, &rec, &game, Some(headline)),
+                        reply: self.board_reply(lang, &rec, &game, Some(headline)),
                     })
                 }
                 Err(StoreError::Conflict { .. }) => None,
@@ -152,6 +151,7 @@ impl App {
         if let Err(e) = self.store.cancel_games_in(|c| c == channel_id).await {
             tracing::error!("cannot cancel the game of deleted channel {channel_id}: {e}");
         }
+        self.game_changed(channel_id);
         if let Err(e) = self.store.take_challenge(channel_id, |_| true).await {
             tracing::error!("cannot drop the challenge of deleted channel {channel_id}: {e}");
         }
@@ -174,6 +174,9 @@ impl App {
         if let Err(e) = self.store.cancel_games_in(|c| channels.contains(&c)).await {
             tracing::error!("cannot cancel the games of server {guild_id}: {e}");
         }
+        for channel in channels {
+            self.game_changed(channel);
+        }
     }
 
     /// The front end posted a challenge: remember its message, to edit it when it expires.
@@ -189,7 +192,7 @@ impl App {
 }
 
 /// The time left as the largest whole unit: ("hours", 5), ("minutes", 12)…
-fn time_left(ms: u64) -> (&'static str, u64) {
+pub(crate) fn time_left(ms: u64) -> (&'static str, u64) {
     let minutes = ms / 60_000;
     if minutes >= 48 * 60 {
         ("days", minutes / (24 * 60))

@@ -72,7 +72,9 @@ impl BoardLinks {
     /// Reads `DAMAS_PUBLIC_URL`, `DAMAS_WEB_SECRET` and `DAMAS_WEB_LINK_TTL`: `None` when no
     /// public URL is set. With one, the secret is required: a key made up at each start would
     /// void every link at a restart, and differ between the processes sharing a database.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<BoardLinks>, BadSetting> {
+    pub fn from_vars(
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<BoardLinks>, BadSetting> {
         let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
         let Some(raw) = set(PUBLIC_URL_ENV) else {
             return Ok(None);
@@ -101,7 +103,11 @@ impl BoardLinks {
                 problem,
             })?,
         };
-        Ok(Some(BoardLinks::new(&public_url, secret.as_bytes(), link_ttl)))
+        Ok(Some(BoardLinks::new(
+            &public_url,
+            secret.as_bytes(),
+            link_ttl,
+        )))
     }
 
     fn key(&self) -> ring::hmac::Key {
@@ -172,9 +178,11 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
 /// `DAMAS_PUBLIC_URL`: an http(s) URL with a host, no query or fragment; plain http only on
 /// this machine (the links carry a player's token).
 fn public_url(raw: &str) -> Result<String, BadSetting> {
-    let bad = |why: String| BadSetting {
+    let bad = |why: String| {
+        BadSetting {
         variable: PUBLIC_URL_ENV,
         problem: format!("must be the page's public base URL, like https://damas.example.org ({why}), not {raw:?}"),
+    }
     };
     let trimmed = raw.trim().trim_end_matches('/');
     let url = url::Url::parse(trimmed).map_err(|e| bad(e.to_string()))?;
@@ -195,7 +203,8 @@ fn public_url(raw: &str) -> Result<String, BadSetting> {
     };
     if url.scheme() == "http" && !loopback {
         return Err(bad(
-            "https:// is needed unless it is this machine: the links carry each player's key".into(),
+            "https:// is needed unless it is this machine: the links carry each player's key"
+                .into(),
         ));
     }
     Ok(trimmed.to_string())
@@ -204,7 +213,10 @@ fn public_url(raw: &str) -> Result<String, BadSetting> {
 /// What a token says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenCheck {
-    Valid { user: u64, game_id: u64 },
+    Valid {
+        user: u64,
+        game_id: u64,
+    },
     /// Not signed with this server's secret, or not a token at all.
     Forged,
     Expired,
@@ -425,7 +437,12 @@ impl App {
     }
 
     /// Who a token says the viewer is in `rec`: their colour, or why they only watch.
-    fn page_viewer(&self, lang: Lang, rec: &GameRecord, token: Option<&str>) -> Result<Color, String> {
+    fn page_viewer(
+        &self,
+        lang: Lang,
+        rec: &GameRecord,
+        token: Option<&str>,
+    ) -> Result<Color, String> {
         let spectator = || t(lang, fl!("board-spectator"));
         let (Some(links), Some(token)) = (self.board_links(), token.filter(|t| !t.is_empty()))
         else {
@@ -669,12 +686,18 @@ mod tests {
         };
         assert_eq!(read(&[]), Ok(None));
         let secret = "s".repeat(32);
-        let ok = read(&[(PUBLIC_URL_ENV, "https://d.example/"), (SECRET_ENV, &secret)])
-            .unwrap()
-            .unwrap();
+        let ok = read(&[
+            (PUBLIC_URL_ENV, "https://d.example/"),
+            (SECRET_ENV, &secret),
+        ])
+        .unwrap()
+        .unwrap();
         assert_eq!(ok.public_url, "https://d.example");
         assert_eq!(ok.link_ttl, DEFAULT_LINK_TTL);
-        assert!(!format!("{ok:?}").contains(&secret), "the secret is never shown");
+        assert!(
+            !format!("{ok:?}").contains(&secret),
+            "the secret is never shown"
+        );
         for (vars, variable) in [
             (vec![(PUBLIC_URL_ENV, "https://d.example")], SECRET_ENV),
             (
@@ -690,7 +713,10 @@ mod tests {
                 PUBLIC_URL_ENV,
             ),
             (
-                vec![(PUBLIC_URL_ENV, "https://d.example/?a=1"), (SECRET_ENV, &secret)],
+                vec![
+                    (PUBLIC_URL_ENV, "https://d.example/?a=1"),
+                    (SECRET_ENV, &secret),
+                ],
                 PUBLIC_URL_ENV,
             ),
             (
@@ -705,14 +731,24 @@ mod tests {
             let e = read(&vars).unwrap_err();
             assert_eq!(e.variable, variable, "{vars:?}: {e}");
         }
-        assert!(read(&[(PUBLIC_URL_ENV, "http://127.0.0.1:8080"), (SECRET_ENV, &secret)]).is_ok());
+        assert!(read(&[
+            (PUBLIC_URL_ENV, "http://127.0.0.1:8080"),
+            (SECRET_ENV, &secret)
+        ])
+        .is_ok());
     }
 
     #[test]
     fn the_language_follows_the_browsers_preference() {
         assert_eq!(lang_of_accept_language(None), Lang::En);
-        assert_eq!(lang_of_accept_language(Some("es-AR,es;q=0.9,en;q=0.8")), Lang::Es);
-        assert_eq!(lang_of_accept_language(Some("fr-FR,en;q=0.5,es;q=0.7")), Lang::Es);
+        assert_eq!(
+            lang_of_accept_language(Some("es-AR,es;q=0.9,en;q=0.8")),
+            Lang::Es
+        );
+        assert_eq!(
+            lang_of_accept_language(Some("fr-FR,en;q=0.5,es;q=0.7")),
+            Lang::Es
+        );
         assert_eq!(lang_of_accept_language(Some("de, *;q=0.1")), Lang::En);
         assert_eq!(lang_of_accept_language(Some("es;q=0, en")), Lang::En);
     }

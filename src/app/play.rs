@@ -343,7 +343,9 @@ impl App {
         }
         rec.undo_used = true;
         match self.save(rec, &game, ply).await {
-            Ok(rec) => Answer::one(self.board_reply(lang, &rec, &game, Some(t(lang, fl!("undone"))))),
+            Ok(rec) => {
+                Answer::one(self.board_reply(lang, &rec, &game, Some(t(lang, fl!("undone")))))
+            }
             Err(e) => self.save_error(lang, &e).into(),
         }
     }

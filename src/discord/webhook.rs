@@ -183,7 +183,11 @@ impl Endpoint {
     async fn answer(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
         // The board page's requests (an event stream's answer is its head: the stream
         // itself goes on after it).
-        if let Some(web) = self.web.as_ref().filter(|_| Web::serves(request.uri().path())) {
+        if let Some(web) = self
+            .web
+            .as_ref()
+            .filter(|_| Web::serves(request.uri().path()))
+        {
             return match tokio::time::timeout(REQUEST_TIMEOUT, web.answer(request)).await {
                 Ok(answer) => answer,
                 Err(_) => plain(StatusCode::REQUEST_TIMEOUT, "request timed out"),
@@ -499,11 +503,12 @@ pub async fn serve_http(
     ));
     handler.health.listening();
     let health = Arc::clone(&handler.health);
-    let web = handler
-        .app
-        .board_links()
-        .is_some()
-        .then(|| Arc::new(Web::new(handler.app.clone(), super::channels::DiscordChannels::port(&http))));
+    let web = handler.app.board_links().is_some().then(|| {
+        Arc::new(Web::new(
+            handler.app.clone(),
+            super::channels::DiscordChannels::port(&http),
+        ))
+    });
     let endpoint = Arc::new(Endpoint {
         interactions: Some(Interactions {
             handler,

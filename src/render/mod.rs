@@ -27,13 +27,13 @@ pub use board::{capture_label, MoveArrow, Renderer, LAST_MOVE_FRAME_WIDTH};
 pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
-pub use svg::board_svg;
-pub use text::FONT_BYTES;
 pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
 pub use sprites::GHOST_OPACITY;
 pub use standings::{
     standings_image, standings_png, Outcome, RoundCell, StandingsRow, StandingsTable,
 };
+pub use svg::board_svg;
+pub use text::FONT_BYTES;
 
 use crate::engine::{Color, Explanation, Move, Position, Square};
 use image::RgbImage;

@@ -112,7 +112,12 @@ pub fn piece(p: Piece) -> Sprite {
         // A soft shadow below and to the right lifts the piece off the board.
         let (dx, dy) = SHADOW_OFFSET;
         let shadow = (c.0 + big(dx) as i32, c.1 + big(dy) as i32);
-        disk(img, shadow, r + 0.5, premultiplied([0, 0, 0], SHADOW_OPACITY));
+        disk(
+            img,
+            shadow,
+            r + 0.5,
+            premultiplied([0, 0, 0], SHADOW_OPACITY),
+        );
         *img = gaussian_blur_f32(img, big(SHADOW_BLUR));
         disk(img, c, r, opaque(colors.outline));
         disk(img, c, r - OUTLINE_WIDTH, opaque(colors.body));
@@ -195,7 +200,10 @@ pub fn must_capture_ring() -> Sprite {
     let halo = premultiplied(palette::HALO, RING_HALO_OPACITY);
     rings(&[
         (r + RING_HALO_HALF, halo),
-        (r + RING_HALF, premultiplied(palette::MUST_CAPTURE_RING, 1.0)),
+        (
+            r + RING_HALF,
+            premultiplied(palette::MUST_CAPTURE_RING, 1.0),
+        ),
         (r - RING_HALF, halo),
         (r - RING_HALO_HALF, Rgba([0, 0, 0, 0])),
     ])

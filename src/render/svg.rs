@@ -16,8 +16,8 @@ use super::board::{
 use super::layout::Layout;
 use super::palette::{self, Rgb};
 use super::sprites::{
-    self, CROSS_REACH, CROSS_STROKES, CROWN, CROWN_BALLS, CROWN_BALL_RADIUS, CROWN_BAND,
-    DOT_HALO, DOT_HALO_OPACITY, DOT_RADIUS, GROOVE, OUTLINE_WIDTH, RING_HALF, RING_HALO_HALF,
+    self, CROSS_REACH, CROSS_STROKES, CROWN, CROWN_BALLS, CROWN_BALL_RADIUS, CROWN_BAND, DOT_HALO,
+    DOT_HALO_OPACITY, DOT_RADIUS, GROOVE, OUTLINE_WIDTH, RING_HALF, RING_HALO_HALF,
     RING_HALO_OPACITY, RING_RADIUS, SHADOW_BLUR, SHADOW_OFFSET, SHADOW_OPACITY,
 };
 use super::BoardView;
@@ -352,7 +352,10 @@ mod tests {
         assert_eq!(svg.matches(r#"class="hit""#).count(), 32);
         assert_eq!(svg.matches("class=\"piece white-man\"").count(), 12);
         assert_eq!(svg.matches("class=\"piece black-man\"").count(), 12);
-        assert!(svg.contains("&lt;b&gt;ana&lt;/b&gt; &amp; &quot;bo&quot;"), "{svg}");
+        assert!(
+            svg.contains("&lt;b&gt;ana&lt;/b&gt; &amp; &quot;bo&quot;"),
+            "{svg}"
+        );
         assert!(!svg.contains("<b>"));
         assert!(svg.contains(r#"aria-label="a &lt;board&gt;""#));
         // No inline style: the page's CSP allows none.

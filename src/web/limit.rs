@@ -33,8 +33,8 @@ impl PerKey {
             });
         }
         let (tokens, at) = buckets.entry(key.to_string()).or_insert((BURST, now));
-        *tokens = (*tokens + now.saturating_duration_since(*at).as_secs_f64() * PER_SECOND)
-            .min(BURST);
+        *tokens =
+            (*tokens + now.saturating_duration_since(*at).as_secs_f64() * PER_SECOND).min(BURST);
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;

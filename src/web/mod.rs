@@ -27,7 +27,7 @@ pub mod limit;
 pub mod page;
 
 use crate::app::board_page::{lang_of_accept_language, PageRefusal};
-use crate::app::deliver::{Delivery, MessageId};
+use crate::app::deliver::Delivery;
 use crate::app::i18n::{t, Lang};
 use crate::app::serve::{Respond, Shown};
 use crate::app::{App, Reply};
@@ -82,7 +82,10 @@ pub fn secure(headers: &mut hyper::HeaderMap) {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
 }
 
@@ -106,7 +109,11 @@ fn no_store(answer: &mut Answer) {
 
 /// The key a request carries (`Authorization: Bearer …`), if any.
 fn key_of(request: &Request<Incoming>) -> Option<String> {
-    let value = request.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let value = request
+        .headers()
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
     let key = value.strip_prefix("Bearer ")?.trim();
     (!key.is_empty()).then(|| key.to_string())
 }
@@ -170,7 +177,13 @@ impl Web {
     /// Answers one request under `/board/`.
     pub async fn answer(&self, request: Request<Incoming>) -> Answer {
         let lang = lang_of(&request);
-        let not_found = || message(StatusCode::NOT_FOUND, false, &t(lang, fl!("board-not-found")));
+        let not_found = || {
+            message(
+                StatusCode::NOT_FOUND,
+                false,
+                &t(lang, fl!("board-not-found")),
+            )
+        };
         let Some(route) = route(request.uri().path()) else {
             return not_found();
         };
@@ -245,26 +258,37 @@ impl Web {
         let Ok(text) = std::str::from_utf8(&body) else {
             return message(StatusCode::BAD_REQUEST, false, "not text");
         };
-        let Some(_working) = self.app.work().start() else {
+        let Some(working) = self.app.work().start() else {
             return message(StatusCode::SERVICE_UNAVAILABLE, false, "stopping");
         };
-        let moved = match self
-            .app
-            .board_move(channel, key.as_deref(), lang, text.trim())
-            .await
-        {
-            Ok(moved) => moved,
-            Err(refusal) => return refused(lang, refusal),
+        let (app, out, text) = (
+            self.app.clone(),
+            Arc::clone(&self.out),
+            text.trim().to_string(),
+        );
+        // The move and the work it leaves (the board posted in the channel, the bot's answer)
+        // go on even if this request is given up (its time is up, the browser left), as an
+        // interaction's do.
+        let played = tokio::spawn(async move {
+            let _working = working;
+            let moved = app.board_move(channel, key.as_deref(), lang, &text).await?;
+            let respond = PageRespond {
+                channel: moved.place.channel_id,
+                out: Arc::clone(&out),
+                said: Mutex::default(),
+            };
+            app.serve(moved.answer, moved.place, moved.lang, &respond, &out)
+                .await;
+            Ok::<_, PageRefusal>(respond.said.into_inner().unwrap_or_else(|p| p.into_inner()))
+        });
+        let said = match played.await {
+            Ok(Ok(said)) => said,
+            Ok(Err(refusal)) => return refused(lang, refusal),
+            Err(e) => {
+                tracing::error!("a move from the board page failed: {e}");
+                return message(StatusCode::INTERNAL_SERVER_ERROR, false, "");
+            }
         };
-        let respond = PageRespond {
-            channel: moved.place.channel_id,
-            out: Arc::clone(&self.out),
-            said: Mutex::default(),
-        };
-        self.app
-            .serve(moved.answer, moved.place, moved.lang, &respond, &self.out)
-            .await;
-        let said = respond.said.into_inner().unwrap_or_else(|p| p.into_inner());
         match said {
             Some((true, text)) => message(StatusCode::OK, true, &text),
             Some((false, text)) => message(StatusCode::CONFLICT, false, &text),
@@ -303,7 +327,7 @@ impl PageRespond {
             return Shown::Shown;
         }
         match self.out.post(self.channel, reply).await {
-            Ok(message) => Shown::Message(message as MessageId),
+            Ok(message) => Shown::Message(message),
             Err(e) => Shown::Lost(e.to_string()),
         }
     }
@@ -333,7 +357,10 @@ mod tests {
         assert_eq!(route("/board/123/state"), Some(Route::State(123)));
         assert_eq!(route("/board/123/events"), Some(Route::Events(123)));
         assert_eq!(route("/board/123/move"), Some(Route::Move(123)));
-        assert_eq!(route("/board/static/board.js"), Some(Route::Static("board.js")));
+        assert_eq!(
+            route("/board/static/board.js"),
+            Some(Route::Static("board.js"))
+        );
         for bad in [
             "/board/",
             "/board/-1",

@@ -76,11 +76,21 @@ mod tests {
         for lang in [Lang::En, Lang::Es] {
             let mut page = HTML.to_string();
             for name in [
-                "lang", "channel", "title", "keyboard", "type_move", "play", "choose", "lost",
+                "lang",
+                "channel",
+                "title",
+                "keyboard",
+                "type_move",
+                "play",
+                "choose",
+                "lost",
             ] {
                 page = page.replace(&format!("{{{{{name}}}}}"), "x");
             }
-            assert!(!page.contains("{{"), "{lang:?}: a mark the code does not fill");
+            assert!(
+                !page.contains("{{"),
+                "{lang:?}: a mark the code does not fill"
+            );
             // Every script is the page's own file: the CSP refuses any other.
             assert_eq!(page.matches("<script").count(), 1);
             assert!(page.contains(r#"<script src="/board/static/board.js" defer></script>"#));
@@ -90,6 +100,9 @@ mod tests {
                 .find(|w| w.starts_with("on") && w.contains('='));
             assert_eq!(handler, None, "no inline handler");
         }
-        assert_eq!(escaped(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            escaped(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
     }
 }

@@ -61,7 +61,8 @@ async fn answer_text(standin: &StandIn, sent: &SentInteraction, answered: &HttpA
             let t = token.clone();
             let r = standin
                 .next_request(move |r| {
-                    r.method == "PATCH" && matches!(&r.route, Route::Original { token: x } if *x == t)
+                    r.method == "PATCH"
+                        && matches!(&r.route, Route::Original { token: x } if *x == t)
                 })
                 .await;
             text(&r)
@@ -85,13 +86,23 @@ fn latest_board(standin: &StandIn, channel: u64) -> Value {
         .messages_in(channel)
         .into_iter()
         .rev()
-        .find(|m| custom_ids(m).iter().any(|id| id.starts_with("damas:board:")))
+        .find(|m| {
+            custom_ids(m)
+                .iter()
+                .any(|id| id.starts_with("damas:board:"))
+        })
         .expect("a board with its Open the board button")
 }
 
 /// `user`'s link to the board page, from the button's private answer, made to point at the
 /// real listener.
-async fn board_link(standin: &StandIn, url: &str, base: &str, user: &TestUser, channel: u64) -> String {
+async fn board_link(
+    standin: &StandIn,
+    url: &str,
+    base: &str,
+    user: &TestUser,
+    channel: u64,
+) -> String {
     let board = latest_board(standin, channel);
     let click = standin.button_click(user, &board, &custom_id_starting(&board, "damas:board:"));
     let (sent, answered) = standin.post_interaction(url, click).await;
@@ -142,7 +153,12 @@ async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) 
     if let Some(key) = key {
         request = request.bearer_auth(key);
     }
-    request.send().await.expect("the page answers").status().as_u16()
+    request
+        .send()
+        .await
+        .expect("the page answers")
+        .status()
+        .as_u16()
 }
 
 /// What sits in the middle of a square of a picture: the nearest of the colours a square's
@@ -180,7 +196,10 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
         &standin,
         dir.path().join("db").to_str().unwrap(),
         dir.path(),
-        &[("DAMAS_PUBLIC_URL", PUBLIC_URL), ("DAMAS_WEB_SECRET", SECRET)],
+        &[
+            ("DAMAS_PUBLIC_URL", PUBLIC_URL),
+            ("DAMAS_WEB_SECRET", SECRET),
+        ],
     )
     .await;
     let base = serve.url.trim_end_matches("/interactions").to_string();
@@ -190,11 +209,19 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     let channel = place.channel;
 
     // alice (White) challenges bob, who accepts; they play up to a multiple capture.
-    let challenge = standin.slash(&alice, place, Slash::challenge(&bob).with("colour", "white"));
+    let challenge = standin.slash(
+        &alice,
+        place,
+        Slash::challenge(&bob).with("colour", "white"),
+    );
     let (sent, answered) = standin.post_interaction(&serve.url, challenge).await;
     answer_text(&standin, &sent, &answered).await;
     let message = standin.original_message(&sent);
-    let accept = standin.button_click(&bob, &message, &custom_id_starting(&message, "damas:accept:"));
+    let accept = standin.button_click(
+        &bob,
+        &message,
+        &custom_id_starting(&message, "damas:accept:"),
+    );
     let (sent, answered) = standin.post_interaction(&serve.url, accept).await;
     answer_text(&standin, &sent, &answered).await;
     let (line, capture) = line_to_multiple_capture();
@@ -224,8 +251,16 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     let ply = game.ply();
     wait_ply(&mover_page, ply, "the mover").await;
     wait_ply(&watcher_page, ply, "the watcher").await;
-    assert_eq!(attr(&mover_page, "#board", "data-viewer").await.as_deref(), Some("player"));
-    assert_eq!(attr(&watcher_page, "#board", "data-viewer").await.as_deref(), Some("player"));
+    assert_eq!(
+        attr(&mover_page, "#board", "data-viewer").await.as_deref(),
+        Some("player")
+    );
+    assert_eq!(
+        attr(&watcher_page, "#board", "data-viewer")
+            .await
+            .as_deref(),
+        Some("player")
+    );
 
     // The capture, square by square: the piece, then each landing in turn; after the piece,
     // its next landing lights up.
@@ -233,21 +268,33 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     click_square(&mover_page, mv.from().number()).await;
     let first = mv.path()[0].number();
     assert_eq!(
-        attr(&mover_page, &format!(".dot[data-sq='{first}']"), "visibility").await.as_deref(),
+        attr(
+            &mover_page,
+            &format!(".dot[data-sq='{first}']"),
+            "visibility"
+        )
+        .await
+        .as_deref(),
         Some("visible"),
         "the first landing of {capture} lights up"
     );
     let boards_before = standin
         .messages_in(channel)
         .iter()
-        .filter(|m| custom_ids(m).iter().any(|id| id.starts_with("damas:board:")))
+        .filter(|m| {
+            custom_ids(m)
+                .iter()
+                .any(|id| id.starts_with("damas:board:"))
+        })
         .count();
     for landing in mv.path() {
         click_square(&mover_page, landing.number()).await;
     }
     // The same landings may take other pieces: the page asks which.
     if let Ok(choice) = mover_page
-        .find(Locator::Css(&format!("#choice-list button[data-notation='{capture}']")))
+        .find(Locator::Css(&format!(
+            "#choice-list button[data-notation='{capture}']"
+        )))
         .await
     {
         choice.click().await.unwrap();
@@ -259,14 +306,24 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     let boards_after = standin
         .messages_in(channel)
         .iter()
-        .filter(|m| custom_ids(m).iter().any(|id| id.starts_with("damas:board:")))
+        .filter(|m| {
+            custom_ids(m)
+                .iter()
+                .any(|id| id.starts_with("damas:board:"))
+        })
         .count();
-    assert!(boards_after > boards_before, "the page's move posted a board in the channel");
+    assert!(
+        boards_after > boards_before,
+        "the page's move posted a board in the channel"
+    );
 
     // A /move made in Discord shows on both pages.
     let answer = legal_notations(game.position())[0].1.clone();
     let (sent, answered) = standin
-        .post_interaction(&serve.url, standin.slash(watcher, place, Slash::mv(&answer)))
+        .post_interaction(
+            &serve.url,
+            standin.slash(watcher, place, Slash::mv(&answer)),
+        )
         .await;
     answer_text(&standin, &sent, &answered).await;
     game.play_text(&answer).unwrap();
@@ -303,7 +360,10 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     } else {
         (lx + Layout::SQUARE as f32, ly)
     };
-    assert_eq!(centre_kind(&shot, light.0 * scale, light.1 * scale), "light square");
+    assert_eq!(
+        centre_kind(&shot, light.0 * scale, light.1 * scale),
+        "light square"
+    );
 
     // It is the mover's turn again. Without a key, the page only watches: no piece can be
     // chosen, and the API refuses a move.
@@ -312,14 +372,20 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     watcher_page.goto(&spectator).await.unwrap();
     wait_ply(&watcher_page, game.ply(), "the spectator").await;
     assert_eq!(
-        attr(&watcher_page, "#board", "data-viewer").await.as_deref(),
+        attr(&watcher_page, "#board", "data-viewer")
+            .await
+            .as_deref(),
         Some("spectator")
     );
     click_square(&watcher_page, to_play.from().number()).await;
     assert_eq!(
-        attr(&watcher_page, &format!(".sel[data-sq='{}']", to_play.from().number()), "visibility")
-            .await
-            .as_deref(),
+        attr(
+            &watcher_page,
+            &format!(".sel[data-sq='{}']", to_play.from().number()),
+            "visibility"
+        )
+        .await
+        .as_deref(),
         Some("hidden"),
         "a spectator cannot choose a piece"
     );
@@ -345,17 +411,31 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
         .unwrap();
     wait_ply(&watcher_page, game.ply(), "the expired link's page").await;
     assert_eq!(
-        attr(&watcher_page, "#board", "data-viewer").await.as_deref(),
+        attr(&watcher_page, "#board", "data-viewer")
+            .await
+            .as_deref(),
         Some("spectator")
     );
-    let note = watcher_page.find(Locator::Id("note")).await.unwrap().text().await.unwrap();
+    let note = watcher_page
+        .find(Locator::Id("note"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(note.contains("expired"), "{note}");
-    assert_eq!(post_move(&base, channel, Some(&expired), &notation).await, 403);
+    assert_eq!(
+        post_move(&base, channel, Some(&expired), &notation).await,
+        403
+    );
     // Nothing moved.
     wait_ply(&mover_page, game.ply(), "the mover").await;
 
     // The mover's own key still plays (the refusals above were the keys', not the move's).
-    assert_eq!(post_move(&base, channel, Some(&mover_key), &notation).await, 200);
+    assert_eq!(
+        post_move(&base, channel, Some(&mover_key), &notation).await,
+        200
+    );
     game.play_text(&notation).unwrap();
     wait_ply(&mover_page, game.ply(), "the mover").await;
 

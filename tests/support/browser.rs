@@ -15,10 +15,7 @@ const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const CHROMEDRIVER: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 
 fn found(candidates: &[&str]) -> Option<PathBuf> {
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
+    candidates.iter().map(PathBuf::from).find(|p| p.exists())
 }
 
 /// chromedriver running on a free port, killed when dropped; each [`Browser::session`] is a
@@ -95,13 +92,11 @@ impl Browser {
                 "args": args,
             }),
         );
-        ClientBuilder::new(
-            hyper_util::client::legacy::connect::HttpConnector::new(),
-        )
-        .capabilities(caps)
-        .connect(&self.url)
-        .await
-        .expect("a Chromium session")
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&self.url)
+            .await
+            .expect("a Chromium session")
     }
 }
 

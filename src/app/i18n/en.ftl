@@ -799,12 +799,12 @@ review-line-swing = biggest swing at ply { $ply }
 
 ## the board page: its button, its links and what the page says (issue 45)
 button-board = Open the board
-board-link-player = Your own board for this game, where you play by clicking: { $url }
+board-link-player = Your own board for this game, where you play by clicking: <{ $url }>
     Only you can move with this link, for { $hours ->
         [one] one hour
        *[other] { $hours } hours
     }; the button gives a new one. Keep it to yourself: whoever has it moves for you.
-board-link-spectator = Watch this game live: { $url }
+board-link-spectator = Watch this game live: <{ $url }>
 err-board-off = The board page is not set up on this bot.
 board-no-game = No game has been played in this channel yet.
 board-spectator = You are watching: only each player's own link can move.

@@ -798,12 +798,12 @@ review-line-swing = mayor vuelco en la media jugada { $ply }
 
 ## the board page: its button, its links and what the page says (issue 45)
 button-board = Abrir el tablero
-board-link-player = Tu propio tablero para esta partida, donde juegas con clics: { $url }
+board-link-player = Tu propio tablero para esta partida, donde juegas con clics: <{ $url }>
     Solo tú puedes mover con este enlace, durante { $hours ->
         [one] una hora
        *[other] { $hours } horas
     }; el botón te da uno nuevo. No lo compartas: quien lo tenga mueve por ti.
-board-link-spectator = Mira esta partida en directo: { $url }
+board-link-spectator = Mira esta partida en directo: <{ $url }>
 err-board-off = El tablero web no está configurado en este bot.
 board-no-game = Todavía no se ha jugado ninguna partida en este canal.
 board-spectator = Estás mirando: solo el enlace propio de cada jugador puede mover.

@@ -77,7 +77,12 @@ async fn page(base: String, channel: u64, asked: Asked, delays: Arc<Mutex<Vec<Du
             .send()
             .await
         {
-            Ok(r) => r.json().await.unwrap_or_default(),
+            Ok(r) => r
+                .bytes()
+                .await
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or_default(),
             Err(_) => continue,
         };
         let ply = state["ply"].as_u64().unwrap_or(0);

@@ -178,11 +178,32 @@ pub const SETTINGS: &[Setting] = &[
         default: "unset",
         what: "the web address of your privacy statement (your copy of docs/PRIVACY.md), linked from `/help`; unset: `/help` names `/my-data` and `/forget-me` only",
     },
+    // The board page.
+    Setting {
+        name: "DAMAS_PUBLIC_URL",
+        default: "unset: no board page",
+        what: "the board page's public base URL, like `https://damas.example.org` (`https://`, or `http://` only on this machine); set, each game's message gets an *Open the board* button",
+    },
+    Setting {
+        name: "DAMAS_WEB_SECRET",
+        default: "none: required with `DAMAS_PUBLIC_URL`",
+        what: "the key each player's board link is signed with, at least 32 characters (`openssl rand -hex 32`); the same in every process, and never logged",
+    },
+    Setting {
+        name: "DAMAS_WEB_LINK_TTL",
+        default: "`1d`",
+        what: "how long a player's board link works (the button gives a new one)",
+    },
+    Setting {
+        name: "DAMAS_WEB_LISTEN",
+        default: "unset",
+        what: "where `damas bot` serves the board page, like `127.0.0.1:8080` behind a reverse proxy (`damas serve` serves it on its own listener)",
+    },
     // Operations.
     Setting {
         name: "DAMAS_HTTP_MAX_CONNECTIONS",
         default: "`256`",
-        what: "`damas serve`: open connections at most (keep it well under `ulimit -n`)",
+        what: "`damas serve`, and `damas bot`'s board page: open connections at most (keep it well under `ulimit -n`)",
     },
     Setting {
         name: "DAMAS_METRICS_LISTEN",

@@ -22,3 +22,4 @@ pub mod metrics;
 pub mod store;
 
 pub use damas_core::{ai, data_dir, engine, level, render};
+pub mod web;

@@ -5,7 +5,7 @@
 //! With one process (sled) the claim is an in-process set; a store shared by many processes
 //! implements the same interface with a lease row, so that exactly one of them searches.
 
-use super::board::{self, board_reply};
+use super::board;
 use super::i18n::{n, s, t, tr, Lang};
 use super::play::forced_note;
 use super::reply::Reply;
@@ -223,7 +223,7 @@ impl App {
                 ],
             )
         });
-        let mut reply = board_reply(lang, &rec, &game, headline);
+        let mut reply = self.board_reply(lang, &rec, &game, headline);
         board::notify_side_to_move(&mut reply, &rec, &game);
         Answer::one(reply)
     }
@@ -312,7 +312,7 @@ impl App {
             headline.push(' ');
             headline.push_str(&why);
         }
-        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        let mut reply = self.board_reply(lang, &rec, &game, Some(headline));
         board::notify_side_to_move(&mut reply, &rec, &game);
         Answer::one(reply)
     }

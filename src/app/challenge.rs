@@ -1,7 +1,7 @@
 //! Starting games: `/challenge` (with Accept and Decline buttons) and `/play` against the bot.
 
 use super::ballot::{self, Opening, OpeningChoice};
-use super::board::{board_reply, notify_side_to_move};
+use super::board::notify_side_to_move;
 use super::commands::Threading;
 use super::i18n::{self, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
@@ -531,7 +531,7 @@ impl App {
             None => usize::MAX,
         };
         match self.store.create_game_capped(rec.clone(), cap).await {
-            Ok(_) => {}
+            Ok(_) => self.game_changed(rec.channel_id),
             Err(StoreError::ChannelBusy { .. }) => {
                 return Reply::refusal(t(lang, fl!("err-channel-busy"))).into()
             }
@@ -553,7 +553,7 @@ impl App {
             headline.push('\n');
             headline.push_str(&note);
         }
-        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        let mut reply = self.board_reply(lang, &rec, &game, Some(headline));
         notify_side_to_move(&mut reply, &rec, &game);
         let bot_first = bot.is_some() && matches!(rec.seat(game.side_to_move()), Seat::Bot { .. });
         if bot_first {

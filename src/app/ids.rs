@@ -30,6 +30,8 @@ pub enum Action {
     ReviewPage,
     /// A review's game as an animation: `ply` carries the review's key.
     ReviewGif,
+    /// "Open the board": answers privately with a link to the game's board page.
+    Board,
 }
 
 impl Action {
@@ -51,6 +53,7 @@ impl Action {
             Action::PuzzleMove => "puzzle",
             Action::ReviewPage => "review",
             Action::ReviewGif => "reviewgif",
+            Action::Board => "board",
         }
     }
 
@@ -72,6 +75,7 @@ impl Action {
             "puzzle" => Action::PuzzleMove,
             "review" => Action::ReviewPage,
             "reviewgif" => Action::ReviewGif,
+            "board" => Action::Board,
             _ => return None,
         })
     }

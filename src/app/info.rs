@@ -1,7 +1,7 @@
 //! The commands that show things: `/board`, `/rules`, `/stats`, `/leaderboard`, `/pdn`,
 //! `/help`, and `/cancel` for moderators.
 
-use super::board::{board_reply, game_description};
+use super::board::game_description;
 use super::commands::{Surface, COMMANDS};
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::reply::{Attachment, Reply};
@@ -19,7 +19,7 @@ impl App {
             Ok(l) => (l.rec, l.game),
             Err(r) => return r.into(),
         };
-        Answer::one(board_reply(lang, &rec, &game, None))
+        Answer::one(self.board_reply(lang, &rec, &game, None))
     }
 
     /// `/board text:yes`: the board in words, privately (what a screen reader would read from
@@ -237,7 +237,9 @@ impl App {
             Err(e) => return storage_failed(lang, &e).into(),
         };
         let ply = rec.moves.len();
-        match self.store.cancel_game(place.channel_id, ply).await {
+        let cancelled = self.store.cancel_game(place.channel_id, ply).await;
+        self.game_changed(place.channel_id);
+        match cancelled {
             Ok(true) => Answer {
                 replies: vec![Reply::public(tr(
                     lang,

@@ -9,6 +9,7 @@
 
 pub mod ballot;
 pub mod board;
+pub mod board_page;
 pub mod boot;
 pub mod bot;
 pub mod challenge;
@@ -172,6 +173,8 @@ pub struct App {
     reviews: review::ReviewCache,
     /// What could not be posted in answer-only channels, for the next request there.
     held: held::HeldReplies,
+    /// Tells the board pages open on a game that it changed ([`board_page::GameFeed`]).
+    feed: Arc<board_page::GameFeed>,
 }
 
 impl App {
@@ -196,6 +199,7 @@ impl App {
             settings,
             reviews: review::ReviewCache::default(),
             held: held::HeldReplies::default(),
+            feed: Arc::default(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Playing a game: moves (typed, from the menu, autocompleted), the bot's answer, resign,
 //! draw offers, undo, explanations, and the buttons of the board message.
 
-use super::board::{self, board_reply, piece_menu};
+use super::board::{self, piece_menu};
 use super::i18n::{self, s, t, tr, u, Lang, Tense};
 use super::ids::{Action, ComponentId};
 use super::reply::Reply;
@@ -84,6 +84,7 @@ impl App {
             rec.variant.id(),
             rec.moves.len().saturating_sub(stored_before),
         );
+        self.game_changed(rec.channel_id);
         Ok((rec, finished))
     }
 
@@ -151,7 +152,7 @@ impl App {
             headline.push('\n');
             headline.push_str(&news);
         }
-        let mut reply = board_reply(lang, &rec, &game, Some(headline));
+        let mut reply = self.board_reply(lang, &rec, &game, Some(headline));
         board::notify_side_to_move(&mut reply, &rec, &game);
         let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
         if bot_next {
@@ -200,7 +201,7 @@ impl App {
             Err(e) => return self.save_error(lang, &e).into(),
         };
         let headline = tr(lang, fl!("resigned"), &[("name", u(&actor.name))]);
-        Answer::one(board_reply(lang, &rec, &game, Some(headline)))
+        Answer::one(self.board_reply(lang, &rec, &game, Some(headline)))
     }
 
     /// `/draw`: offers a draw, or accepts the opponent's offer.
@@ -220,7 +221,7 @@ impl App {
             if material(&game, bot) < material(&game, color) {
                 let _ = game.agree_draw();
                 return match self.save(rec, &game, ply).await {
-                    Ok(rec) => Answer::one(board_reply(
+                    Ok(rec) => Answer::one(self.board_reply(
                         lang,
                         &rec,
                         &game,
@@ -239,7 +240,7 @@ impl App {
                 let _ = game.agree_draw();
                 rec.draw_offer = None;
                 match self.save(rec, &game, ply).await {
-                    Ok(rec) => Answer::one(board_reply(
+                    Ok(rec) => Answer::one(self.board_reply(
                         lang,
                         &rec,
                         &game,
@@ -251,7 +252,7 @@ impl App {
             None => {
                 rec.draw_offer = Some(color);
                 match self.save(rec, &game, ply).await {
-                    Ok(rec) => Answer::one(board_reply(
+                    Ok(rec) => Answer::one(self.board_reply(
                         lang,
                         &rec,
                         &game,
@@ -296,7 +297,7 @@ impl App {
                 rec.draw_offer = None;
                 let ply = game.ply();
                 match self.save(rec, &game, ply).await {
-                    Ok(rec) => Answer::one(board_reply(
+                    Ok(rec) => Answer::one(self.board_reply(
                         lang,
                         &rec,
                         &game,
@@ -342,7 +343,9 @@ impl App {
         }
         rec.undo_used = true;
         match self.save(rec, &game, ply).await {
-            Ok(rec) => Answer::one(board_reply(lang, &rec, &game, Some(t(lang, fl!("undone"))))),
+            Ok(rec) => {
+                Answer::one(self.board_reply(lang, &rec, &game, Some(t(lang, fl!("undone")))))
+            }
             Err(e) => self.save_error(lang, &e).into(),
         }
     }
@@ -443,6 +446,8 @@ impl App {
                 };
             }
             Action::ReviewGif => return self.review_gif(actor, id.ply).await,
+            // Any board of the game under way gives the link: the page shows the game as it is.
+            Action::Board => return self.board_link(actor, place).await,
             _ => {}
         }
         // Board controls act only on the board they belong to.
@@ -478,7 +483,8 @@ impl App {
             | Action::Rematch
             | Action::PuzzleMove
             | Action::ReviewPage
-            | Action::ReviewGif => Answer::default(),
+            | Action::ReviewGif
+            | Action::Board => Answer::default(),
         }
     }
 

@@ -153,7 +153,9 @@ impl App {
             | Action::DrawDecline
             | Action::Undo
             | Action::Move => true,
+            // The board page's link is the member's own (a private answer).
             Action::Explain
+            | Action::Board
             | Action::Piece
             | Action::ForgetConfirm
             | Action::ForgetCancel

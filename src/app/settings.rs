@@ -59,6 +59,9 @@ pub struct Settings {
     /// `DAMAS_PRIVACY_URL`: where the operator publishes their privacy statement, linked
     /// from `/help`; `None`: `/help` names `/my-data` and `/forget-me` only.
     pub privacy_url: Option<String>,
+    /// `DAMAS_PUBLIC_URL`, `DAMAS_WEB_SECRET`, `DAMAS_WEB_LINK_TTL`: the board page's links,
+    /// when it is set up.
+    pub board_links: Option<super::board_page::BoardLinks>,
 }
 
 impl Default for Settings {
@@ -79,6 +82,7 @@ impl Default for Settings {
             search_queue: DEFAULT_SEARCH_QUEUE,
             keep_games_days: Some(DEFAULT_KEEP_GAMES_DAYS),
             privacy_url: None,
+            board_links: None,
         }
     }
 }
@@ -219,6 +223,7 @@ impl Settings {
                 problem,
             })?);
         }
+        s.board_links = super::board_page::BoardLinks::from_vars(&var)?;
         Ok(s)
     }
 }

@@ -5,7 +5,6 @@
 //! their games with them, without a result. Finished games older than
 //! `DAMAS_KEEP_GAMES_DAYS` leave the store ([`crate::store::retention`]).
 
-use super::board::board_reply;
 use super::i18n::{n, s, t, tr, u};
 use super::reply::{ChallengeRef, Reply};
 use super::tournament::run::{Stage, Tournament};
@@ -164,7 +163,7 @@ impl App {
                     let headline = tr(lang, fl!("lost-on-time"), &[("name", u(name))]);
                     Some(Swept::Post {
                         place,
-                        reply: board_reply(lang, &rec, &game, Some(headline)),
+                        reply: self.board_reply(lang, &rec, &game, Some(headline)),
                     })
                 }
                 Err(StoreError::Conflict { .. }) => None,
@@ -203,6 +202,7 @@ impl App {
         if let Err(e) = self.store.cancel_games_in(|c| c == channel_id).await {
             tracing::error!("cannot cancel the game of deleted channel {channel_id}: {e}");
         }
+        self.game_changed(channel_id);
         if let Err(e) = self.store.take_challenge(channel_id, |_| true).await {
             tracing::error!("cannot drop the challenge of deleted channel {channel_id}: {e}");
         }
@@ -225,6 +225,9 @@ impl App {
         if let Err(e) = self.store.cancel_games_in(|c| channels.contains(&c)).await {
             tracing::error!("cannot cancel the games of server {guild_id}: {e}");
         }
+        for channel in channels {
+            self.game_changed(channel);
+        }
     }
 
     /// The front end posted a challenge: remember its message, to edit it when it expires.
@@ -240,7 +243,7 @@ impl App {
 }
 
 /// The time left as the largest whole unit: ("hours", 5), ("minutes", 12)…
-fn time_left(ms: u64) -> (&'static str, u64) {
+pub(crate) fn time_left(ms: u64) -> (&'static str, u64) {
     let minutes = ms / 60_000;
     if minutes >= 48 * 60 {
         ("days", minutes / (24 * 60))

@@ -61,6 +61,40 @@ pub struct BotConfig {
     /// Where `/metrics`, `/healthz` and `/readyz` are served (`DAMAS_METRICS_LISTEN`); `None`:
     /// nowhere, and no metrics are recorded.
     pub metrics_listen: Option<std::net::SocketAddr>,
+    /// `DAMAS_WEB_LISTEN`: where `damas bot` serves the board page (`damas serve` serves it
+    /// on its own listener).
+    pub web_listen: Option<std::net::SocketAddr>,
+}
+
+/// The variable naming where `damas bot` serves the board page.
+pub const WEB_LISTEN_ENV: &str = "DAMAS_WEB_LISTEN";
+
+/// Reads `DAMAS_WEB_LISTEN`: an address and port, and only with the page's public URL set
+/// (its links need it).
+fn web_listen_from_vars(
+    var: impl Fn(&str) -> Option<String>,
+    settings: &Settings,
+) -> Result<Option<std::net::SocketAddr>, BotError> {
+    let Some(raw) = var(WEB_LISTEN_ENV).filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let addr = raw
+        .trim()
+        .parse::<std::net::SocketAddr>()
+        .map_err(|_| BotError::BadSetting {
+            variable: WEB_LISTEN_ENV,
+            problem: format!("must be an address and port like 127.0.0.1:8080, not {raw:?}"),
+        })?;
+    if settings.board_links.is_none() {
+        return Err(BotError::BadSetting {
+            variable: WEB_LISTEN_ENV,
+            problem: format!(
+                "needs {} too: the board page's links start with it",
+                crate::app::board_page::PUBLIC_URL_ENV
+            ),
+        });
+    }
+    Ok(Some(addr))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -167,18 +201,21 @@ impl BotConfig {
         })?;
         let shards = ShardPlan::from_vars(set("DISCORD_SHARDS"), set("DISCORD_SHARD_COUNT"))?;
         let metrics_listen = health::metrics_listen_from_vars(&var)?;
+        let settings = Settings::from_vars(&var).map_err(|e| BotError::BadSetting {
+            variable: e.variable,
+            problem: e.problem,
+        })?;
+        let web_listen = web_listen_from_vars(&var, &settings)?;
         Ok(BotConfig {
             token: Token(token),
             shards,
             metrics_listen,
+            web_listen,
             db_path,
             guild_id,
             api_proxy,
             defer_after: router::DEFER_AFTER,
-            settings: Settings::from_vars(&var).map_err(|e| BotError::BadSetting {
-                variable: e.variable,
-                problem: e.problem,
-            })?,
+            settings,
         })
     }
 }
@@ -304,6 +341,10 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     }
     let mut client = client_with(&config, Arc::clone(&handler)).await?;
     let shards = client.shard_manager.clone();
+    let web_stop = match config.web_listen {
+        Some(addr) => Some(start_board_page(addr, &handler, &client.http).await?),
+        None => None,
+    };
     let sweeper = tokio::spawn(sweep_every(
         client.http.clone(),
         Arc::clone(&handler),
@@ -330,6 +371,9 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
         }
     }
     // The gateway stopped (by the signal, or by Discord): the one shutdown sequence.
+    if let Some(stop) = web_stop {
+        let _ = stop.send(());
+    }
     app.shut_down(SHUTDOWN_GRACE, Some(sweeper))
         .await
         .map_err(|source| BootError {
@@ -342,6 +386,39 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
 }
 
 /// The process's log (see [`logs`]), in the format `DAMAS_LOG_FORMAT` names.
+/// Opens `damas bot`'s board page listener at `addr`, with `damas serve`'s timeouts and
+/// connection cap; it closes when the returned sender is used (or dropped).
+async fn start_board_page(
+    addr: std::net::SocketAddr,
+    handler: &Arc<router::Handler>,
+    http: &Arc<Http>,
+) -> Result<tokio::sync::oneshot::Sender<()>, BotError> {
+    let cap = webhook::max_connections_from_vars(|name| std::env::var(name).ok())?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| BotError::BadSetting {
+            variable: WEB_LISTEN_ENV,
+            problem: format!("cannot listen on {addr}: {e}"),
+        })?;
+    let bound = listener.local_addr().map_err(BotError::Runtime)?;
+    let web = Arc::new(crate::web::Web::new(
+        handler.app.clone(),
+        channels::DiscordChannels::port(http, &handler.answer_only),
+    ));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(webhook::accept_until(
+        listener,
+        Arc::new(webhook::Endpoint::board_page(web)),
+        cap,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    tracing::info!("the board page is served on {bound} (at most {cap} connections)");
+    println!("board page listening on {bound}");
+    Ok(stop)
+}
+
 pub fn init_logging() -> Result<(), BotError> {
     logs::init(logs::log_format_from_vars(|name| std::env::var(name).ok())?);
     Ok(())

@@ -32,6 +32,7 @@ use super::health;
 use super::replay::{timestamp_is_fresh, Admission};
 use super::router::Handler;
 use super::{stop_signal, BotConfig, BotError, SHUTDOWN_GRACE};
+use crate::web::Web;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{header, Method, Request, Response, StatusCode};
@@ -119,23 +120,40 @@ pub fn public_key_from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Veri
     Verifier::try_new(key).map_err(|e| bad(format!("is not a usable Ed25519 key ({e})")))
 }
 
-/// What every request handler shares.
-struct Endpoint {
+/// What every request handler shares: Discord's interactions (`damas serve`), the board
+/// page (when set up), or both.
+pub(super) struct Endpoint {
+    interactions: Option<Interactions>,
+    web: Option<Arc<Web>>,
+}
+
+/// Discord's side of the endpoint.
+struct Interactions {
     handler: Arc<Handler>,
     http: Arc<Http>,
     verifier: Verifier,
 }
 
-type Answer = Response<Full<Bytes>>;
+impl Endpoint {
+    /// A listener for the board page alone (`damas bot`'s `DAMAS_WEB_LISTEN`).
+    pub(super) fn board_page(web: Arc<Web>) -> Endpoint {
+        Endpoint {
+            interactions: None,
+            web: Some(web),
+        }
+    }
+}
+
+type Answer = crate::web::Answer;
 
 fn plain(status: StatusCode, text: &'static str) -> Answer {
-    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
     *response.status_mut() = status;
     response
 }
 
 fn json(body: Vec<u8>) -> Answer {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         header::HeaderValue::from_static("application/json"),
@@ -163,18 +181,40 @@ impl Endpoint {
     /// One request, its body and answer bounded by [`REQUEST_TIMEOUT`]; `answering` counts
     /// the signed requests of its connection under way.
     async fn answer(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.interaction(request, answering)).await {
+        // The board page's requests (an event stream's answer is its head: the stream
+        // itself goes on after it).
+        if let Some(web) = self
+            .web
+            .as_ref()
+            .filter(|_| Web::serves(request.uri().path()))
+        {
+            return match tokio::time::timeout(REQUEST_TIMEOUT, web.answer(request)).await {
+                Ok(answer) => answer,
+                Err(_) => plain(StatusCode::REQUEST_TIMEOUT, "request timed out"),
+            };
+        }
+        let Some(interactions) = &self.interactions else {
+            return plain(StatusCode::NOT_FOUND, "not found");
+        };
+        match tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            interactions.interaction(request, answering),
+        )
+        .await
+        {
             Ok(answer) => answer,
             Err(_) => plain(StatusCode::REQUEST_TIMEOUT, "request timed out"),
         }
     }
+}
 
+impl Interactions {
     /// `POST /interactions` (and the probes `/healthz`, `/readyz`, which read no body and
     /// never count as answering Discord).
     async fn interaction(&self, request: Request<Incoming>, answering: &AtomicUsize) -> Answer {
         let health = &self.handler.health;
         if let Some(answer) = health::probe(health, request.method(), request.uri().path()).await {
-            return answer;
+            return answer.map(BodyExt::boxed);
         }
         if request.uri().path() != "/interactions" {
             return plain(StatusCode::NOT_FOUND, "not found");
@@ -344,7 +384,7 @@ pub fn max_connections_from_vars(var: impl Fn(&str) -> Option<String>) -> Result
 
 /// Accepts connections until `stop` resolves, then closes them: those answering a request
 /// get [`ANSWER_LIMIT`] and a second, idle ones are closed at once.
-async fn accept_until(
+pub(super) async fn accept_until(
     listener: tokio::net::TcpListener,
     endpoint: Arc<Endpoint>,
     cap: usize,
@@ -463,10 +503,19 @@ pub async fn serve_http(
     ));
     handler.health.listening();
     let health = Arc::clone(&handler.health);
+    let web = handler.app.board_links().is_some().then(|| {
+        Arc::new(Web::new(
+            handler.app.clone(),
+            super::channels::DiscordChannels::port(&http, &handler.answer_only),
+        ))
+    });
     let endpoint = Arc::new(Endpoint {
-        handler,
-        http,
-        verifier,
+        interactions: Some(Interactions {
+            handler,
+            http,
+            verifier,
+        }),
+        web,
     });
     tracing::info!("listening on {bound} (at most {max_connections} connections)");
     println!("listening on {bound}");

@@ -27,7 +27,8 @@ const MAY_USE: &[(&str, &[&str])] = &[
             "engine", "level", "lang", "ai", "render", "store", "metrics", "data_dir",
         ],
     ),
-    ("discord", &["app", "metrics"]),
+    ("discord", &["app", "metrics", "web"]),
+    ("web", &["app", "metrics"]),
     ("console", &["app", "metrics"]),
     (
         "cli",

@@ -17,3 +17,4 @@ mod smoke;
 mod tables_at_start;
 mod threads;
 mod tournament;
+mod web;

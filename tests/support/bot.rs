@@ -26,6 +26,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         settings: Default::default(),
         shards: damas::discord::shards::ShardPlan::Recommended,
         metrics_listen: None,
+        web_listen: None,
     }
 }
 

@@ -17,10 +17,12 @@ use image::RgbImage;
 use imageproc::drawing::{draw_filled_rect_mut, draw_text_mut, text_size};
 
 /// Caption lines: (font size, baseline from the top of the picture).
-const TITLE_LINE: (f32, f32) = (24.0, 32.0);
-const PLAYERS_LINE: (f32, f32) = (18.0, 61.0);
-const STATUS_LINE: (f32, f32) = (18.0, 88.0);
-const CAPTION_MARGIN: f32 = 14.0;
+pub(super) const TITLE_LINE: (f32, f32) = (24.0, 32.0);
+pub(super) const PLAYERS_LINE: (f32, f32) = (18.0, 61.0);
+pub(super) const STATUS_LINE: (f32, f32) = (18.0, 88.0);
+pub(super) const CAPTION_MARGIN: f32 = 14.0;
+/// The last capture's path: the half widths of its line and of its halo, in pixels.
+pub(super) const CAPTURE_PATH: (f32, f32) = (4.0, 5.5);
 /// Width of the frame around the last move's squares, in pixels.
 pub const LAST_MOVE_FRAME_WIDTH: u32 = 6;
 /// Size of the labels on explanation arrows.
@@ -84,7 +86,10 @@ impl Renderer {
             capture_cross: sprites::capture_cross(),
             must_capture_ring: sprites::must_capture_ring(),
             reach_dot: sprites::reach_dot(),
-            capture_path: RoundLine::new((4.0, palette::LAST_PATH), (5.5, palette::PATH_HALO)),
+            capture_path: RoundLine::new(
+                (CAPTURE_PATH.0, palette::LAST_PATH),
+                (CAPTURE_PATH.1, palette::PATH_HALO),
+            ),
             allowed_shaft: RoundLine::new(
                 (ArrowStyle::ALLOWED.half, ArrowStyle::ALLOWED.color),
                 (ArrowStyle::ALLOWED.half + ARROW_HALO, palette::HALO),
@@ -228,7 +233,13 @@ impl Renderer {
                     color: victim,
                     role,
                 });
-                blit(&mut frame, ghost, q.x as i32, q.y as i32, 0.45);
+                blit(
+                    &mut frame,
+                    ghost,
+                    q.x as i32,
+                    q.y as i32,
+                    sprites::GHOST_OPACITY,
+                );
                 blit(&mut frame, &self.capture_cross, q.x as i32, q.y as i32, 1.0);
             }
         }

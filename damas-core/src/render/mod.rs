@@ -20,6 +20,7 @@ mod read;
 mod replay;
 mod sprites;
 mod standings;
+pub mod svg;
 mod text;
 
 pub use board::{capture_label, MoveArrow, Renderer, LAST_MOVE_FRAME_WIDTH};
@@ -27,9 +28,12 @@ pub use chart::{eval_chart, eval_chart_png, ChartLabels, ChartMark};
 pub use layout::{Layout, Rect};
 pub use read::read_square;
 pub use replay::{replay_gif, REPLAY_FRAME_DELAY_CS, REPLAY_LAST_FRAME_DELAY_CS};
+pub use sprites::GHOST_OPACITY;
 pub use standings::{
     standings_image, standings_png, Outcome, RoundCell, StandingsRow, StandingsTable,
 };
+pub use svg::board_svg;
+pub use text::FONT_BYTES;
 
 use crate::engine::{Color, Explanation, Move, Position, Square};
 use image::RgbImage;

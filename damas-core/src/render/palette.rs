@@ -54,6 +54,9 @@ pub const REACH_DOT: Rgb = [0x00, 0x9E, 0x73];
 /// Explanation arrows: captures the law allows (solid, wide) and excludes (dashed, narrow).
 pub const ALLOWED_ARROW: Rgb = [0x00, 0x9E, 0x73];
 pub const EXCLUDED_ARROW: Rgb = [0xD5, 0x5E, 0x00];
+/// The board page's keyboard cursor (a square frame, drawn only on the page): as bright as
+/// the last move's frame, in the reach dots' hue, so the two never read as one.
+pub const KEYBOARD_CURSOR: Rgb = [0x4F, 0xD1, 0xA8];
 /// Outline around highlights drawn over pieces.
 pub const HALO: Rgb = [0x14, 0x10, 0x0C];
 pub const LABEL_TEXT: Rgb = [0xFF, 0xFF, 0xFF];

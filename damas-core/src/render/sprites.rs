@@ -19,7 +19,7 @@ use imageproc::pixelops::interpolate;
 use imageproc::rect::Rect;
 
 /// The crown, in units of the piece radius, y pointing down, centred on the piece.
-const CROWN: [(f32, f32); 7] = [
+pub(super) const CROWN: [(f32, f32); 7] = [
     (-0.50, 0.26),
     (0.50, 0.26),
     (0.64, -0.30),
@@ -28,16 +28,16 @@ const CROWN: [(f32, f32); 7] = [
     (-0.27, -0.02),
     (-0.64, -0.30),
 ];
-const CROWN_BALLS: [(f32, f32); 3] = [(-0.64, -0.36), (0.0, -0.50), (0.64, -0.36)];
-const CROWN_BALL_RADIUS: f32 = 0.11;
+pub(super) const CROWN_BALLS: [(f32, f32); 3] = [(-0.64, -0.36), (0.0, -0.50), (0.64, -0.36)];
+pub(super) const CROWN_BALL_RADIUS: f32 = 0.11;
 /// The band under the crown: x from -0.50 to 0.50, y from 0.34 to 0.48.
-const CROWN_BAND: (f32, f32, f32, f32) = (-0.50, 0.34, 0.50, 0.48);
+pub(super) const CROWN_BAND: (f32, f32, f32, f32) = (-0.50, 0.34, 0.50, 0.48);
 
 /// Radius (in piece radii) inside which a king's crown lies; [`super::read_square`] looks for
 /// the crown here.
 pub const CROWN_ZONE: f32 = 0.56;
 /// Where the decorative groove of a piece runs (in piece radii).
-const GROOVE: f32 = 0.76;
+pub(super) const GROOVE: f32 = 0.76;
 /// Width of a piece's outline (dark for light pieces, light for dark ones), in pixels.
 pub const OUTLINE_WIDTH: f32 = 2.8;
 
@@ -110,9 +110,15 @@ pub fn piece(p: Piece) -> Sprite {
     supersampled(size, size, |img| {
         let c = centre(size);
         // A soft shadow below and to the right lifts the piece off the board.
-        let shadow = (c.0 + big(1.5) as i32, c.1 + big(2.5) as i32);
-        disk(img, shadow, r + 0.5, premultiplied([0, 0, 0], 0.45));
-        *img = gaussian_blur_f32(img, big(1.25));
+        let (dx, dy) = SHADOW_OFFSET;
+        let shadow = (c.0 + big(dx) as i32, c.1 + big(dy) as i32);
+        disk(
+            img,
+            shadow,
+            r + 0.5,
+            premultiplied([0, 0, 0], SHADOW_OPACITY),
+        );
+        *img = gaussian_blur_f32(img, big(SHADOW_BLUR));
         disk(img, c, r, opaque(colors.outline));
         disk(img, c, r - OUTLINE_WIDTH, opaque(colors.body));
         disk(img, c, GROOVE * r + 1.0, opaque(colors.groove));
@@ -142,13 +148,26 @@ pub fn piece(p: Piece) -> Sprite {
     })
 }
 
+/// A piece's shadow: offset (right, down), opacity and blur, in pixels.
+pub(super) const SHADOW_OFFSET: (f32, f32) = (1.5, 2.5);
+pub(super) const SHADOW_OPACITY: f32 = 0.45;
+pub(super) const SHADOW_BLUR: f32 = 1.25;
+
+/// Half the length of a capture cross's arm along each axis, in squares.
+pub(super) const CROSS_REACH: f32 = 0.22;
+/// A capture cross's strokes, halo first: (half width, colour).
+pub(super) const CROSS_STROKES: [(f32, Rgb); 2] =
+    [(5.0, palette::HALO), (3.5, palette::CAPTURED_CROSS)];
+/// How transparent a piece taken by the last move is drawn under its cross.
+pub const GHOST_OPACITY: f32 = 0.45;
+
 /// The cross over a piece taken by the last move, centred on its square.
 pub fn capture_cross() -> Sprite {
     let size = Layout::SQUARE;
-    let k = size as f32 * 0.22;
+    let k = size as f32 * CROSS_REACH;
     supersampled(size, size, |img| {
         let c = centre(size);
-        for (half, color) in [(5.0, palette::HALO), (3.5, palette::CAPTURED_CROSS)] {
+        for (half, color) in CROSS_STROKES {
             let color = premultiplied(color, 1.0);
             rounded_line(img, c, (-k, -k), (k, k), half, color);
             rounded_line(img, c, (-k, k), (k, -k), half, color);
@@ -168,23 +187,38 @@ pub fn rings(layers: &[(f32, Rgba<u8>)]) -> Sprite {
     })
 }
 
+/// The must-capture ring's radius (its middle), and the half widths of the ring and of its
+/// halo, in pixels.
+pub(super) const RING_RADIUS: f32 = Layout::PIECE_RADIUS + 4.0;
+pub(super) const RING_HALF: f32 = 2.4;
+pub(super) const RING_HALO_HALF: f32 = 3.5;
+pub(super) const RING_HALO_OPACITY: f32 = 0.8;
+
 /// The ring around a piece that must capture, on a dark halo.
 pub fn must_capture_ring() -> Sprite {
-    let r = Layout::PIECE_RADIUS + 4.0;
-    let halo = premultiplied(palette::HALO, 0.8);
+    let r = RING_RADIUS;
+    let halo = premultiplied(palette::HALO, RING_HALO_OPACITY);
     rings(&[
-        (r + 3.5, halo),
-        (r + 2.4, premultiplied(palette::MUST_CAPTURE_RING, 1.0)),
-        (r - 2.4, halo),
-        (r - 3.5, Rgba([0, 0, 0, 0])),
+        (r + RING_HALO_HALF, halo),
+        (
+            r + RING_HALF,
+            premultiplied(palette::MUST_CAPTURE_RING, 1.0),
+        ),
+        (r - RING_HALF, halo),
+        (r - RING_HALO_HALF, Rgba([0, 0, 0, 0])),
     ])
 }
 
+/// The reach dot's radius (in squares) and the width of its halo (pixels).
+pub(super) const DOT_RADIUS: f32 = 0.15;
+pub(super) const DOT_HALO: f32 = 2.0;
+pub(super) const DOT_HALO_OPACITY: f32 = 0.9;
+
 /// The dot on a square the chosen piece can reach, on a dark halo.
 pub fn reach_dot() -> Sprite {
-    let r = Layout::SQUARE as f32 * 0.15;
+    let r = Layout::SQUARE as f32 * DOT_RADIUS;
     rings(&[
-        (r + 2.0, premultiplied(palette::HALO, 0.9)),
+        (r + DOT_HALO, premultiplied(palette::HALO, DOT_HALO_OPACITY)),
         (r, premultiplied(palette::REACH_DOT, 1.0)),
     ])
 }

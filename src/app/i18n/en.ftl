@@ -858,6 +858,24 @@ settings-own-language = each member's own language
 settings-changed = changed by { $who } on { $when }
 settings-changed-forgotten = changed on { $when } by a member who has since erased their data
 settings-time = { $count } { $unit ->
+
+## the board page: its button, its links and what the page says (issue 45)
+button-board = Open the board
+board-link-player = Your own board for this game, where you play by clicking: <{ $url }>
+    Only you can move with this link, for { $hours ->
+        [one] one hour
+       *[other] { $hours } hours
+    }; the button gives a new one. Keep it to yourself: whoever has it moves for you.
+board-link-spectator = Watch this game live: <{ $url }>
+err-board-off = The board page is not set up on this bot.
+board-no-game = No game has been played in this channel yet.
+board-spectator = You are watching: only each player's own link can move.
+board-link-expired = This link has expired, so you are watching. Press “Open the board” on the game's message for a new one.
+board-link-other = This link is for another game, so you are watching this one.
+board-link-bad = This link is not valid, so you are watching.
+board-your-turn = Your turn: choose a piece, then where it goes.
+board-waiting = Waiting for { $name } to move.
+board-clock = { $name } has { $count } { $unit ->
     [days] { $count ->
         [one] day
        *[other] days
@@ -883,3 +901,14 @@ err-settings-too-many-channels = A server can name at most { $limit } game chann
 err-start-channel = On this server, games and tournaments start in { $channels }.
 err-tournament-create-role = On this server, tournaments are created by members of { $role } and members who can manage events.
 console-bad-id = “{ $value }” is no id for { $option }: give its number.
+
+} left to move.
+board-page-title = Draughts board
+board-keyboard-help = With the keyboard: the arrow keys move the frame, Enter picks the piece under it and then each square it goes to, Escape starts again. Or type the move below.
+board-type-move = Your move, like 11-15 or 15x22
+board-play = Play
+board-choose-capture = More than one capture goes that way. Which one?
+board-capture-choice = { $move }, taking { $squares }
+board-connection-lost = Connection lost: trying again…
+board-too-fast = Too many requests at once: wait a moment.
+board-not-found = There is no such board.

@@ -857,6 +857,27 @@ settings-own-language = el idioma de cada miembro
 settings-changed = lo cambió { $who } el { $when }
 settings-changed-forgotten = cambiado el { $when } por un miembro que después borró sus datos
 settings-time = { $count } { $unit ->
+
+## the board page: its button, its links and what the page says (issue 45)
+button-board = Abrir el tablero
+board-link-player = Tu propio tablero para esta partida, donde juegas con clics: <{ $url }>
+    Solo tú puedes mover con este enlace, durante { $hours ->
+        [one] una hora
+       *[other] { $hours } horas
+    }; el botón te da uno nuevo. No lo compartas: quien lo tenga mueve por ti.
+board-link-spectator = Mira esta partida en directo: <{ $url }>
+err-board-off = El tablero web no está configurado en este bot.
+board-no-game = Todavía no se ha jugado ninguna partida en este canal.
+board-spectator = Estás mirando: solo el enlace propio de cada jugador puede mover.
+board-link-expired = Este enlace ha caducado, así que estás mirando. Pulsa «Abrir el tablero» en el mensaje de la partida para tener uno nuevo.
+board-link-other = Este enlace es de otra partida, así que estás mirando esta.
+board-link-bad = Este enlace no es válido, así que estás mirando.
+board-your-turn = Te toca: elige una pieza y luego adónde va.
+board-waiting = Esperando a que mueva { $name }.
+board-clock = A { $name } { $count ->
+    [one] le queda
+   *[other] le quedan
+} { $count } { $unit ->
     [days] { $count ->
         [one] día
        *[other] días
@@ -882,3 +903,14 @@ err-settings-too-many-channels = Un servidor puede tener como mucho { $limit } c
 err-start-channel = En este servidor, las partidas y los torneos empiezan en { $channels }.
 err-tournament-create-role = En este servidor crean torneos los miembros de { $role } y quien puede gestionar eventos.
 console-bad-id = «{ $value }» no es un identificador para { $option }: escribe su número.
+
+} para mover.
+board-page-title = Tablero de damas
+board-keyboard-help = Con el teclado: las flechas mueven el marco, Intro elige la pieza que hay debajo y luego cada casilla adonde va, Escape vuelve a empezar. O escribe la jugada abajo.
+board-type-move = Tu jugada, como 11-15 o 15x22
+board-play = Jugar
+board-choose-capture = Más de una captura pasa por ahí. ¿Cuál?
+board-capture-choice = { $move }, que come { $squares }
+board-connection-lost = Se perdió la conexión: reintentando…
+board-too-fast = Demasiadas peticiones seguidas: espera un momento.
+board-not-found = No existe ese tablero.

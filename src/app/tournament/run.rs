@@ -973,6 +973,7 @@ impl App {
                     if let Err(e) = self.store.cancel_game(channel, game.moves.len()).await {
                         tracing::warn!("tournament {id}: game {} not cancelled: {e}", game.id);
                     }
+                    self.game_changed(channel);
                 }
             }
         }

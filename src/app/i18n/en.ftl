@@ -858,6 +858,31 @@ settings-own-language = each member's own language
 settings-changed = changed by { $who } on { $when }
 settings-changed-forgotten = changed on { $when } by a member who has since erased their data
 settings-time = { $count } { $unit ->
+    [days] { $count ->
+        [one] day
+       *[other] days
+    }
+    [hours] { $count ->
+        [one] hour
+       *[other] hours
+    }
+    [minutes] { $count ->
+        [one] minute
+       *[other] minutes
+    }
+   *[seconds] { $count ->
+        [one] second
+       *[other] seconds
+    }
+}
+settings-role-note = Discord shows /cancel only to members who can manage messages: to let { $role } see it too, allow the role for it in Server Settings → Integrations → damas.
+err-settings-server-only = Settings belong to a server: use /settings in one.
+err-settings-permission = Only members who can manage the server may change its settings.
+err-settings-channel-both = That channel cannot be added and removed at once: name it in one of the two.
+err-settings-too-many-channels = A server can name at most { $limit } game channels: remove one first.
+err-start-channel = On this server, games and tournaments start in { $channels }.
+err-tournament-create-role = On this server, tournaments are created by members of { $role } and members who can manage events.
+console-bad-id = “{ $value }” is no id for { $option }: give its number.
 
 ## the board page: its button, its links and what the page says (issue 45)
 button-board = Open the board
@@ -892,16 +917,6 @@ board-clock = { $name } has { $count } { $unit ->
         [one] second
        *[other] seconds
     }
-}
-settings-role-note = Discord shows /cancel only to members who can manage messages: to let { $role } see it too, allow the role for it in Server Settings → Integrations → damas.
-err-settings-server-only = Settings belong to a server: use /settings in one.
-err-settings-permission = Only members who can manage the server may change its settings.
-err-settings-channel-both = That channel cannot be added and removed at once: name it in one of the two.
-err-settings-too-many-channels = A server can name at most { $limit } game channels: remove one first.
-err-start-channel = On this server, games and tournaments start in { $channels }.
-err-tournament-create-role = On this server, tournaments are created by members of { $role } and members who can manage events.
-console-bad-id = “{ $value }” is no id for { $option }: give its number.
-
 } left to move.
 board-page-title = Draughts board
 board-keyboard-help = With the keyboard: the arrow keys move the frame, Enter picks the piece under it and then each square it goes to, Escape starts again. Or type the move below.

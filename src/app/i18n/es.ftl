@@ -857,6 +857,31 @@ settings-own-language = el idioma de cada miembro
 settings-changed = lo cambió { $who } el { $when }
 settings-changed-forgotten = cambiado el { $when } por un miembro que después borró sus datos
 settings-time = { $count } { $unit ->
+    [days] { $count ->
+        [one] día
+       *[other] días
+    }
+    [hours] { $count ->
+        [one] hora
+       *[other] horas
+    }
+    [minutes] { $count ->
+        [one] minuto
+       *[other] minutos
+    }
+   *[seconds] { $count ->
+        [one] segundo
+       *[other] segundos
+    }
+}
+settings-role-note = Discord solo muestra /cancel a quien puede gestionar mensajes: para que { $role } también lo vea, permite ese rol en el comando en Ajustes del servidor → Integraciones → damas.
+err-settings-server-only = Los ajustes son de un servidor: usa /ajustes en uno.
+err-settings-permission = Solo quien puede gestionar el servidor puede cambiar sus ajustes.
+err-settings-channel-both = Ese canal no se puede añadir y quitar a la vez: indícalo en solo una de las dos opciones.
+err-settings-too-many-channels = Un servidor puede tener como mucho { $limit } canales de juego: quita uno antes.
+err-start-channel = En este servidor, las partidas y los torneos empiezan en { $channels }.
+err-tournament-create-role = En este servidor crean torneos los miembros de { $role } y quien puede gestionar eventos.
+console-bad-id = «{ $value }» no es un identificador para { $option }: escribe su número.
 
 ## the board page: its button, its links and what the page says (issue 45)
 button-board = Abrir el tablero
@@ -894,16 +919,6 @@ board-clock = A { $name } { $count ->
         [one] segundo
        *[other] segundos
     }
-}
-settings-role-note = Discord solo muestra /cancel a quien puede gestionar mensajes: para que { $role } también lo vea, permite ese rol en el comando en Ajustes del servidor → Integraciones → damas.
-err-settings-server-only = Los ajustes son de un servidor: usa /ajustes en uno.
-err-settings-permission = Solo quien puede gestionar el servidor puede cambiar sus ajustes.
-err-settings-channel-both = Ese canal no se puede añadir y quitar a la vez: indícalo en solo una de las dos opciones.
-err-settings-too-many-channels = Un servidor puede tener como mucho { $limit } canales de juego: quita uno antes.
-err-start-channel = En este servidor, las partidas y los torneos empiezan en { $channels }.
-err-tournament-create-role = En este servidor crean torneos los miembros de { $role } y quien puede gestionar eventos.
-console-bad-id = «{ $value }» no es un identificador para { $option }: escribe su número.
-
 } para mover.
 board-page-title = Tablero de damas
 board-keyboard-help = Con el teclado: las flechas mueven el marco, Intro elige la pieza que hay debajo y luego cada casilla adonde va, Escape vuelve a empezar. O escribe la jugada abajo.

@@ -217,22 +217,10 @@ impl Renderer {
         }
 
         // Where the last move took pieces: a faded ghost under a cross.
-        if let Some(mv) = &view.last_move {
-            let victim = pos.side_to_move();
-            for sq in mv.captured() {
-                if pos.piece_at(sq).is_some() {
-                    continue;
-                }
-                let role = if mv.captured_kings().contains(sq) {
-                    Role::King
-                } else {
-                    Role::Man
-                };
+        {
+            for (sq, taken) in view.taken_pieces() {
                 let q = rect(sq);
-                let ghost = self.piece_sprite(Piece {
-                    color: victim,
-                    role,
-                });
+                let ghost = self.piece_sprite(taken);
                 blit(
                     &mut frame,
                     ghost,

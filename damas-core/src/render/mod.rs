@@ -35,7 +35,7 @@ pub use standings::{
 pub use svg::board_svg;
 pub use text::FONT_BYTES;
 
-use crate::engine::{Color, Explanation, Move, Position, Square};
+use crate::engine::{Color, Explanation, Move, Piece, Position, Role, Square};
 use image::RgbImage;
 use std::sync::OnceLock;
 
@@ -58,6 +58,28 @@ pub struct BoardView<'a> {
 }
 
 impl<'a> BoardView<'a> {
+    /// The pieces the last move took, each with its square, as both pictures (PNG and SVG)
+    /// show them faded under a cross; a square a piece stands on again is left out.
+    pub(crate) fn taken_pieces(&self) -> Vec<(Square, Piece)> {
+        let Some(mv) = &self.last_move else {
+            return Vec::new();
+        };
+        let pos = self.position;
+        mv.captured()
+            .into_iter()
+            .filter(|&sq| pos.piece_at(sq).is_none())
+            .map(|sq| {
+                let role = if mv.captured_kings().contains(sq) {
+                    Role::King
+                } else {
+                    Role::Man
+                };
+                let color = pos.side_to_move();
+                (sq, Piece { color, role })
+            })
+            .collect()
+    }
+
     /// The plain picture of a position, from `perspective`, with an empty caption.
     pub fn new(position: &'a Position, perspective: Color) -> BoardView<'a> {
         BoardView {

@@ -158,27 +158,10 @@ pub fn board_svg(view: &BoardView, description: &str) -> String {
             piece(&mut o, p, center(s), 1.0);
         }
     }
-    if let Some(mv) = &view.last_move {
-        let victim = pos.side_to_move();
-        for s in mv.captured() {
-            if pos.piece_at(s).is_some() {
-                continue;
-            }
-            let role = if mv.captured_kings().contains(s) {
-                Role::King
-            } else {
-                Role::Man
-            };
+    {
+        for (s, taken) in view.taken_pieces() {
             let (x, y) = center(s);
-            piece(
-                &mut o,
-                Piece {
-                    color: victim,
-                    role,
-                },
-                (x, y),
-                sprites::GHOST_OPACITY,
-            );
+            piece(&mut o, taken, (x, y), sprites::GHOST_OPACITY);
             let k = sq * CROSS_REACH;
             for (half, color) in CROSS_STROKES {
                 let _ = write!(

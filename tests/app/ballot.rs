@@ -458,7 +458,13 @@ async fn version_2_records_still_read_as_free_starts() {
     };
     let v2 = |bytes: Vec<u8>| [vec![2u8], bytes].concat();
     {
-        let db = sled::open(&path).unwrap();
+        // No flusher thread (flushed by hand below): sled's holds the folder's lock for a
+        // moment after the last handle is dropped, and the store opens it right after.
+        let db = sled::Config::new()
+            .path(&path)
+            .flush_every_ms(None)
+            .open()
+            .unwrap();
         db.open_tree(damas::store::TREE_CHALLENGES)
             .unwrap()
             .insert(

@@ -9,10 +9,10 @@ use crate::support::bot::*;
 use crate::support::browser::Browser;
 use crate::support::stand_in::http_mode::HttpAnswered;
 use crate::support::stand_in::*;
+use crate::support::webdriver::{Client, Locator};
 use damas::app::board_page::BoardLinks;
 use damas::engine::{legal_notations, Color, Game, Position, Square, Variant};
 use damas::render::{palette, BoardView, Layout};
-use fantoccini::{Client, Locator};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -129,9 +129,7 @@ async fn attr(page: &Client, css: &str, name: &str) -> Option<String> {
 /// Waits (10 s at most) until the page shows the board at `ply`.
 async fn wait_ply(page: &Client, ply: usize, who: &str) {
     let css = format!("#board[data-ply='{ply}']");
-    page.wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(&css))
+    page.wait_for(Locator::Css(&css), Duration::from_secs(10))
         .await
         .unwrap_or_else(|e| panic!("{who}'s page never showed ply {ply}: {e}"));
 }

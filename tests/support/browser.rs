@@ -1,10 +1,10 @@
 //! A real browser for the board page's tests: Chromium from the distribution's packages,
-//! driven through chromedriver (WebDriver) with fantoccini. Missing, the test is skipped with
+//! driven through chromedriver (WebDriver, [`super::webdriver`]). Missing, the test is skipped with
 //! one line ([`super::store::optional::skip`]); under `CI=true` that is a failure (CI installs
 //! both: `apt-get install chromium chromium-driver`).
 #![allow(dead_code)]
 
-use fantoccini::{Client, ClientBuilder};
+use super::webdriver::Client;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -84,17 +84,14 @@ impl Browser {
             format!("--user-data-dir={}", profile.path().display()),
         ];
         self.profiles.push(profile);
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
+        let capabilities = serde_json::json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
                 "binary": self.chromium.display().to_string(),
                 "args": args,
-            }),
-        );
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&self.url)
+            },
+        });
+        Client::connect(&self.url, capabilities)
             .await
             .expect("a Chromium session")
     }

@@ -22,6 +22,7 @@ pub mod rules;
 pub mod search;
 pub mod stand_in;
 pub mod store;
+pub mod webdriver;
 
 // Each binary uses its own part (the crate-level allow does not reach imports).
 #[allow(unused_imports)]

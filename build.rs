@@ -1,6 +1,10 @@
 //! Reads the Fluent files' message ids at build time, so that the code's uses of them are
 //! checked by the compiler (`fl!` in `src/app/i18n`): an id missing from the files, or defined
 //! in one language and not the other, stops the build instead of showing a raw id to a player.
+//!
+//! Also tells the code whether the Discord Activity's script was built (`npm ci && npm run
+//! build` in `web/`, which writes `web/dist/activity.js`): then `cfg(activity_bundle)` is set
+//! and the binary carries the script (`src/web/page.rs`), so it serves it from any folder.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -44,4 +48,11 @@ fn main() {
     println!("cargo:rerun-if-changed=src/app/i18n/en.ftl");
     println!("cargo:rerun-if-changed=src/app/i18n/es.ftl");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-check-cfg=cfg(activity_bundle)");
+    // The folder is in the repository (its .gitignore keeps the built files out), so it is
+    // always there to watch: a bundle built or removed later is noticed.
+    println!("cargo:rerun-if-changed=web/dist");
+    if Path::new("web/dist/activity.js").is_file() {
+        println!("cargo:rustc-cfg=activity_bundle");
+    }
 }

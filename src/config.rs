@@ -199,6 +199,16 @@ pub const SETTINGS: &[Setting] = &[
         default: "unset",
         what: "where `damas bot` serves the board page, like `127.0.0.1:8080` behind a reverse proxy (`damas serve` serves it on its own listener)",
     },
+    Setting {
+        name: "DISCORD_CLIENT_ID",
+        default: "unset: no Activity",
+        what: "the application's id (**General Information**), with `DISCORD_CLIENT_SECRET`: the board page is also a Discord Activity ([docs/OPERATIONS.md](docs/OPERATIONS.md), \"The Discord Activity\")",
+    },
+    Setting {
+        name: "DISCORD_CLIENT_SECRET",
+        default: "unset: no Activity",
+        what: "the application's client secret (**OAuth2**), to confirm who opened the Activity; needs the board page, and with `damas bot` `DAMAS_WEB_LISTEN`; never logged",
+    },
     // Operations.
     Setting {
         name: "DAMAS_HTTP_MAX_CONNECTIONS",

@@ -270,6 +270,8 @@ pub struct BoardState {
     /// The moves the viewer may play now (empty unless it is their turn).
     pub moves: Vec<PageMove>,
     pub draw_offered: bool,
+    /// The viewer offered the draw on offer (they wait for the answer).
+    pub draw_offered_by_you: bool,
 }
 
 /// The answer to a move made on the page: the game's answer for the front end to show
@@ -278,6 +280,18 @@ pub struct PageMoved {
     pub answer: Answer,
     pub place: Place,
     pub lang: Lang,
+}
+
+/// What a player does on the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PageAction {
+    /// A move, in notation.
+    Move(String),
+    Resign,
+    /// Offers a draw, or accepts the opponent's offer.
+    Draw,
+    /// Declines the opponent's offer.
+    DeclineDraw,
 }
 
 /// Why a page request is refused.
@@ -417,6 +431,31 @@ impl App {
             ),
         };
         Reply::private(text).into()
+    }
+
+    /// The key of `user`, whom Discord vouched for (the Activity's sign-in), for the game
+    /// `channel`'s page shows: the same signed token as their link's, so the page's requests
+    /// go through the same checks. `None` when they hold no seat in it (they watch) or no
+    /// game was played there (the page says so).
+    pub fn activity_key(
+        &self,
+        channel: u64,
+        user: u64,
+        lang: Lang,
+    ) -> Result<Option<String>, PageRefusal> {
+        let Some(links) = self.board_links() else {
+            return Err(PageRefusal::Off);
+        };
+        let rec = match self.page_game(lang, channel) {
+            Ok(rec) => rec,
+            Err(PageRefusal::NoGame(_)) => return Ok(None),
+            Err(other) => return Err(other),
+        };
+        if seat_of(&rec, user).is_none() {
+            return Ok(None);
+        }
+        let expires = (self.now_ms() + links.link_ttl.as_millis() as u64) / 1000;
+        Ok(Some(links.token(user, channel, rec.id, expires)))
     }
 
     /// The game shown on `channel`'s page: the one under way, else the last one played there.
@@ -569,6 +608,7 @@ impl App {
             }),
             moves,
             draw_offered: rec.draw_offer.is_some(),
+            draw_offered_by_you: you.is_some() && rec.draw_offer == you,
         })
     }
 
@@ -581,6 +621,21 @@ impl App {
         token: Option<&str>,
         lang: Lang,
         text: &str,
+    ) -> Result<PageMoved, PageRefusal> {
+        self.board_act(channel, token, lang, &PageAction::Move(text.to_string()))
+            .await
+    }
+
+    /// What the holder of `token` does on `channel`'s page, as that player, through the use
+    /// case the game's buttons and commands use ([`App::play_move`], [`App::resign`],
+    /// [`App::draw`], [`App::decline_draw`]), with their checks. The caller shows the answer
+    /// where the game is played ([`App::serve`]).
+    pub async fn board_act(
+        &self,
+        channel: u64,
+        token: Option<&str>,
+        lang: Lang,
+        action: &PageAction,
     ) -> Result<PageMoved, PageRefusal> {
         if self.board_links().is_none() {
             return Err(PageRefusal::Off);
@@ -606,7 +661,12 @@ impl App {
             can_manage_guild: false,
             roles: Vec::new(),
         };
-        let answer = self.play_move(&actor, place, text).await;
+        let answer = match action {
+            PageAction::Move(text) => self.play_move(&actor, place, text).await,
+            PageAction::Resign => self.resign(&actor, place).await,
+            PageAction::Draw => self.draw(&actor, place).await,
+            PageAction::DeclineDraw => self.decline_draw(&actor, place).await,
+        };
         Ok(PageMoved {
             answer: answer.for_actor(user_id),
             place,

@@ -10,7 +10,8 @@ use crate::app::commands::{
 use crate::app::i18n::{t, Lang, Msg};
 use crate::fl;
 use serenity::all::{
-    ChannelType, CommandOptionType, CommandType, CreateCommand, CreateCommandOption, Permissions,
+    ChannelType, CommandOptionType, CommandType, CreateCommand, CreateCommandOption,
+    EntryPointHandlerType, Permissions,
 };
 
 /// The Discord locales that get the Spanish texts.
@@ -165,6 +166,26 @@ fn option(spec: &OptionSpec) -> CreateCommandOption {
         OptionKind::User | OptionKind::File | OptionKind::Role => {}
     }
     o
+}
+
+/// The name of the App Launcher's entry point (the one Discord creates is called so too).
+pub const ENTRY_POINT: &str = "launch";
+
+/// The App Launcher's entry point, which opens the Activity (the board page inside Discord).
+/// Global only, one per application. Its handler is the app's own (APP_HANDLER, 1): the
+/// bot answers it with LAUNCH_ACTIVITY, or, when this process has no Activity, says so —
+/// with Discord's handler (2) Discord would open whatever the URL mapping serves without
+/// the bot hearing of it.
+pub fn entry_point() -> CreateCommand {
+    let description = fl!("activity-launch-desc");
+    let mut c = CreateCommand::new(ENTRY_POINT)
+        .kind(CommandType::PrimaryEntryPoint)
+        .handler(EntryPointHandlerType::AppHandler)
+        .description(t(Lang::En, description));
+    for l in SPANISH {
+        c = c.description_localized(l, t(Lang::Es, description));
+    }
+    with_reach(c, Reach::Anywhere)
 }
 
 /// Every command the bot registers (the console's own, for what buttons do here, are not),

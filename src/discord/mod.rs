@@ -64,6 +64,9 @@ pub struct BotConfig {
     /// `DAMAS_WEB_LISTEN`: where `damas bot` serves the board page (`damas serve` serves it
     /// on its own listener).
     pub web_listen: Option<std::net::SocketAddr>,
+    /// `DISCORD_CLIENT_ID` and `DISCORD_CLIENT_SECRET`: the board page as a Discord
+    /// Activity (launched from the App Launcher and by the game's "Open the board" button).
+    pub activity: Option<crate::web::activity::ActivityKeys>,
 }
 
 /// The variable naming where `damas bot` serves the board page.
@@ -206,7 +209,14 @@ impl BotConfig {
             problem: e.problem,
         })?;
         let web_listen = web_listen_from_vars(&var, &settings)?;
+        let activity =
+            crate::web::activity::ActivityKeys::from_vars(&var, settings.board_links.is_some())
+                .map_err(|e| BotError::BadSetting {
+                    variable: e.variable,
+                    problem: e.problem,
+                })?;
         Ok(BotConfig {
+            activity,
             token: Token(token),
             shards,
             metrics_listen,
@@ -325,6 +335,14 @@ async fn stop_signal() {
 /// owed to the next start), lets the interactions under way finish (at most
 /// [`SHUTDOWN_GRACE`]), flushes the store and returns.
 pub async fn serve(config: BotConfig) -> Result<(), BotError> {
+    if config.activity.is_some() && config.web_listen.is_none() {
+        return Err(BotError::BadSetting {
+            variable: crate::web::activity::CLIENT_SECRET_ENV,
+            problem: format!(
+                "needs {WEB_LISTEN_ENV} with `damas bot`: the Activity is the board page, which this process must serve"
+            ),
+        });
+    }
     let build_tables = table_building()?;
     if config.metrics_listen.is_some() {
         // Before the store opens: its first operations are counted too.
@@ -342,7 +360,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
     let mut client = client_with(&config, Arc::clone(&handler)).await?;
     let shards = client.shard_manager.clone();
     let web_stop = match config.web_listen {
-        Some(addr) => Some(start_board_page(addr, &handler, &client.http).await?),
+        Some(addr) => Some(start_board_page(addr, &config, &handler, &client.http).await?),
         None => None,
     };
     let sweeper = tokio::spawn(sweep_every(
@@ -390,6 +408,7 @@ pub async fn serve(config: BotConfig) -> Result<(), BotError> {
 /// connection cap; it closes when the returned sender is used (or dropped).
 async fn start_board_page(
     addr: std::net::SocketAddr,
+    config: &BotConfig,
     handler: &Arc<router::Handler>,
     http: &Arc<Http>,
 ) -> Result<tokio::sync::oneshot::Sender<()>, BotError> {
@@ -401,10 +420,7 @@ async fn start_board_page(
             problem: format!("cannot listen on {addr}: {e}"),
         })?;
     let bound = listener.local_addr().map_err(BotError::Runtime)?;
-    let web = Arc::new(crate::web::Web::new(
-        handler.app.clone(),
-        channels::DiscordChannels::port(http, &handler.answer_only),
-    ));
+    let web = Arc::new(board_page(config, handler, http));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(webhook::accept_until(
         listener,
@@ -417,6 +433,22 @@ async fn start_board_page(
     tracing::info!("the board page is served on {bound} (at most {cap} connections)");
     println!("board page listening on {bound}");
     Ok(stop)
+}
+
+/// The board page over the bot's app, posting moves through `http`; the Activity's sign-in
+/// goes to the API the bot's calls go to.
+fn board_page(config: &BotConfig, handler: &router::Handler, http: &Arc<Http>) -> crate::web::Web {
+    let web = crate::web::Web::new(
+        handler.app.clone(),
+        channels::DiscordChannels::port(http, &handler.answer_only),
+    );
+    match &config.activity {
+        Some(keys) => web.with_activity(crate::web::activity::Activity::new(
+            keys.clone(),
+            config.api_proxy.as_deref(),
+        )),
+        None => web,
+    }
 }
 
 pub fn init_logging() -> Result<(), BotError> {

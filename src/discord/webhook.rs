@@ -503,12 +503,11 @@ pub async fn serve_http(
     ));
     handler.health.listening();
     let health = Arc::clone(&handler.health);
-    let web = handler.app.board_links().is_some().then(|| {
-        Arc::new(Web::new(
-            handler.app.clone(),
-            super::channels::DiscordChannels::port(&http, &handler.answer_only),
-        ))
-    });
+    let web = handler
+        .app
+        .board_links()
+        .is_some()
+        .then(|| Arc::new(super::board_page(&config, &handler, &http)));
     let endpoint = Arc::new(Endpoint {
         interactions: Some(Interactions {
             handler,

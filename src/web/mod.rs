@@ -15,18 +15,26 @@
 //! - `POST /board/<channel>/move`: a move in notation (the body, plain text), played as the
 //!   key's holder through [`App::play_move`]'s checks, and shown in the game's channel as any
 //!   move is;
-//! - `GET /board/static/…`: the page's own script, style sheet and font.
+//! - `POST /board/<channel>/resign`, `…/draw` (offer, or accept the offer),
+//!   `…/decline-draw`: the game's buttons, played as the key's holder through the same use
+//!   cases;
+//! - `GET /board/static/…`: the page's own script, style sheet and font (and the
+//!   Activity's script, when it was built);
+//! - `GET /activity/`: the page as a Discord Activity, and `POST /board/session`: its
+//!   sign-in through Discord ([`activity`]); `/activity/board/…` is `/board/…` (what the
+//!   Activity's requests become through Discord's proxy).
 //!
 //! Served by `damas serve`'s listener, and by the listener `damas bot` opens at
 //! `DAMAS_WEB_LISTEN`, with the same timeouts and connection cap (`crate::discord::webhook`).
 //! Every answer forbids any script but the page's own (Content-Security-Policy). Requests
 //! carrying a key are limited per key ([`limit`]); keys are never logged.
 
+pub mod activity;
 pub mod events;
 pub mod limit;
 pub mod page;
 
-use crate::app::board_page::{lang_of_accept_language, PageRefusal};
+use crate::app::board_page::{lang_of_accept_language, PageAction, PageRefusal};
 use crate::app::deliver::Delivery;
 use crate::app::i18n::{t, Lang};
 use crate::app::serve::{Respond, Shown};
@@ -56,6 +64,8 @@ pub struct Web {
     /// Where a move made on the page is shown (Discord's channels).
     out: Arc<dyn Delivery>,
     limits: limit::PerKey,
+    /// The Discord Activity's sign-in, when it is on (`DISCORD_CLIENT_SECRET`).
+    activity: Option<activity::Activity>,
 }
 
 /// A whole answer: `body` as `content_type`, with the page's security headers.
@@ -134,13 +144,20 @@ enum Route<'a> {
     State(u64),
     Events(u64),
     Move(u64),
+    /// Resign, offer or accept a draw, decline one: no body.
+    Act(u64, PageAction),
     Static(&'a str),
+    /// The Activity's sign-in.
+    Session,
 }
 
 fn route(path: &str) -> Option<Route<'_>> {
     let rest = path.strip_prefix("/board/")?;
     if let Some(file) = rest.strip_prefix("static/") {
         return Some(Route::Static(file));
+    }
+    if rest == "session" {
+        return Some(Route::Session);
     }
     let (channel, what) = match rest.split_once('/') {
         Some((c, w)) => (c, Some(w)),
@@ -156,6 +173,9 @@ fn route(path: &str) -> Option<Route<'_>> {
         Some("state") => Route::State(channel),
         Some("events") => Route::Events(channel),
         Some("move") => Route::Move(channel),
+        Some("resign") => Route::Act(channel, PageAction::Resign),
+        Some("draw") => Route::Act(channel, PageAction::Draw),
+        Some("decline-draw") => Route::Act(channel, PageAction::DeclineDraw),
         Some(_) => return None,
     })
 }
@@ -166,12 +186,19 @@ impl Web {
             app,
             out,
             limits: limit::PerKey::default(),
+            activity: None,
         }
+    }
+
+    /// The same, signing people in as the Discord Activity.
+    pub fn with_activity(mut self, activity: activity::Activity) -> Web {
+        self.activity = Some(activity);
+        self
     }
 
     /// Whether `path` is the page's to answer.
     pub fn serves(path: &str) -> bool {
-        path.starts_with("/board/")
+        path.starts_with("/board/") || path == "/activity" || path.starts_with("/activity/")
     }
 
     /// Answers one request under `/board/`.
@@ -184,11 +211,26 @@ impl Web {
                 &t(lang, fl!("board-not-found")),
             )
         };
-        let Some(route) = route(request.uri().path()) else {
-            return not_found();
-        };
         let method = request.method().clone();
         let readable = method == Method::GET || method == Method::HEAD;
+        let path = request.uri().path();
+        if path == "/activity" || path == "/activity/" {
+            return match (&self.activity, readable) {
+                (Some(a), true) => {
+                    page::activity_html(lang, a.client_id(), page::ACTIVITY_BUNDLE.is_some())
+                }
+                (None, true) => {
+                    message(StatusCode::NOT_FOUND, false, &t(lang, fl!("activity-off")))
+                }
+                (_, false) => whole(StatusCode::METHOD_NOT_ALLOWED, TEXT, "method not allowed"),
+            };
+        }
+        // Through Discord's proxy, the Activity's `/board/…` arrives under the mapping's
+        // `/activity`.
+        let path = path.strip_prefix("/activity").unwrap_or(path);
+        let Some(route) = route(path) else {
+            return not_found();
+        };
         match route {
             Route::Static(file) if readable => page::static_file(file).unwrap_or_else(not_found),
             Route::Page(channel) if readable => page::html(lang, channel),
@@ -200,12 +242,31 @@ impl Web {
                 self.state(channel, key.as_deref(), lang)
             }
             Route::Events(channel) if readable => events::stream(&self.app, channel),
+            Route::Session if method == Method::POST => self.session(lang, request).await,
             Route::Move(channel) if method == Method::POST => {
                 let key = key_of(&request);
                 if let Some(refused) = self.limited(key.as_deref(), lang) {
                     return refused;
                 }
-                self.play(channel, key, lang, request).await
+                let body = match Limited::new(request.into_body(), MOVE_BODY_LIMIT)
+                    .collect()
+                    .await
+                {
+                    Ok(body) => body.to_bytes(),
+                    Err(_) => return message(StatusCode::PAYLOAD_TOO_LARGE, false, "too large"),
+                };
+                let Ok(text) = std::str::from_utf8(&body) else {
+                    return message(StatusCode::BAD_REQUEST, false, "not text");
+                };
+                let action = PageAction::Move(text.trim().to_string());
+                self.play(channel, key, lang, action).await
+            }
+            Route::Act(channel, action) if method == Method::POST => {
+                let key = key_of(&request);
+                if let Some(refused) = self.limited(key.as_deref(), lang) {
+                    return refused;
+                }
+                self.play(channel, key, lang, action).await
             }
             _ => whole(StatusCode::METHOD_NOT_ALLOWED, TEXT, "method not allowed"),
         }
@@ -221,6 +282,64 @@ impl Web {
                 &t(lang, fl!("board-too-fast")),
             )
         })
+    }
+
+    /// The Activity's sign-in: the code Discord gave the page, exchanged for who signed in;
+    /// answered with the access token and their key to the game of the channel. A refused
+    /// code changes nothing and gives no key.
+    async fn session(&self, lang: Lang, request: Request<Incoming>) -> Answer {
+        let Some(activity) = &self.activity else {
+            return message(StatusCode::NOT_FOUND, false, &t(lang, fl!("activity-off")));
+        };
+        let body = match Limited::new(request.into_body(), activity::SESSION_BODY_LIMIT)
+            .collect()
+            .await
+        {
+            Ok(body) => body.to_bytes(),
+            Err(_) => return message(StatusCode::PAYLOAD_TOO_LARGE, false, "too large"),
+        };
+        let Ok(asked) = serde_json::from_slice::<activity::SessionRequest>(&body) else {
+            return message(StatusCode::BAD_REQUEST, false, "not a sign-in");
+        };
+        let channel = asked
+            .channel
+            .parse::<u64>()
+            .ok()
+            .filter(|_| asked.channel.bytes().all(|b| b.is_ascii_digit()));
+        let (Some(channel), false) = (channel, asked.code.trim().is_empty()) else {
+            return message(StatusCode::BAD_REQUEST, false, "not a sign-in");
+        };
+        let signed_in = match activity.sign_in(asked.code.trim()).await {
+            Ok(s) => s,
+            Err(activity::SignIn::Refused) => {
+                return message(
+                    StatusCode::UNAUTHORIZED,
+                    false,
+                    &t(lang, fl!("activity-sign-in-refused")),
+                )
+            }
+            Err(activity::SignIn::Unreachable) => {
+                return message(
+                    StatusCode::BAD_GATEWAY,
+                    false,
+                    &t(lang, fl!("activity-discord-unreachable")),
+                )
+            }
+        };
+        match self.app.activity_key(channel, signed_in.user, lang) {
+            Ok(key) => {
+                let body = serde_json::json!({
+                    "ok": true,
+                    "access_token": signed_in.access_token,
+                    "user": signed_in.user.to_string(),
+                    "key": key,
+                });
+                let mut answer = whole(StatusCode::OK, JSON, body.to_string());
+                no_store(&mut answer);
+                answer
+            }
+            Err(refusal) => refused(lang, refusal),
+        }
     }
 
     fn state(&self, channel: u64, key: Option<&str>, lang: Lang) -> Answer {
@@ -246,32 +365,20 @@ impl Web {
         channel: u64,
         key: Option<String>,
         lang: Lang,
-        request: Request<Incoming>,
+        action: PageAction,
     ) -> Answer {
-        let body = match Limited::new(request.into_body(), MOVE_BODY_LIMIT)
-            .collect()
-            .await
-        {
-            Ok(body) => body.to_bytes(),
-            Err(_) => return message(StatusCode::PAYLOAD_TOO_LARGE, false, "too large"),
-        };
-        let Ok(text) = std::str::from_utf8(&body) else {
-            return message(StatusCode::BAD_REQUEST, false, "not text");
-        };
         let Some(working) = self.app.work().start() else {
             return message(StatusCode::SERVICE_UNAVAILABLE, false, "stopping");
         };
-        let (app, out, text) = (
-            self.app.clone(),
-            Arc::clone(&self.out),
-            text.trim().to_string(),
-        );
+        let (app, out) = (self.app.clone(), Arc::clone(&self.out));
         // The move and the work it leaves (the board posted in the channel, the bot's answer)
         // go on even if this request is given up (its time is up, the browser left), as an
         // interaction's do.
         let played = tokio::spawn(async move {
             let _working = working;
-            let moved = app.board_move(channel, key.as_deref(), lang, &text).await?;
+            let moved = app
+                .board_act(channel, key.as_deref(), lang, &action)
+                .await?;
             let respond = PageRespond {
                 channel: moved.place.channel_id,
                 out: Arc::clone(&out),
@@ -357,6 +464,19 @@ mod tests {
         assert_eq!(route("/board/123/state"), Some(Route::State(123)));
         assert_eq!(route("/board/123/events"), Some(Route::Events(123)));
         assert_eq!(route("/board/123/move"), Some(Route::Move(123)));
+        assert_eq!(route("/board/session"), Some(Route::Session));
+        assert_eq!(
+            route("/board/123/resign"),
+            Some(Route::Act(123, PageAction::Resign))
+        );
+        assert_eq!(
+            route("/board/123/draw"),
+            Some(Route::Act(123, PageAction::Draw))
+        );
+        assert_eq!(
+            route("/board/123/decline-draw"),
+            Some(Route::Act(123, PageAction::DeclineDraw))
+        );
         assert_eq!(
             route("/board/static/board.js"),
             Some(Route::Static("board.js"))

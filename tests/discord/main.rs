@@ -5,8 +5,10 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod activity;
 mod anywhere;
 mod ballot;
+mod board_listen;
 mod e2e;
 mod faults;
 mod my_data;

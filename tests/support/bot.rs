@@ -27,6 +27,7 @@ pub fn bot_config(standin: &StandIn, db: &Path) -> BotConfig {
         shards: damas::discord::shards::ShardPlan::Recommended,
         metrics_listen: None,
         web_listen: None,
+        activity: None,
     }
 }
 

@@ -927,3 +927,13 @@ board-capture-choice = { $move }, taking { $squares }
 board-connection-lost = Connection lost: trying again…
 board-too-fast = Too many requests at once: wait a moment.
 board-not-found = There is no such board.
+
+## activity
+activity-launch-desc = Open the game of this conversation on a board you click
+activity-off = The Discord Activity is not set up on this bot.
+activity-outside-discord = This page is damas's Discord Activity: open it in Discord, from the App Launcher or the game's “Open the board” button.
+activity-not-built = This bot was built without the Activity's script (run npm ci and npm run build in web/, then build damas again). The board page still works through each player's link.
+activity-sign-in-refused = Discord did not confirm who you are. Close the Activity and open it again.
+activity-discord-unreachable = Discord could not be reached to confirm who you are. Try again in a moment.
+activity-sign-in-failed = Signing in through Discord failed. Close the Activity and open it again.
+board-resign-confirm = Click again to resign

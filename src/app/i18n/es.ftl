@@ -929,3 +929,13 @@ board-capture-choice = { $move }, que come { $squares }
 board-connection-lost = Se perdió la conexión: reintentando…
 board-too-fast = Demasiadas peticiones seguidas: espera un momento.
 board-not-found = No existe ese tablero.
+
+## activity
+activity-launch-desc = Abre la partida de esta conversación en un tablero donde juegas con clics
+activity-off = La Actividad de Discord no está configurada en este bot.
+activity-outside-discord = Esta página es la Actividad de Discord de damas: ábrela en Discord, desde el lanzador de aplicaciones o con el botón «Abrir el tablero» de la partida.
+activity-not-built = Este bot se compiló sin el script de la Actividad (ejecuta npm ci y npm run build en web/ y vuelve a compilar damas). La página del tablero sigue funcionando con el enlace de cada jugador.
+activity-sign-in-refused = Discord no confirmó quién eres. Cierra la Actividad y vuelve a abrirla.
+activity-discord-unreachable = No se pudo contactar con Discord para confirmar quién eres. Inténtalo de nuevo en un momento.
+activity-sign-in-failed = No se pudo iniciar sesión a través de Discord. Cierra la Actividad y vuelve a abrirla.
+board-resign-confirm = Pulsa otra vez para abandonar

@@ -44,10 +44,11 @@ use crate::app::{Actor, Answer, App, Place, Reply, ReplyOutcome, UserRef};
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
-    ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage,
-    EventHandler, Guild, GuildChannel, GuildId, Http, Interaction, Member, Message,
-    PartialGuildChannel, Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
+    ChannelType, CommandInteraction, CommandType, ComponentInteraction,
+    ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateInteractionResponseMessage, EventHandler, Guild, GuildChannel, GuildId, Http,
+    Interaction, Member, Message, PartialGuildChannel, Permissions, Ready, ResolvedValue,
+    ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use serenity::gateway::{ConnectionStage, ShardStageUpdateEvent};
@@ -79,6 +80,9 @@ pub struct Handler {
     pub health: Arc<Health>,
     /// The channels where the bot can only answer interactions, learned from them.
     pub answer_only: Arc<AnswerOnlyChannels>,
+    /// The board page is also a Discord Activity (`DISCORD_CLIENT_SECRET`): the App
+    /// Launcher's entry point and the "Open the board" button launch it.
+    pub activity: bool,
 }
 
 /// How often a review's progress may be shown: Discord allows a few edits a second per
@@ -124,7 +128,41 @@ impl Handler {
             files: Fetcher::new(config.api_proxy.as_deref(), config.settings.file_fetch_time),
             shard_count: AtomicU32::new(1),
             answer_only: Arc::default(),
+            activity: config.activity.is_some(),
         }
+    }
+
+    /// Answers an interaction by launching the Activity (LAUNCH_ACTIVITY): whether Discord
+    /// took the answer. Not taken (over the gateway), the interaction is still unanswered.
+    async fn launch_activity(
+        &self,
+        http: &Arc<Http>,
+        source: Source<'_>,
+        http_answer: Option<&HttpAnswer>,
+    ) -> bool {
+        let received = Instant::now();
+        let answered = FirstAnswer::default();
+        let target = Target {
+            source,
+            http_answer,
+            deferred: None,
+            answered: &answered,
+        };
+        let sent = target
+            .respond(http, CreateInteractionResponse::LaunchActivity)
+            .await;
+        let outcome = match answered.at() {
+            Some(at) => {
+                metrics::answer_latency("activity", at.duration_since(received));
+                Outcome::Answered
+            }
+            None => Outcome::Late,
+        };
+        metrics::interaction("activity", outcome);
+        if let Err(e) = &sent {
+            tracing::warn!("Discord did not launch the Activity: {e}");
+        }
+        sent.is_ok()
     }
 
     async fn command(
@@ -143,6 +181,33 @@ impl Handler {
             place.channel_id,
             reach::answer_only(cmd.context, &cmd.authorizing_integration_owners),
         );
+        // The App Launcher's entry point: the Activity, or why there is none.
+        if cmd.data.kind == CommandType::PrimaryEntryPoint {
+            if act
+                && self.activity
+                && self
+                    .launch_activity(http, Source::Command(cmd), http_answer)
+                    .await
+            {
+                return;
+            }
+            let off: Answer = if act {
+                Reply::refusal(i18n::t(actor.lang(), fl!("activity-off"))).into()
+            } else {
+                unsure_answer(&actor)
+            };
+            let out = DiscordChannels::port(http, &self.answer_only);
+            let answered = FirstAnswer::default();
+            let target = Target {
+                source: Source::Command(cmd),
+                http_answer,
+                deferred: None,
+                answered: &answered,
+            };
+            self.interact(http, target, &out, &actor, place, async { off })
+                .await;
+            return;
+        }
         let (deferred_tx, deferred_rx) = tokio::sync::watch::channel(false);
         let out = DiscordChannels::port(http, &self.answer_only);
         let work = async {
@@ -299,6 +364,20 @@ impl Handler {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => vec![],
         };
+        // "Open the board" opens the Activity when there is one; if Discord does not take
+        // that, the person gets their link as without it.
+        let custom_id = respond::app_component_id(&c.data.custom_id);
+        let opens_board = crate::app::ids::ComponentId::parse(custom_id)
+            .is_some_and(|id| id.action == crate::app::ids::Action::Board);
+        if act
+            && opens_board
+            && self.activity
+            && self
+                .launch_activity(http, Source::Component(c), http_answer)
+                .await
+        {
+            return;
+        }
         let out = DiscordChannels::port(http, &self.answer_only);
         let work = async {
             if !act {
@@ -341,10 +420,27 @@ impl Handler {
 
     /// Registers the slash commands, in the configured server or globally.
     pub async fn register_commands(&self, http: &Http) {
-        let commands = super::commands::all();
+        let mut commands = super::commands::all();
+        let entry_point = self.activity.then(super::commands::entry_point);
         let result = match self.guild_id {
-            Some(g) => GuildId::new(g).set_commands(http, commands).await,
-            None => serenity::all::Command::set_global_commands(http, commands).await,
+            Some(g) => {
+                let set = GuildId::new(g).set_commands(http, commands).await;
+                // An entry point is global only: it is created (or updated) alone, which
+                // keeps the other global commands.
+                match (set, entry_point) {
+                    (Ok(set), Some(entry)) => {
+                        serenity::all::Command::create_global_command(http, entry)
+                            .await
+                            .map(|_| set)
+                    }
+                    (set, _) => set,
+                }
+            }
+            None => {
+                // Once an entry point exists, Discord refuses a bulk overwrite without it.
+                commands.extend(entry_point);
+                serenity::all::Command::set_global_commands(http, commands).await
+            }
         };
         // `/readyz` says so while they are not registered (see `health`).
         self.health.commands_registered(result.is_ok());

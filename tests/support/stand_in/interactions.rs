@@ -156,6 +156,23 @@ impl StandIn {
         self.interaction(2, user, place, data)
     }
 
+    /// `user` opens the app's Activity from the App Launcher in `place`: its entry point
+    /// command (`type 2`, `data.type` 4), as Discord sends it when the command's handler is
+    /// the app's (1). Panics if the bot registered no entry point.
+    pub fn entry_point(&self, user: &TestUser, place: Place) -> Value {
+        let (id, name) = {
+            let st = self.inner.state();
+            let entry = st
+                .global_commands
+                .iter()
+                .find(|c| c["type"].as_u64() == Some(4))
+                .unwrap_or_else(|| panic!("no entry point command is registered"));
+            (entry["id"].clone(), entry["name"].clone())
+        };
+        let data = json!({"id": id, "name": name, "type": 4});
+        self.interaction(2, user, place, data)
+    }
+
     fn command_like(
         &self,
         kind: u64,

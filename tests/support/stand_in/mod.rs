@@ -32,6 +32,7 @@ mod faults;
 mod gateway;
 pub mod http_mode;
 mod interactions;
+pub mod oauth;
 pub mod payloads;
 mod rest;
 pub mod validate;
@@ -173,6 +174,8 @@ pub enum Route {
     CurrentUser,
     /// `GET /oauth2/applications/@me`
     CurrentApplication,
+    /// `POST /oauth2/token`: an Activity's code exchanged (see [`oauth`])
+    OAuthToken,
     /// `/applications/{app}/commands` (guild: None) or `/applications/{app}/guilds/{g}/commands`
     Commands { guild: Option<u64> },
     /// `POST /interactions/{id}/{token}/callback`
@@ -472,6 +475,8 @@ pub(crate) struct State {
     pub(crate) private_channels: HashMap<u64, u64>,
     /// The people who installed the app for themselves ([`StandIn::install_for`]).
     pub(crate) user_installs: std::collections::HashSet<u64>,
+    /// OAuth2's codes and access tokens ([`oauth`]).
+    pub(crate) oauth: oauth::OAuth,
     /// The person whose interaction each message answers: a component on it is authorized
     /// by that person's installation.
     pub(crate) answered_for: HashMap<u64, u64>,

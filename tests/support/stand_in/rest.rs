@@ -35,6 +35,10 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
         .and_then(|h| h.to_str().ok())
         .map(str::to_owned);
     let (route, app) = classify(&path);
+    if super::oauth::is_oauth(&route, auth.as_deref()) {
+        let rec = Recorded::received(method, path, query, route);
+        return super::oauth::handle(inner, rec, auth, req).await;
+    }
 
     if let Route::Attachment { id } = route {
         // The CDN: no auth, raw bytes.
@@ -275,6 +279,7 @@ fn classify(path: &str) -> (Route, Option<u64>) {
         ["gateway", "bot"] => Route::GatewayBot,
         ["users", "@me"] => Route::CurrentUser,
         ["oauth2", "applications", "@me"] => Route::CurrentApplication,
+        ["oauth2", "token"] => Route::OAuthToken,
         ["applications", app, "commands"] => {
             return (Route::Commands { guild: None }, id(app).or(Some(0)))
         }
@@ -464,6 +469,15 @@ fn put_commands(inner: &Inner, st: &mut State, rec: &mut Recorded, guild: Option
         return refuse(rec, problems);
     }
     let previous = commands_of(st, guild);
+    if let Some(refused) = entry_point_rules(
+        rec,
+        guild,
+        &previous,
+        body.as_array().expect("validated"),
+        true,
+    ) {
+        return refused;
+    }
     let list: Vec<Value> = body
         .as_array()
         .expect("validated")
@@ -490,11 +504,57 @@ fn post_command(inner: &Inner, st: &mut State, rec: &mut Recorded, guild: Option
         return refuse(rec, problems);
     }
     let mut list = commands_of(st, guild);
+    if let Some(refused) = entry_point_rules(rec, guild, &list, std::slice::from_ref(&body), false)
+    {
+        return refused;
+    }
     let command = command_json(inner, &list, guild, &body);
     list.retain(|c| c["id"] != command["id"]);
     list.push(command.clone());
     store_commands(st, guild, list);
     (200, Some(command))
+}
+
+/// Discord's rules for the App Launcher's entry point (type 4): global only, one per
+/// application, and once it exists a bulk overwrite (`whole`) must keep it.
+fn entry_point_rules(
+    rec: &mut Recorded,
+    guild: Option<u64>,
+    previous: &[Value],
+    sent: &[Value],
+    whole: bool,
+) -> Option<Answer> {
+    let is_entry = |c: &&Value| c["type"].as_u64() == Some(4);
+    let sent_entries: Vec<&Value> = sent.iter().filter(is_entry).collect();
+    let mut refuse = |why: &str, code: u64| {
+        rec.problems.push(why.to_owned());
+        Some(error(400, code, why))
+    };
+    if guild.is_some() && !sent_entries.is_empty() {
+        return refuse("Entry point commands can only be global.", 50035);
+    }
+    let existing = previous.iter().find(is_entry);
+    if sent_entries.len() > 1 {
+        return refuse(
+            "An application can have only one entry point command.",
+            50035,
+        );
+    }
+    if let (Some(old), Some(new)) = (existing, sent_entries.first()) {
+        if !whole && old["name"] != new["name"] {
+            return refuse(
+                "An application can have only one entry point command.",
+                50035,
+            );
+        }
+    }
+    if whole && existing.is_some() && sent_entries.is_empty() {
+        return refuse(
+            "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
+            50240,
+        );
+    }
+    None
 }
 
 fn refuse(rec: &mut Recorded, problems: Problems) -> Answer {
@@ -897,9 +957,10 @@ pub(crate) fn callback(
         });
         return refuse(rec, p);
     };
+    // 12 launches the application's Activity (LAUNCH_ACTIVITY).
     let allowed: &[u64] = match kind {
-        2 => &[4, 5, 9],
-        3 => &[4, 5, 6, 7, 9],
+        2 => &[4, 5, 9, 12],
+        3 => &[4, 5, 6, 7, 9, 12],
         4 => &[8],
         5 => &[4, 5, 6, 7],
         _ => &[],
@@ -909,6 +970,14 @@ pub(crate) fn callback(
         p.0.push(validate::Problem {
             path: "type".into(),
             message: format!("Interaction type {kind} cannot be answered with type {answer_type} (allowed: {allowed:?})."),
+        });
+        return refuse(rec, p);
+    }
+    if answer_type == 12 && body.get("data").is_some_and(|d| !d.is_null()) {
+        let mut p = Problems::default();
+        p.0.push(validate::Problem {
+            path: "data".into(),
+            message: "LAUNCH_ACTIVITY takes no data.".into(),
         });
         return refuse(rec, p);
     }
@@ -949,6 +1018,7 @@ pub(crate) fn callback(
             }
             Some(mid)
         }
+        12 => None,
         8 => {
             let mut p = Problems::default();
             validate::autocomplete(&mut p, &data);

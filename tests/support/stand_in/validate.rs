@@ -392,7 +392,30 @@ pub(crate) fn commands(problems: &mut Problems, body: &Value) {
         } else {
             problems.chars_between(&c("name"), &command["name"], 1, 32);
         }
-        if kind != 1 {
+        if kind == 4 {
+            // The App Launcher's entry point: a description like a slash command's, no
+            // options; its handler 1 (the app answers) or 2 (Discord launches the Activity).
+            problems.chars_between(&c("description"), &command["description"], 1, 100);
+            if command["options"].as_array().is_some_and(|o| !o.is_empty()) {
+                problems.add(c("options"), "Entry point commands cannot have options.");
+            }
+            if !command["handler"].is_null() && !matches!(command["handler"].as_u64(), Some(1 | 2))
+            {
+                problems.add(
+                    c("handler"),
+                    format!("Value {} is not a valid enum value.", command["handler"]),
+                );
+            }
+        } else if !command["handler"].is_null() {
+            problems.add(c("handler"), "Only entry point commands have a handler.");
+        }
+        if !matches!(kind, 1..=4) {
+            problems.add(
+                c("type"),
+                format!("Value {kind} is not a valid enum value."),
+            );
+        }
+        if kind == 2 || kind == 3 {
             // A member's or a message's menu command: a name, no options, no description.
             if command["options"].as_array().is_some_and(|o| !o.is_empty()) {
                 problems.add(c("options"), "Context menu commands cannot have options.");

@@ -276,7 +276,10 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
     let dir = tempfile::tempdir().unwrap();
     let standin = StandIn::start().await;
     let mut config = bot_config(&standin, &dir.path().join("db"));
-    config.settings.move_time = Duration::from_secs(2);
+    // Reminded at 3 s, lost at 6 s: the sweeper (every 200 ms) has 3 s to see the reminder due
+    // before the loss is, also on a machine busy with other builds (2 s gave it 1 s, missed
+    // there: the loss alone was held).
+    config.settings.move_time = Duration::from_secs(6);
     let store = open_store(&config.db_path).await;
     let app = App::new(
         store,
@@ -316,7 +319,7 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
         )
         .await;
     standin.callback(&click).await;
-    for _ in 0..100 {
+    for _ in 0..150 {
         if app.store().active_game(place.channel).unwrap().is_none() {
             break;
         }

@@ -420,14 +420,14 @@ impl App {
     ) -> Answer {
         let lang = actor.lang();
         let in_thread = self.opens_thread(place, threading);
-        if !in_thread {
-            if let Some(r) = self.channel_busy(lang, place) {
+        // Before a thread is opened for it. In the channel, the game's creation checks all
+        // (a busy channel, too many games against the bot, full search queues) and refuses
+        // with the same words: asked here too, they would cost a read or more each, at the
+        // busiest moment.
+        if in_thread {
+            if let Some(r) = self.bot_game_refused(lang, actor.user_id) {
                 return r.into();
             }
-        }
-        // Before a thread is opened for it; checked again as the game is stored.
-        if let Some(r) = self.bot_game_refused(lang, actor.user_id) {
-            return r.into();
         }
         let level = level.unwrap_or(Level::Medium);
         let colour = colour.unwrap_or_else(|| {

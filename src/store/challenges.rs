@@ -69,9 +69,13 @@ impl Store {
 
     pub fn challenge(&self, channel_id: u64) -> Result<Option<Challenge>, StoreError> {
         let key = id_key(channel_id);
-        self.read(TREE_CHALLENGES, &key)?
-            .map(|v| decode(TREE_CHALLENGES, &key, &v))
-            .transpose()
+        let Some(bytes) = self.read(TREE_CHALLENGES, &key)? else {
+            return Ok(None);
+        };
+        let c = decode(TREE_CHALLENGES, &key, &bytes)?;
+        // What an acceptance built on this read expects to take.
+        self.seen.put(TREE_CHALLENGES, channel_id, &bytes);
+        Ok(Some(c))
     }
 
     /// Every open challenge with its channel (the sweeper expires the old ones).
@@ -88,24 +92,47 @@ impl Store {
     /// says what to write: `None` nothing (then nothing is flushed either), `Some(None)`
     /// remove it, `Some(Some(bytes))` write those. Returns the challenge that was replaced
     /// (`Some(old)`) when something was written.
+    ///
+    /// The challenge as this process last read or wrote it ([`super::seen`]) is tried first,
+    /// without reading it again (on PostgreSQL a round trip fewer for the acceptance, which
+    /// has just read it, and for the challenge's message, written just before): anything
+    /// stored since makes the swap fail, and only what is stored now can refuse the change.
     async fn swap_challenge(
         &self,
         channel_id: u64,
         change: impl Fn(Option<&Challenge>) -> Result<Option<Option<Vec<u8>>>, StoreError>,
     ) -> Result<Option<Option<Challenge>>, StoreError> {
         let key = id_key(channel_id);
+        let mut remembered = self.seen.get(TREE_CHALLENGES, channel_id);
         let replaced = loop {
-            let old = self.read(TREE_CHALLENGES, &key)?;
-            let existing: Option<Challenge> = old
+            let from_memory = remembered.is_some();
+            let old = match remembered.take() {
+                Some(bytes) => Some(bytes),
+                None => self.read(TREE_CHALLENGES, &key)?,
+            };
+            let existing: Option<Challenge> = match old
                 .as_ref()
                 .map(|b| decode(TREE_CHALLENGES, &key, b))
-                .transpose()?;
-            let Some(new) = change(existing.as_ref())? else {
-                return Ok(None);
+                .transpose()
+            {
+                Ok(existing) => existing,
+                Err(_) if from_memory => continue,
+                Err(e) => return Err(e),
+            };
+            let new = match change(existing.as_ref()) {
+                Ok(Some(new)) => new,
+                Ok(None) | Err(_) if from_memory => continue,
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(e),
             };
             if self.swap(TREE_CHALLENGES, &key, old.as_deref(), new.as_deref())? {
+                match &new {
+                    Some(bytes) => self.seen.put(TREE_CHALLENGES, channel_id, bytes),
+                    None => self.seen.forget(TREE_CHALLENGES, channel_id),
+                }
                 break existing;
             }
+            // Something else is stored now (or the memory was stale): read it.
         };
         self.durable().await?;
         Ok(Some(replaced))

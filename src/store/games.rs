@@ -2,9 +2,9 @@
 //! archives the game and settles the players' records and leaderboards.
 
 use super::codec::{decode, encode, id_key, pair_key};
-use super::kv::{abort, Scan, Tx, TxResult};
+use super::kv::{abort, Scan, Tx, TxError, TxResult};
 use super::leaderboards::refresh_boards;
-use super::playing::{game_ended, game_started, games_under_way, TREE_PLAYING};
+use super::playing::{game_ended, game_started, TREE_PLAYING};
 use super::records::{FinishSummary, GameRecord, PlayerRecord, Seat};
 use super::{
     Invalid, Settle, Store, StoreError, TREE_ARCHIVE, TREE_BOARDS, TREE_BOARD_MEMBERS,
@@ -131,12 +131,16 @@ impl Store {
         let rec = GameRecord { revision: 0, ..rec };
         let new_bytes = encode("game", &rec)?;
         let key = id_key(rec.channel_id);
-        let vs_bot = rec.players.iter().any(|s| matches!(s, Seat::Bot { .. }));
-        self.transaction(&[TREE_GAMES, TREE_ARCHIVE, TREE_PLAYING], |tx| {
-            if tx.get(TREE_ARCHIVE, &id_key(rec.id))?.is_some() {
-                return abort(Invalid::DuplicateId(rec.id).into());
-            }
-            if let Some(bytes) = tx.get(TREE_GAMES, &key)? {
+        // Guarded by keys, not by isolation ([`Kv::transaction_locking`]): the channel's key
+        // inserted only if absent is "one game per channel", each person's record locked is
+        // the cap on games against the bot. Many games created at once (the start of an
+        // evening, a tournament's round) then never fail each other on PostgreSQL.
+        self.transaction_locking(&[TREE_GAMES, TREE_ARCHIVE, TREE_PLAYING], |tx| {
+            if !tx.insert_new(TREE_GAMES, &key, &new_bytes)? {
+                let Some(bytes) = tx.get(TREE_GAMES, &key)? else {
+                    // Ended since: try again.
+                    return Err(TxError::Retry);
+                };
                 return abort(match decode(TREE_GAMES, &key, &bytes) {
                     Ok(old) => StoreError::ChannelBusy {
                         game: Box::new(old),
@@ -144,19 +148,10 @@ impl Store {
                     Err(e) => e,
                 });
             }
-            if vs_bot {
-                for user_id in rec.players.iter().filter_map(Seat::user_id) {
-                    let under_way = games_under_way(tx, user_id)?;
-                    if under_way.iter().filter(|g| g.vs_bot).count() >= bot_games_cap {
-                        return abort(StoreError::TooManyBotGames {
-                            user_id,
-                            limit: bot_games_cap,
-                        });
-                    }
-                }
+            if tx.get(TREE_ARCHIVE, &id_key(rec.id))?.is_some() {
+                return abort(Invalid::DuplicateId(rec.id).into());
             }
-            tx.insert(TREE_GAMES, &key, &new_bytes)?;
-            game_started(tx, &rec)
+            game_started(tx, &rec, bot_games_cap)
         })?;
         self.seen.put(TREE_GAMES, rec.channel_id, &new_bytes);
         self.durable().await

@@ -88,6 +88,9 @@ pub(crate) enum TxError {
     Pg(tokio_postgres::Error),
     /// The PostgreSQL backend could not run the statement (pool or runtime).
     Backend(StoreError),
+    /// A key the closure found absent was inserted meanwhile by another transaction
+    /// ([`Tx::insert_new`]): the closure runs again and finds it.
+    Retry,
 }
 
 pub(crate) type TxResult<T> = Result<T, TxError>;
@@ -103,6 +106,7 @@ impl TxError {
             TxError::Sled(Sled::Conflict) => {
                 StoreError::Pool("a sled conflict outside a sled transaction".to_string())
             }
+            TxError::Retry => StoreError::Pool("a retry outside a transaction".to_string()),
         }
     }
 }
@@ -149,6 +153,33 @@ impl Tx<'_> {
         }
     }
 
+    /// [`Tx::get`], and the key's row locked until the transaction ends: another
+    /// transaction's write of it waits (or, if it is `SERIALIZABLE` and read it before,
+    /// fails and runs again). What a [`Kv::transaction_locking`] reads to write it back is
+    /// read so. sled's transactions are serializable: a plain read.
+    pub fn get_locked(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+        match self {
+            Tx::Sled { .. } => self.get(tree, key),
+            Tx::Pg(tx) => tx.get_locked(tree, key),
+        }
+    }
+
+    /// Writes a key the transaction found absent: `Ok(false)`, and nothing written, when it
+    /// holds a value now. On PostgreSQL one statement (`INSERT … ON CONFLICT DO NOTHING`), whose
+    /// primary key makes it the guard of "absent" however the transaction is isolated.
+    pub fn insert_new(&self, tree: &'static str, key: &[u8], value: &[u8]) -> TxResult<bool> {
+        match self {
+            Tx::Sled { .. } => {
+                if self.get(tree, key)?.is_some() {
+                    return Ok(false);
+                }
+                self.insert(tree, key, value)?;
+                Ok(true)
+            }
+            Tx::Pg(tx) => tx.insert_new(tree, key, value),
+        }
+    }
+
     pub fn insert(&self, tree: &'static str, key: &[u8], value: &[u8]) -> TxResult<()> {
         match self {
             Tx::Sled { trees, views } => {
@@ -168,6 +199,13 @@ impl Tx<'_> {
             Tx::Pg(tx) => tx.remove(tree, key),
         }
     }
+}
+
+/// How a PostgreSQL transaction is isolated ([`Kv::transaction`], [`Kv::transaction_locking`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Isolation {
+    Serializable,
+    ReadCommitted,
 }
 
 /// Where the store keeps its trees.
@@ -245,7 +283,17 @@ impl Kv {
         trees: &[&'static str],
         f: impl Fn(&Tx<'_>) -> TxResult<T>,
     ) -> Result<T, StoreError> {
+        self.isolated(Isolation::Serializable, trees, f)
+    }
+
+    fn isolated<T>(
+        &self,
+        isolation: Isolation,
+        trees: &[&'static str],
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
         // Each run after the first is a retry after a conflict (sled and PostgreSQL alike).
+        // sled's transactions are serializable whatever is asked.
         let runs = std::sync::atomic::AtomicU32::new(0);
         let backend = self.backend();
         let counted = |tx: &Tx<'_>| {
@@ -256,8 +304,22 @@ impl Kv {
         };
         match self {
             Kv::Sled(s) => s.transaction(trees, counted),
-            Kv::Postgres(p) => p.transaction(counted),
+            Kv::Postgres(p) => p.transaction(isolation, counted),
         }
+    }
+
+    /// [`Kv::transaction`] for a closure that guards what it relies on itself: every key it
+    /// reads to write back is read with [`Tx::get_locked`], every key it found absent is
+    /// written with [`Tx::insert_new`]. On PostgreSQL it runs `READ COMMITTED`: two such
+    /// transactions on different keys never fail each other, where `SERIALIZABLE`'s
+    /// predicate locks on index pages make many that start together (a burst of new games)
+    /// fail and run again. On sled, the same serializable transaction as ever.
+    pub fn transaction_locking<T>(
+        &self,
+        trees: &[&'static str],
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        self.isolated(Isolation::ReadCommitted, trees, f)
     }
 
     /// "sled" or "postgres".

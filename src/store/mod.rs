@@ -37,8 +37,8 @@
 //! [`StoreError::UnknownVersion`]) and never written over.
 //!
 //! A write the app builds on its own read (a move, the board of that move) does not read the
-//! key again: the store remembers the bytes it last saw of each channel's game and board post
-//! and swaps from those ([`seen`]); anything stored since makes the swap fail and the write
+//! key again: the store remembers the bytes it last saw of each channel's game, board post and
+//! challenge and swaps from those ([`seen`]); anything stored since makes the swap fail and the write
 //! read. On PostgreSQL each read is a statement and a round trip; what each use case costs is
 //! in docs/BENCHMARKS.md, kept from growing by a test.
 //!
@@ -268,7 +268,7 @@ pub type RawEntry = (Vec<u8>, Vec<u8>);
 pub struct Store {
     kv: Arc<Kv>,
     fatal: FatalHook,
-    /// The games and board posts as this process last saw them ([`seen`]).
+    /// The games, board posts and challenges as this process last saw them ([`seen`]).
     seen: Arc<seen::Seen>,
     /// The servers' settings as this process last read them ([`server_settings`]).
     server_settings_cache: Arc<server_settings::SettingsCache>,
@@ -453,6 +453,15 @@ impl Store {
         f: impl Fn(&Tx<'_>) -> TxResult<T>,
     ) -> Result<T, StoreError> {
         self.checked(self.timed("transaction", || self.kv.transaction(trees, f)))
+    }
+
+    /// See [`Kv::transaction_locking`]. Not durable until [`Store::durable`].
+    pub(crate) fn transaction_locking<T>(
+        &self,
+        trees: &[&'static str],
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        self.checked(self.timed("transaction", || self.kv.transaction_locking(trees, f)))
     }
 
     /// A write that may or may not have landed stops the process, as a failed sync does.

@@ -11,7 +11,10 @@
 //! - a compare-and-swap is one statement whose `WHERE` names the value read
 //!   (`UPDATE … WHERE key = $1 AND value = $2`): of two writers built on one read, one wins;
 //! - a transaction runs `SERIALIZABLE` and is retried, closure and all, on a serialization
-//!   failure or deadlock, as sled retries a conflicting transaction;
+//!   failure or deadlock, as sled retries a conflicting transaction; one whose closure locks
+//!   what it reads to write back and inserts absent keys only if still absent
+//!   ([`super::kv::Kv::transaction_locking`]: a game's creation) runs `READ COMMITTED`, and
+//!   runs again when such an insert finds the key taken;
 //! - a write returns once committed (`synchronous_commit` is the server's, `on` by default);
 //!   a write whose commit may or may not have landed (the connection broke) is
 //!   [`StoreError::OutcomeUnknown`], which stops the process like a failed sync on sled.
@@ -33,7 +36,7 @@
 //! move in a channel ([`super::leases`]), and `seen_interactions` which Discord interactions
 //! some process already acted on ([`PgKv::first_sighting`]).
 
-use super::kv::{prefix_end, Entry, Guard, Scan, Tx, TxError, TxResult};
+use super::kv::{prefix_end, Entry, Guard, Isolation, Scan, Tx, TxError, TxResult};
 use super::pg_tls;
 use super::{StoreError, TREES};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Timeouts};
@@ -534,7 +537,15 @@ impl PgKv {
         )
     }
 
-    pub fn transaction<T>(&self, f: impl Fn(&Tx<'_>) -> TxResult<T>) -> Result<T, StoreError> {
+    pub fn transaction<T>(
+        &self,
+        isolation: Isolation,
+        f: impl Fn(&Tx<'_>) -> TxResult<T>,
+    ) -> Result<T, StoreError> {
+        let begin = match isolation {
+            Isolation::Serializable => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            Isolation::ReadCommitted => "BEGIN ISOLATION LEVEL READ COMMITTED",
+        };
         loop {
             let pool = self.pool.clone();
             let client = Arc::new(self.run(async move { pool.get().await.map_err(pool_error) })?);
@@ -542,7 +553,7 @@ impl PgKv {
                 kv: self,
                 client: Arc::clone(&client),
             };
-            if let Err(e) = tx.execute("BEGIN ISOLATION LEVEL SERIALIZABLE") {
+            if let Err(e) = tx.execute(begin) {
                 drop(tx);
                 discard(client);
                 return Err(e.into_store());
@@ -575,6 +586,7 @@ impl PgKv {
                     }
                     match e {
                         TxError::Pg(e) if retryable(&e) => continue,
+                        TxError::Retry => continue,
                         e => return Err(e.into_store()),
                     }
                 }
@@ -831,6 +843,27 @@ impl PgTx<'_> {
             move |c, s| {
                 Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
             },
+        )
+    }
+
+    pub fn get_locked(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+        let key = key.to_vec();
+        self.statement(
+            format!("SELECT value FROM \"{tree}\" WHERE key = $1 FOR UPDATE"),
+            move |c, s| {
+                Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
+            },
+        )
+    }
+
+    /// See [`Tx::insert_new`].
+    pub fn insert_new(&self, tree: &'static str, key: &[u8], value: &[u8]) -> TxResult<bool> {
+        let (key, value) = (key.to_vec(), value.to_vec());
+        self.statement(
+            format!(
+                "INSERT INTO \"{tree}\" (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING"
+            ),
+            move |c, s| Box::pin(async move { Ok(c.execute(&s, &[&key, &value]).await? == 1) }),
         )
     }
 

@@ -10,7 +10,7 @@
 //! for games started before the index existed are added when the store opens.
 
 use super::codec::{decode, encode, id_key, Record};
-use super::kv::{abort, Scan, Tx, TxResult};
+use super::kv::{abort, Scan, Tx, TxError, TxResult};
 use super::records::{GameRecord, Seat};
 use super::{Store, StoreError, TREE_GAMES};
 use serde::{Deserialize, Serialize};
@@ -37,9 +37,11 @@ pub struct Playing {
 
 impl Record for Playing {}
 
-/// The people seated in a game, each once.
+/// The people seated in a game, each once, in the order their records are locked in (by
+/// id: two transactions locking the same two records never wait for each other in a circle).
 fn people(rec: &GameRecord) -> Vec<u64> {
     let mut ids: Vec<u64> = rec.players.iter().filter_map(Seat::user_id).collect();
+    ids.sort_unstable();
     ids.dedup();
     ids
 }
@@ -52,16 +54,24 @@ fn entry_of(rec: &GameRecord) -> PlayingIn {
     }
 }
 
-/// Inside a transaction: a person's record as stored.
-pub(crate) fn read_playing(tx: &Tx<'_>, user_id: u64) -> TxResult<Playing> {
+/// Inside a transaction: a person's record as stored, `None` when they have none; locked
+/// until the transaction ends ([`Tx::get_locked`]: a game's creation runs `READ COMMITTED`
+/// on PostgreSQL, and two transactions changing one person's record must not both build on
+/// the same read).
+fn stored_playing(tx: &Tx<'_>, user_id: u64) -> TxResult<Option<Playing>> {
     let key = id_key(user_id);
-    match tx.get(TREE_PLAYING, &key)? {
-        None => Ok(Playing::default()),
+    match tx.get_locked(TREE_PLAYING, &key)? {
+        None => Ok(None),
         Some(bytes) => match decode(TREE_PLAYING, &key, &bytes) {
-            Ok(p) => Ok(p),
+            Ok(p) => Ok(Some(p)),
             Err(e) => abort(e),
         },
     }
+}
+
+/// Inside a transaction: a person's record as stored (locked, as [`stored_playing`]).
+pub(crate) fn read_playing(tx: &Tx<'_>, user_id: u64) -> TxResult<Playing> {
+    Ok(stored_playing(tx, user_id)?.unwrap_or_default())
 }
 
 fn write_playing(tx: &Tx<'_>, user_id: u64, p: &Playing) -> TxResult<()> {
@@ -79,8 +89,13 @@ fn write_playing(tx: &Tx<'_>, user_id: u64, p: &Playing) -> TxResult<()> {
 /// Inside a transaction that also has [`TREE_GAMES`]: the person's games that are really
 /// under way now (their channel's active game is that game).
 pub(crate) fn games_under_way(tx: &Tx<'_>, user_id: u64) -> TxResult<Vec<PlayingIn>> {
+    live_games(tx, read_playing(tx, user_id)?.games)
+}
+
+/// Of `games`, those whose channel's active game is that game.
+fn live_games(tx: &Tx<'_>, games: Vec<PlayingIn>) -> TxResult<Vec<PlayingIn>> {
     let mut live = Vec::new();
-    for g in read_playing(tx, user_id)?.games {
+    for g in games {
         let key = id_key(g.channel_id);
         let Some(bytes) = tx.get(TREE_GAMES, &key)? else {
             continue;
@@ -95,15 +110,39 @@ pub(crate) fn games_under_way(tx: &Tx<'_>, user_id: u64) -> TxResult<Vec<Playing
     Ok(live)
 }
 
-/// Inside a transaction: notes that `rec` started, for each person in it.
-pub(crate) fn game_started(tx: &Tx<'_>, rec: &GameRecord) -> TxResult<()> {
+/// Inside a transaction that also has [`TREE_GAMES`]: notes that `rec` started, for each
+/// person in it; refused with [`StoreError::TooManyBotGames`] when `rec` is a game against
+/// the bot and one of them already has `bot_games_cap` of those under way. Each person's
+/// record is read once, locked, for both.
+pub(crate) fn game_started(tx: &Tx<'_>, rec: &GameRecord, bot_games_cap: usize) -> TxResult<()> {
     let entry = entry_of(rec);
     for user in people(rec) {
-        let mut p = read_playing(tx, user)?;
+        let stored = stored_playing(tx, user)?;
+        let mut p = stored.clone().unwrap_or_default();
+        if entry.vs_bot {
+            let vs_bot = p.games.iter().filter(|g| g.vs_bot).copied().collect();
+            if live_games(tx, vs_bot)?.len() >= bot_games_cap {
+                return abort(StoreError::TooManyBotGames {
+                    user_id: user,
+                    limit: bot_games_cap,
+                });
+            }
+        }
         p.games.retain(|g| g.channel_id != entry.channel_id);
         p.games.push(entry);
         p.changes += 1;
-        write_playing(tx, user, &p)?;
+        if stored.is_some() {
+            write_playing(tx, user, &p)?;
+            continue;
+        }
+        // Nothing to lock: another transaction may be writing their first record too.
+        let bytes = match encode("playing", &p) {
+            Ok(bytes) => bytes,
+            Err(e) => return abort(e),
+        };
+        if !tx.insert_new(TREE_PLAYING, &id_key(user), &bytes)? {
+            return Err(TxError::Retry);
+        }
     }
     Ok(())
 }

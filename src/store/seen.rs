@@ -1,6 +1,7 @@
-//! What this process last read or wrote of each channel's game and board post, as stored: the
-//! old value the next compare-and-swap of that key expects, so that a write built on a read
-//! the app just made (a move, the board of that move) does not read the key again — on
+//! What this process last read or wrote of each channel's game, board post and challenge, as
+//! stored: the old value the next compare-and-swap of that key expects, so that a write built
+//! on a read the app just made (a move, the board of that move, an acceptance) does not read
+//! the key again — on
 //! PostgreSQL, a statement and a round trip fewer each time.
 //!
 //! Never taken for the value itself: a value another process (or another path of this one)

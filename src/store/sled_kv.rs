@@ -114,6 +114,7 @@ impl SledKv {
                     }
                     TxError::Sled(e) => e.into(),
                     TxError::Pg(e) => ConflictableTransactionError::Abort(e.into()),
+                    TxError::Retry => ConflictableTransactionError::Conflict,
                 })
             })
             .map_err(|e| match e {

@@ -13,6 +13,7 @@ mod cli_review;
 mod cli_unix;
 mod console;
 mod forget;
+mod game_creation;
 mod i18n;
 mod layers;
 mod my_data;

@@ -254,6 +254,8 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         guild_id: Some(10),
         channel_id: 30,
     };
+    // `/play`: the game created, its first board recorded (the person moves first).
+    let before = cost();
     world
         .interact(
             vs_bot,
@@ -267,6 +269,7 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         )
         .await;
     app.settled().await;
+    within_documented("a /play against the bot", cost() - before, &mut report);
     let mut person = Vec::new();
     let mut bot = Vec::new();
     for _ in 0..3 {

@@ -11,6 +11,7 @@ mod channels;
 mod copy;
 mod durability;
 mod forget;
+mod game_creation;
 mod leases;
 mod postgres_deployment;
 mod retention;

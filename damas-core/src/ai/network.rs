@@ -16,10 +16,11 @@
 //!
 //! The file keeps the weights as trained, in `f32`; Expert evaluates with them quantized on
 //! load ([`QuantizedNetwork`]): the first layer in `i16` fixed point, so that its sums are exact
-//! whatever the order of the additions. That lets the search keep them up to date as it makes
-//! moves instead of summing every piece again at each leaf ([`Accumulator`], as chess and
-//! draughts engines with networks do), and a search of a fixed number of nodes gives the same
-//! move on any machine.
+//! whatever the order of the additions. That lets the search step them from a position's
+//! parent, by the few pieces that moved, instead of summing every piece again at each leaf, and
+//! only when an evaluation reads them ([`PathAccumulators`], as chess and draughts engines with
+//! networks do); and a search of a fixed number of nodes gives the same move on any machine,
+//! with or without AVX2.
 
 use super::eval;
 use super::tune::{fit_steepness, Samples};

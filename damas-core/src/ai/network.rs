@@ -16,10 +16,11 @@
 //!
 //! The file keeps the weights as trained, in `f32`; Expert evaluates with them quantized on
 //! load ([`QuantizedNetwork`]): the first layer in `i16` fixed point, so that its sums are exact
-//! whatever the order of the additions. That lets the search keep them up to date as it makes
-//! moves instead of summing every piece again at each leaf ([`Accumulator`], as chess and
-//! draughts engines with networks do), and a search of a fixed number of nodes gives the same
-//! move on any machine.
+//! whatever the order of the additions. That lets the search step them from a position's
+//! parent, by the few pieces that moved, instead of summing every piece again at each leaf, and
+//! only when an evaluation reads them ([`PathAccumulators`], as chess and draughts engines with
+//! networks do); and a search of a fixed number of nodes gives the same move on any machine,
+//! with or without AVX2.
 
 use super::eval;
 use super::tune::{fit_steepness, Samples};
@@ -299,17 +300,20 @@ pub fn correction(pos: &Position) -> i32 {
     QuantizedNetwork::of(pos.variant()).map_or(0, |n| n.correction(pos))
 }
 
+/// One side's view of the hidden layer's sums, in integers; units past the network's hidden
+/// size stay 0.
+type Sums = [i16; MAX_HIDDEN];
+
 /// The sums of the hidden layer in integers, for both sides' view of one position: the side to
 /// move's is read ([`QuantizedNetwork::output`]), and the other one is ready for the next ply,
-/// when that side is to move. The search keeps one per ply and steps it with each move
-/// ([`QuantizedNetwork::step`]), so a leaf costs the output layer and the few rows of the
-/// pieces that moved, not a row per piece on the board.
+/// when that side is to move. Stepped from the parent's by the few rows of the pieces that
+/// moved ([`QuantizedNetwork::step`]), not counted again a row per piece on the board; the
+/// search steps only the views its evaluations read ([`PathAccumulators`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
-    /// Indexed by the viewing side's [`Color::index`]; units past the network's hidden size
-    /// stay 0.
-    sums: [[i16; MAX_HIDDEN]; 2],
+    /// Indexed by the viewing side's [`Color::index`].
+    sums: [Sums; 2],
 }
 
 impl Accumulator {
@@ -352,6 +356,30 @@ pub struct QuantizedNetwork {
     b2: i32,
     hidden_shift: u32,
     output_shift: u32,
+    /// The vector instructions the sums are made with: the widest this processor has. Every
+    /// kind gives the same integers.
+    simd: Simd,
+}
+
+/// Which vector instructions step the sums and sum the output layer: the same code, compiled
+/// for SSE2 (every x86-64; elsewhere, what the target has) or for AVX2 (twice as wide), chosen
+/// at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Simd {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Simd {
+    /// The widest kind this processor runs.
+    fn best() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            return Simd::Avx2;
+        }
+        Simd::Portable
+    }
 }
 
 /// A row of the first layer, aligned as the accumulator's so that adding it is whole vector
@@ -437,7 +465,17 @@ impl QuantizedNetwork {
             b2,
             hidden_shift,
             output_shift,
+            simd: Simd::best(),
         })
+    }
+
+    /// This network with its sums made by `simd` (tests compare the kinds).
+    #[cfg(test)]
+    pub(crate) fn with_simd(&self, simd: Simd) -> QuantizedNetwork {
+        QuantizedNetwork {
+            simd,
+            ..self.clone()
+        }
     }
 
     /// The accumulator of `pos`, counted from scratch.
@@ -465,44 +503,29 @@ impl QuantizedNetwork {
     /// that left a square come off, those of the pieces that arrived go on (a move, its
     /// captures and a crowning alike). Exact in any order: the sums wrap as `i16`, and the
     /// result is a position's, which fits.
-    #[inline]
     pub fn step(&self, parent: &Accumulator, before: &Position, after: &Position) -> Accumulator {
-        // The inputs that change, as White to move sees them; at most one piece a square
-        // leaves and one arrives.
-        let (mut gone, mut came) = ([0u8; 32], [0u8; 32]);
-        let (mut gone_n, mut came_n) = (0, 0);
-        for (plane, old, new) in [
-            (0, before.men(Color::White).0, after.men(Color::White).0),
-            (1, before.kings(Color::White).0, after.kings(Color::White).0),
-            (2, before.men(Color::Black).0, after.men(Color::Black).0),
-            (3, before.kings(Color::Black).0, after.kings(Color::Black).0),
-        ] {
-            let (mut left, mut arrived) = (old & !new, new & !old);
-            while left != 0 {
-                gone[gone_n] = (plane * 32 + left.trailing_zeros()) as u8;
-                gone_n += 1;
-                left &= left - 1;
-            }
-            while arrived != 0 {
-                came[came_n] = (plane * 32 + arrived.trailing_zeros()) as u8;
-                came_n += 1;
-                arrived &= arrived - 1;
-            }
-        }
-        // Black to move sees the other side's pieces, the board turned: input `plane * 32 + i`
-        // is its `(plane ^ 2) * 32 + (31 - i)`, which is the input XOR 0b101_1111.
         let mut child = Accumulator::EMPTY;
-        for (viewer, turn) in [(0, 0u8), (1, 0b101_1111u8)] {
-            let mut sums = parent.sums[viewer];
-            for &a in &gone[..gone_n] {
-                sub_row(&mut sums, &self.w1[usize::from(a ^ turn)].0);
-            }
-            for &a in &came[..came_n] {
-                add_row(&mut sums, &self.w1[usize::from(a ^ turn)].0);
-            }
-            child.sums[viewer] = sums;
+        for viewer in [Color::White, Color::Black] {
+            let v = viewer.index();
+            child.sums[v] = self.step_view(&parent.sums[v], viewer, before, after);
         }
         child
+    }
+
+    /// `viewer`'s view of [`QuantizedNetwork::step`].
+    #[inline]
+    fn step_view(&self, parent: &Sums, viewer: Color, before: &Position, after: &Position) -> Sums {
+        let mut sums = *parent;
+        match self.simd {
+            Simd::Portable => step_sums(&self.w1, &mut sums, viewer, planes(before), planes(after)),
+            // SAFETY: `Simd::best` chose AVX2 only where the processor has it (and tests
+            // construct it only there).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe {
+                step_sums_avx2(&self.w1, &mut sums, viewer, planes(before), planes(after))
+            },
+        }
+        sums
     }
 
     /// The correction for `pos` from its accumulator, in whole hundredths from the side to
@@ -512,13 +535,26 @@ impl QuantizedNetwork {
         if !has_men(pos) {
             return 0;
         }
-        let sums = &acc.sums[pos.side_to_move().index()];
-        let mut total = self.b2;
-        for (&x, &w) in sums.iter().zip(&self.w2) {
-            // Within i32 by the bound `of_network` checked.
-            total += i32::from(x.max(0)) * i32::from(w);
-        }
-        total / (1 << (self.hidden_shift + self.output_shift))
+        self.output_of(&acc.sums[pos.side_to_move().index()])
+    }
+
+    /// The correction of the side to move whose view is `sums`, in a position with men.
+    #[inline]
+    fn output_of(&self, sums: &Sums) -> i32 {
+        let products = match self.simd {
+            Simd::Portable => output_sum(sums, &self.w2),
+            // SAFETY: as in `step_view`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { output_sum_avx2(sums, &self.w2) },
+        };
+        self.output_of_sum(products)
+    }
+
+    /// The correction from the output layer's sum of products ([`output_sum`]).
+    #[inline(always)]
+    fn output_of_sum(&self, products: i32) -> i32 {
+        // Within i32 by the bound `of_network` checked.
+        (self.b2 + products) / (1 << (self.hidden_shift + self.output_shift))
     }
 
     /// The correction for `pos`, counted from scratch: the same number the search's
@@ -540,16 +576,215 @@ impl QuantizedNetwork {
 }
 
 #[inline(always)]
-fn add_row(sums: &mut [i16; MAX_HIDDEN], row: &[i16; MAX_HIDDEN]) {
+fn add_row(sums: &mut Sums, row: &Sums) {
     for (x, w) in sums.iter_mut().zip(row) {
         *x = x.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
-fn sub_row(sums: &mut [i16; MAX_HIDDEN], row: &[i16; MAX_HIDDEN]) {
+fn sub_row(sums: &mut Sums, row: &Sums) {
     for (x, w) in sums.iter_mut().zip(row) {
         *x = x.wrapping_sub(*w);
+    }
+}
+
+/// A position's pieces as the network's inputs with White to move: for each side a 64-bit
+/// word, its men then its kings, whose bit `n` is input `64 * side + n`.
+type Planes = [u64; 2];
+
+#[inline(always)]
+fn planes(pos: &Position) -> Planes {
+    let side = |c: Color| u64::from(pos.men(c).0) | u64::from(pos.kings(c).0) << 32;
+    [side(Color::White), side(Color::Black)]
+}
+
+/// Steps `viewer`'s `sums` of the position `before` to those of `after`, any two positions:
+/// the rows of the inputs that are gone come off, those of the inputs that came go on.
+/// Black to move sees the other side's pieces, the board turned: input `plane * 32 + i` is its
+/// `(plane ^ 2) * 32 + (31 - i)`, which is the input XOR 0b101_1111.
+#[inline(always)]
+fn step_sums(w1: &[Row; INPUTS], sums: &mut Sums, viewer: Color, before: Planes, after: Planes) {
+    let turn = match viewer {
+        Color::White => 0,
+        Color::Black => 0b101_1111,
+    };
+    for (first, old, new) in [(0, before[0], after[0]), (64, before[1], after[1])] {
+        let (mut gone, mut came) = (old & !new, new & !old);
+        while gone != 0 {
+            sub_row(sums, &w1[(first + gone.trailing_zeros() as usize) ^ turn].0);
+            gone &= gone - 1;
+        }
+        while came != 0 {
+            add_row(sums, &w1[(first + came.trailing_zeros() as usize) ^ turn].0);
+            came &= came - 1;
+        }
+    }
+}
+
+/// The output layer's sum of products, before its bias: the rectified sums times the weights.
+#[inline(always)]
+fn output_sum(sums: &Sums, w2: &Sums) -> i32 {
+    let mut total = 0i32;
+    for (&x, &w) in sums.iter().zip(w2) {
+        // Each product fits: |x|, |w| < 2^15.
+        total = total.wrapping_add(i32::from(x.max(0)) * i32::from(w));
+    }
+    total
+}
+
+/// Makes `viewer`'s sums of the position at `ply` on `path` and returns the output layer's
+/// sum there ([`output_sum`]). They come from the nearest ply above that has that view: if it
+/// is not the parent, the parent's sums are made first, straight from that ply's (a step over
+/// several moves: the pieces that are gone, the pieces that came), for the parent's other
+/// children; then the move to `ply`. In one function, so that the sums stay in registers.
+#[inline(always)]
+fn step_path(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
+    let net = path.net;
+    let v = viewer.index();
+    let accumulators = &mut path.accumulators[..=ply];
+    let planes = &path.planes[..=ply];
+    let ready = &mut path.ready[..=ply];
+    let mut from = ply;
+    // Ply 0 always has both views.
+    while from > 0 && !ready[from][v] {
+        from -= 1;
+    }
+    let mut sums = accumulators[from].sums[v];
+    if from < ply {
+        let parent = ply - 1;
+        if from < parent {
+            step_sums(&net.w1, &mut sums, viewer, planes[from], planes[parent]);
+            accumulators[parent].sums[v] = sums;
+            ready[parent][v] = true;
+        }
+        step_sums(&net.w1, &mut sums, viewer, planes[parent], planes[ply]);
+        accumulators[ply].sums[v] = sums;
+        ready[ply][v] = true;
+    }
+    output_sum(&sums, &net.w2)
+}
+
+/// [`step_sums`] in AVX2.
+///
+/// # Safety
+/// Only where the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn step_sums_avx2(
+    w1: &[Row; INPUTS],
+    sums: &mut Sums,
+    viewer: Color,
+    before: Planes,
+    after: Planes,
+) {
+    step_sums(w1, sums, viewer, before, after)
+}
+
+/// [`output_sum`] in AVX2.
+///
+/// # Safety
+/// Only where the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn output_sum_avx2(sums: &Sums, w2: &Sums) -> i32 {
+    output_sum(sums, w2)
+}
+
+/// [`step_path`] in AVX2.
+///
+/// # Safety
+/// Only where the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn step_path_avx2(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
+    step_path(path, ply, viewer)
+}
+
+/// The network's first layer along a search's current path: the pieces at each ply and, for
+/// each side's view, the sums once an evaluation asked for them. Entering a ply only records
+/// its pieces; an evaluation makes its side's view from the nearest ply above that has it.
+/// Many nodes of a search are never evaluated nor have an evaluated child (cut by the table,
+/// drawn, in the endgame tables), and a leaf reads one view of its parent, not two: made
+/// lazily, as engines with networks do, the sums cost a fraction of stepping both views at
+/// every move.
+pub struct PathAccumulators<'a> {
+    net: &'a QuantizedNetwork,
+    accumulators: Vec<Accumulator>,
+    planes: Vec<Planes>,
+    /// Which of each ply's views hold that ply's sums; both at ply 0.
+    ready: Vec<[bool; 2]>,
+    /// The side to move at even plies (the search alternates).
+    root_side: Color,
+}
+
+impl<'a> PathAccumulators<'a> {
+    /// A path of up to `plies` plies from `root`, whose sums are counted now.
+    pub fn new(net: &'a QuantizedNetwork, root: &Position, plies: usize) -> PathAccumulators<'a> {
+        let plies = plies.max(1);
+        let mut path = PathAccumulators {
+            net,
+            accumulators: vec![Accumulator::EMPTY; plies],
+            planes: vec![planes(root); plies],
+            ready: vec![[false; 2]; plies],
+            root_side: root.side_to_move(),
+        };
+        path.accumulators[0] = net.accumulate(root);
+        path.ready[0] = [true; 2];
+        path
+    }
+
+    /// The path now reaches `pos` at `ply` (from 1), a child of the position at `ply - 1`;
+    /// what was recorded at `ply` and below is forgotten.
+    #[inline(always)]
+    pub fn enter(&mut self, ply: usize, pos: &Position) {
+        debug_assert_eq!(pos.side_to_move(), self.side_at(ply));
+        self.planes[ply] = planes(pos);
+        self.ready[ply] = [false; 2];
+    }
+
+    #[inline(always)]
+    fn side_at(&self, ply: usize) -> Color {
+        if ply % 2 == 0 {
+            self.root_side
+        } else {
+            !self.root_side
+        }
+    }
+
+    /// The network's correction for the position at `ply` ([`QuantizedNetwork::output`]).
+    #[inline]
+    pub fn correction(&mut self, ply: usize) -> i32 {
+        let [white, black] = self.planes[ply];
+        // The men are each word's low half.
+        if (white | black) as u32 == 0 {
+            return 0;
+        }
+        let products = self.step_to(ply, self.side_at(ply));
+        self.net.output_of_sum(products)
+    }
+
+    /// Makes `viewer`'s sums at `ply` ([`step_path`]).
+    #[inline(always)]
+    fn step_to(&mut self, ply: usize, viewer: Color) -> i32 {
+        match self.net.simd {
+            Simd::Portable => step_path(self, ply, viewer),
+            // SAFETY: as in `QuantizedNetwork::step_view`.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { step_path_avx2(self, ply, viewer) },
+        }
+    }
+
+    /// Whether the side to move's view at `ply`, made as for an evaluation, is the one of
+    /// `pos` counted from scratch, and `pos` the position recorded there (the search's check
+    /// mode asks).
+    pub fn matches_counted(&mut self, ply: usize, pos: &Position) -> bool {
+        let viewer = self.side_at(ply);
+        self.step_to(ply, viewer);
+        let v = viewer.index();
+        self.planes[ply] == planes(pos)
+            && viewer == pos.side_to_move()
+            && self.accumulators[ply].sums[v] == self.net.accumulate(pos).sums[v]
     }
 }
 
@@ -914,6 +1149,102 @@ mod tests {
                 "{variant}: {captures} captures, {crownings} crownings"
             );
         }
+    }
+
+    /// The search's path of sums — positions entered ply by ply, returning to any ply above
+    /// to try another move, each side's view stepped only when an evaluation asks for it —
+    /// gives every position the correction counted from scratch, in every variant, for a
+    /// network narrower than the widest, and with each kind of vector instructions.
+    #[test]
+    fn the_path_steps_only_what_is_asked_and_gives_the_counted_correction() {
+        for (variant, hidden) in [
+            (Variant::Spanish, MAX_HIDDEN),
+            (Variant::English, 24),
+            (Variant::Portuguese, MAX_HIDDEN),
+        ] {
+            let net = random_network(hidden, 11)
+                .quantize()
+                .unwrap_or_else(|e| panic!("{e}"));
+            for simd in simds() {
+                let net = net.with_simd(simd);
+                let mut rng = SmallRng::seed_from_u64(13);
+                let (mut checked, mut deepest) = (0, 0);
+                for _ in 0..20 {
+                    // A walk through a tree: down by a random legal move, now and then back
+                    // up to a random ply, evaluating one position in two.
+                    let mut line = vec![Position::start(variant)];
+                    let mut path = PathAccumulators::new(&net, &line[0], 64);
+                    for _ in 0..400 {
+                        let here = *line.last().unwrap_or(&line[0]);
+                        let moves = here.legal_moves();
+                        match moves.choose(&mut rng) {
+                            Some(mv) if line.len() < 64 && rng.gen_ratio(4, 5) => {
+                                let child = here.apply(mv);
+                                path.enter(line.len(), &child);
+                                line.push(child);
+                            }
+                            _ => line.truncate(rng.gen_range(1..=line.len())),
+                        }
+                        deepest = deepest.max(line.len());
+                        if rng.gen_bool(0.5) {
+                            let ply = line.len() - 1;
+                            let pos = &line[ply];
+                            assert_eq!(
+                                path.correction(ply),
+                                net.correction(pos),
+                                "{variant}, {simd:?}: {}",
+                                pos.fen()
+                            );
+                            assert!(path.matches_counted(ply, pos), "{variant}: {}", pos.fen());
+                            checked += 1;
+                        }
+                    }
+                }
+                assert!(
+                    checked > 3_000 && deepest > 30,
+                    "{variant}: {checked} checked, {deepest} plies deep"
+                );
+            }
+        }
+    }
+
+    /// Every kind of vector instructions this processor runs.
+    fn simds() -> Vec<Simd> {
+        let mut all = vec![Simd::Portable];
+        if Simd::best() != Simd::Portable {
+            all.push(Simd::best());
+        }
+        all
+    }
+
+    /// The sums made with AVX2 are those of the portable code, step by step, and so is the
+    /// output layer's sum (where the processor has AVX2; elsewhere there is nothing to
+    /// compare, and the test says so).
+    #[test]
+    fn every_kind_of_vector_instructions_gives_the_same_integers() {
+        let kinds = simds();
+        if kinds.len() == 1 {
+            eprintln!("skipped: this processor has no AVX2 to compare with the portable code");
+            return;
+        }
+        let net = random_network(MAX_HIDDEN, 17)
+            .quantize()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (portable, wide) = (net.with_simd(kinds[0]), net.with_simd(kinds[1]));
+        let mut compared = 0;
+        for variant in Variant::ALL {
+            for line in random_positions(variant, 10, 3) {
+                let (mut a, mut b) = (portable.accumulate(&line[0]), wide.accumulate(&line[0]));
+                for pair in line.windows(2) {
+                    a = portable.step(&a, &pair[0], &pair[1]);
+                    b = wide.step(&b, &pair[0], &pair[1]);
+                    assert_eq!(a, b, "{variant}: {}", pair[1].fen());
+                    assert_eq!(portable.output(&a, &pair[1]), wide.output(&b, &pair[1]));
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared} positions");
     }
 
     /// Expert's integer network judges as the trained one: on thousands of positions of

@@ -11,7 +11,7 @@ use super::egdb::{EndgameTables, EndgameVerdict};
 use super::eval;
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
-use super::network::{Accumulator, QuantizedNetwork};
+use super::network::{PathAccumulators, QuantizedNetwork};
 use crate::engine::{DrawCounters, Game, Move, MoveList, Position, Square, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -343,12 +343,11 @@ struct Searcher<'a> {
     tables: Option<EndgameTables>,
     /// The variant's weights and network, looked up once per search, not at every leaf.
     weights: &'static eval::Weights,
-    /// Only when the level judges with it and the variant has one.
-    network: Option<&'static QuantizedNetwork>,
-    /// The network's first layer for the position at each ply of the current path, stepped
-    /// from the parent's with each move made ([`Searcher::step_accumulator`]); a node's
-    /// children overwrite one slot in turn, so leaving a child needs no undoing.
-    accumulators: Vec<Accumulator>,
+    /// The network's first layer along the current path, only when the level judges with a
+    /// network and the variant has one: each move made records its position
+    /// ([`Searcher::enter_child`]) and an evaluation steps the sums it reads; a node's children
+    /// overwrite one ply in turn, so leaving a child needs no undoing.
+    network: Option<PathAccumulators<'static>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -372,12 +371,8 @@ impl<'a> Searcher<'a> {
         let network = match style.eval {
             EvalKind::Rich => QuantizedNetwork::of(pos.variant()),
             EvalKind::Basic | EvalKind::Weights => None,
-        };
-        let mut accumulators = Vec::new();
-        if let Some(net) = network {
-            accumulators = vec![Accumulator::EMPTY; MAX_PLY];
-            accumulators[0] = net.accumulate(&pos);
         }
+        .map(|net| PathAccumulators::new(net, &pos, MAX_PLY));
         Searcher {
             variant: pos.variant(),
             style,
@@ -399,7 +394,6 @@ impl<'a> Searcher<'a> {
             tables: None,
             weights: eval::Weights::of(pos.variant()),
             network,
-            accumulators,
         }
     }
 
@@ -408,9 +402,10 @@ impl<'a> Searcher<'a> {
         // Captures first, by size; the shuffle before keeps equal moves in a seeded order.
         root_moves.sort_by_key(|m| std::cmp::Reverse(capture_rank(m)));
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let root = self.root;
         let mut best = SearchResult {
             mv: root_moves[0],
-            score: self.evaluate(&self.root.pos, self.root.key, 0),
+            score: self.evaluate(&root.pos, root.key, 0),
             depth: 0,
             nodes: 0,
             pv: vec![root_moves[0]],
@@ -472,7 +467,7 @@ impl<'a> Searcher<'a> {
         self.pv_len[0] = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let child = self.child(&root, &mv);
-            self.step_accumulator(0, &root.pos, &child.pos);
+            self.enter_child(1, &child.pos);
             self.keys.push(child.key);
             let score = if i == 0 {
                 -self.search(&child, depth - 1, -beta, -alpha, 1)
@@ -573,7 +568,7 @@ impl<'a> Searcher<'a> {
             let i = pick_next(&mut order, n);
             let mv = moves[i];
             let child = self.child(node, &mv);
-            self.step_accumulator(ply, &node.pos, &child.pos);
+            self.enter_child(ply + 1, &child.pos);
             if child_depth > 0 {
                 if let Some(table) = &self.table {
                     table.prefetch(tt_key(&child));
@@ -732,31 +727,29 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// The network's first layer for the child at `ply + 1`: the parent's at `ply`, stepped
-    /// by the pieces that moved from `before` to `after`.
+    /// The path now reaches `child` at `ply`: the network's sums there are stepped only if
+    /// an evaluation asks for them.
     #[inline(always)]
-    fn step_accumulator(&mut self, ply: usize, before: &Position, after: &Position) {
-        if let Some(net) = self.network {
-            self.accumulators[ply + 1] = net.step(&self.accumulators[ply], before, after);
+    fn enter_child(&mut self, ply: usize, child: &Position) {
+        if let Some(path) = &mut self.network {
+            path.enter(ply, child);
         }
     }
 
     /// The static score of `pos`, the position at `ply` on the current path: the level's
-    /// evaluation, the network's part from the path's accumulator (the same number as
+    /// evaluation, the network's part from the path's sums (the same number as
     /// [`eval::expert`] counts from scratch), with the level's noise.
-    fn evaluate(&self, pos: &Position, key: u64, ply: usize) -> i32 {
+    fn evaluate(&mut self, pos: &Position, key: u64, ply: usize) -> i32 {
         let score = match self.style.eval {
             EvalKind::Basic => eval::basic(pos),
             EvalKind::Weights => eval::expert_with(pos, self.weights),
             EvalKind::Rich => {
-                let correction = self
-                    .network
-                    .map_or(0, |net| net.output(&self.accumulators[ply], pos));
+                let correction = self.network.as_mut().map_or(0, |path| path.correction(ply));
                 #[cfg(test)]
                 if tests::CHECK_ACCUMULATORS.get() {
                     assert_eq!(correction, super::network::correction(pos));
-                    if let Some(net) = self.network {
-                        assert_eq!(self.accumulators[ply], net.accumulate(pos));
+                    if let Some(path) = &mut self.network {
+                        assert!(path.matches_counted(ply, pos), "{}", pos.fen());
                     }
                 }
                 eval::expert_with(pos, self.weights) + correction

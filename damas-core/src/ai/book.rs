@@ -44,8 +44,8 @@ pub const ENGLISH_PATH: &str = "data/book-english.bin";
 /// The plies the English book was built to, and the fewest games a position needed to be
 /// kept: the options `damas book build` records in the file, repeated here for the test that
 /// rebuilds the book from the archive.
-pub const ENGLISH_PLIES: u32 = 24;
-pub const ENGLISH_MIN_GAMES: u32 = 8;
+pub const ENGLISH_PLIES: u32 = 40;
+pub const ENGLISH_MIN_GAMES: u32 = 4;
 
 /// A 64-bit key of a position: where each side's pieces stand, which are kings, and who is
 /// to move (the variant is the book's). Two splitmix64 rounds; stable across builds.
@@ -137,7 +137,10 @@ pub struct Book {
 /// Why bytes are not a book.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
-    #[error("not an opening book (it does not start with {:?})", String::from_utf8_lossy(MAGIC))]
+    #[error(
+        "not an opening book (it does not start with {:?})",
+        String::from_utf8_lossy(MAGIC)
+    )]
     Magic,
     #[error("the book ends in the middle of {0}")]
     Truncated(&'static str),
@@ -287,7 +290,10 @@ impl Book {
     /// Reads a book written by [`Book::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len(), "the header").map_err(|_| BookError::Magic)? != MAGIC {
+        if r.take(MAGIC.len(), "the header")
+            .map_err(|_| BookError::Magic)?
+            != MAGIC
+        {
             return Err(BookError::Magic);
         }
         let id_len = r.take(1, "the header")?[0] as usize;
@@ -355,7 +361,10 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], BookError> {
         let end = self.at.checked_add(n).ok_or(BookError::Truncated(what))?;
-        let out = self.bytes.get(self.at..end).ok_or(BookError::Truncated(what))?;
+        let out = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(BookError::Truncated(what))?;
         self.at = end;
         Ok(out)
     }

@@ -927,3 +927,11 @@ board-capture-choice = { $move }, taking { $squares }
 board-connection-lost = Connection lost: trying again…
 board-too-fast = Too many requests at once: wait a moment.
 board-not-found = There is no such board.
+
+## book
+# The opening book (issue 46): the review names the moves it holds.
+review-book = { $count ->
+    [one] One move came from the opening book
+   *[other] { $count } moves came from the opening book
+}, the last { $number } { $move }: masters play them, so none counts as an error.
+review-line-book = book

@@ -929,3 +929,11 @@ board-capture-choice = { $move }, que come { $squares }
 board-connection-lost = Se perdió la conexión: reintentando…
 board-too-fast = Demasiadas peticiones seguidas: espera un momento.
 board-not-found = No existe ese tablero.
+
+## book
+# The opening book (issue 46): the review names the moves it holds.
+review-book = { $count ->
+    [one] Una jugada salió del libro de aperturas
+   *[other] { $count } jugadas salieron del libro de aperturas
+}, la última { $number } { $move }: las juegan los maestros, así que ninguna cuenta como error.
+review-line-book = libro

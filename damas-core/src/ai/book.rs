@@ -564,12 +564,13 @@ fn result_code(result: PdnResult) -> u32 {
 
 impl fmt::Display for BookMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let games = self.games();
         write!(
             f,
-            "{}-{}: {} games, +{} ={} -{}",
+            "{}-{}: {games} game{}, +{} ={} -{}",
             self.from,
             self.to,
-            self.games(),
+            if games == 1 { "" } else { "s" },
             self.wins,
             self.draws,
             self.losses

@@ -933,5 +933,5 @@ board-not-found = There is no such board.
 review-book = { $count ->
     [one] One move came from the opening book
    *[other] { $count } moves came from the opening book
-}, the last { $number } { $move }: masters play them, so none counts as an error.
+}, up to { $number } { $move }: masters play them, so none counts as an error.
 review-line-book = book

@@ -935,5 +935,5 @@ board-not-found = No existe ese tablero.
 review-book = { $count ->
     [one] Una jugada salió del libro de aperturas
    *[other] { $count } jugadas salieron del libro de aperturas
-}, la última { $number } { $move }: las juegan los maestros, así que ninguna cuenta como error.
+}, hasta { $number } { $move }: las juegan los maestros, así que no cuentan como errores.
 review-line-book = libro

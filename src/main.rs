@@ -3,8 +3,8 @@
 use clap::Parser;
 use damas::cli::args::{Cli, Command, EngineArgs};
 use damas::cli::{
-    ai_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds, pdn_cmds,
-    puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
+    ai_cmds, book_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds,
+    pdn_cmds, puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
 };
 use std::process::ExitCode;
 
@@ -41,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Engine(a)) => engine(a),
         Some(Command::Tune(a)) => tune_cmds::tune(a),
         Some(Command::Store(a)) => store_cmds::run(a),
+        Some(Command::Book(a)) => book_cmds::book(a),
         Some(Command::Openings(a)) => openings_cmds::openings(a),
         Some(Command::Puzzles(a)) => puzzle_cmds::puzzles(a),
         Some(Command::Egdb(a)) => egdb_cmds::egdb(a),
@@ -75,7 +76,7 @@ fn engine(a: EngineArgs) -> ExitCode {
         }
     }
     let stdin = std::io::BufReader::new(std::io::stdin());
-    match engine_protocol::serve(stdin, &mut std::io::stdout().lock(), a.hash_mb) {
+    match engine_protocol::serve(stdin, &mut std::io::stdout().lock(), a.hash_mb, !a.no_book) {
         Ok(()) => ExitCode::SUCCESS,
         // Standard output closed: the controller has gone.
         Err(_) => ExitCode::from(1),

@@ -331,6 +331,9 @@ impl App {
             seed: self.settings.bot_seed.unwrap_or_else(|| self.now_ms())
                 ^ (game.ply() as u64)
                 ^ u64::from(attempt - 1),
+            // Expert opens from the book where it knows the position (after a ballot's
+            // three moves, from there).
+            book: true,
             ..SearchOptions::default()
         };
         let expert_time = self.settings.expert_time;

@@ -922,6 +922,18 @@ fn summary_reply(
         }
         lines.push(line);
     }
+    let book: Vec<&PlyReview> = review.plies.iter().filter(|p| p.book).collect();
+    if let Some(last) = book.last() {
+        lines.push(tr(
+            lang,
+            fl!("review-book"),
+            &[
+                ("count", n(book.len() as f64)),
+                ("number", s(move_number(game, last.ply))),
+                ("move", s(&last.played_text)),
+            ],
+        ));
+    }
     let count = pages(review).len();
     lines.push(if count == 0 {
         t(lang, fl!("review-no-errors"))

@@ -3,8 +3,8 @@
 //! `main.rs` only parses and dispatches.
 
 use super::{
-    ai_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds, pdn_cmds,
-    puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
+    ai_cmds, book_cmds, egdb_cmds, engine_cmds, engine_protocol, match_cmds, openings_cmds,
+    pdn_cmds, puzzle_cmds, render_cmds, review_cmds, store_cmds, tune_cmds,
 };
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -49,6 +49,8 @@ pub enum Command {
     Tune(tune_cmds::TuneArgs),
     /// Database tools: `damas store copy --from DB --to DB`.
     Store(store_cmds::StoreArgs),
+    /// Opening books: `damas book build --variant V FILES… --out FILE`, `damas book show`.
+    Book(book_cmds::BookArgs),
     /// The three-move ballot deck of English draughts (offline generation).
     Openings(openings_cmds::OpeningsArgs),
     /// Puzzle sets: generate one from the computer's games.
@@ -85,6 +87,10 @@ pub struct EngineArgs {
     /// off), to measure a candidate network without a build.
     #[arg(long)]
     pub network: Option<PathBuf>,
+    /// Expert never plays from the opening book (built in for English): every move is
+    /// searched, so that a match measures the search.
+    #[arg(long = "no-book")]
+    pub no_book: bool,
 }
 
 #[derive(clap::Args, Debug)]

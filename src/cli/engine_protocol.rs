@@ -67,8 +67,8 @@ impl Go {
         Ok(go)
     }
 
-    /// The search options for these limits.
-    fn options(&self, stop: Option<Arc<AtomicBool>>) -> SearchOptions {
+    /// The search options for these limits; `book`: Expert may play a book move.
+    fn options(&self, stop: Option<Arc<AtomicBool>>, book: bool) -> SearchOptions {
         let limits = (self.nodes.is_some() || self.depth.is_some()).then_some(SearchLimits {
             time: None,
             nodes: self.nodes,
@@ -80,6 +80,7 @@ impl Go {
             limits,
             stop,
             keep_table: true,
+            book,
             ..SearchOptions::default()
         }
     }
@@ -92,6 +93,9 @@ pub struct EngineState {
     level: Level,
     game: Game,
     table: TranspositionTable,
+    /// Expert plays the opening book's moves (`damas engine --no-book` turns it off, so that
+    /// a match measures the search alone).
+    book: bool,
 }
 
 impl EngineState {
@@ -104,6 +108,7 @@ impl EngineState {
             level: Level::Expert,
             game: Game::new(Variant::Spanish),
             table,
+            book: true,
         }
     }
 
@@ -113,6 +118,11 @@ impl EngineState {
 
     pub fn set_level(&mut self, level: Level) {
         self.level = level;
+    }
+
+    /// Whether Expert may play the opening book's moves (on unless turned off).
+    pub fn set_book(&mut self, book: bool) {
+        self.book = book;
     }
 
     pub fn game(&self) -> &Game {
@@ -152,7 +162,7 @@ impl EngineState {
 
     /// The move to play in the current position, or `None` when the side to move has none.
     pub fn go(&mut self, go: &Go, stop: Option<Arc<AtomicBool>>) -> Option<SearchResult> {
-        let opts = go.options(stop);
+        let opts = go.options(stop, self.book);
         best_move_with_table(&self.game, self.level, &opts, &mut self.table)
     }
 }
@@ -277,6 +287,7 @@ pub fn serve(
     input: impl BufRead + Send + 'static,
     out: &mut impl Write,
     hash_mb: usize,
+    book: bool,
 ) -> std::io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<String>();
@@ -298,6 +309,7 @@ pub fn serve(
         }
     });
     let mut state = EngineState::new(hash_mb);
+    state.set_book(book);
     for line in rx {
         if let Next::Quit = command(&mut state, &line, &stop, out)? {
             break;

@@ -92,6 +92,10 @@ pub struct MatchArgs {
     /// own; `damas engine` defaults to the same).
     #[arg(long = "hash-mb", default_value_t = DEFAULT_HASH_MB)]
     pub hash_mb: usize,
+    /// The in-process players never play from the opening book: every move is searched, so
+    /// that the match measures the search (engine commands take `damas engine --no-book`).
+    #[arg(long = "no-book")]
+    pub no_book: bool,
     /// Print every game's moves, with the mover's score after each searched move.
     #[arg(long = "show-moves")]
     pub show_moves: bool,
@@ -120,11 +124,12 @@ impl PlayerSpec {
         }
     }
 
-    fn start(&self, hash_mb: usize) -> Result<Box<dyn Player>, String> {
+    fn start(&self, hash_mb: usize, book: bool) -> Result<Box<dyn Player>, String> {
         Ok(match self {
             PlayerSpec::Level(level) => {
                 let mut state = EngineState::new(hash_mb);
                 state.set_level(*level);
+                state.set_book(book);
                 Box::new(Local(state))
             }
             PlayerSpec::Command(c) => Box::new(External::spawn(c)?),
@@ -650,10 +655,14 @@ fn run(args: MatchArgs) -> Result<ExitCode, String> {
             let tx = tx.clone();
             let (plan, next, enough) = (&plan, &next, &enough);
             let hash_mb = args.hash_mb;
+            let book = !args.no_book;
             let games = args.games as usize;
             scope.spawn(move || {
-                let players: Result<Vec<Box<dyn Player>>, String> =
-                    plan.players.iter().map(|p| p.start(hash_mb)).collect();
+                let players: Result<Vec<Box<dyn Player>>, String> = plan
+                    .players
+                    .iter()
+                    .map(|p| p.start(hash_mb, book))
+                    .collect();
                 let mut players = match players {
                     Ok(p) => p,
                     Err(e) => {

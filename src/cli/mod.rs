@@ -16,6 +16,7 @@ macro_rules! outln {
 
 pub mod ai_cmds;
 pub mod args;
+pub mod book_cmds;
 pub mod egdb_cmds;
 pub mod elo;
 pub mod engine_cmds;

@@ -2,7 +2,7 @@
 use super::fail;
 use super::pdn_cmds::{record_from_file, record_heading};
 use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
-use crate::app::i18n::{eval_text, exact_text, s as arg, tr, Lang};
+use crate::app::i18n::{eval_text, exact_text, s as arg, t, tr, Lang};
 use crate::engine::{Color, Game, Variant};
 use crate::fl;
 use crate::render;
@@ -120,6 +120,10 @@ pub fn review_lines_in(lang: Lang, game: &Game, r: &Review) -> Vec<String> {
             shown(lang, p.exact_before, p.eval_before),
             shown(lang, p.exact_after, p.eval_after),
         );
+        if p.book {
+            line.push_str("; ");
+            line.push_str(&t(lang, fl!("review-line-book")));
+        }
         if p.class.is_error() {
             line.push_str("; ");
             line.push_str(&tr(
@@ -204,6 +208,7 @@ pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value 
                 "refutation": line_notation(&game.positions()[p.ply + 1], &p.refutation),
                 "missed_shot": p.missed_shot,
                 "allowed_shot": p.allowed_shot,
+                "book": p.book,
             })
         })
         .collect();

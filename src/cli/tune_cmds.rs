@@ -492,7 +492,7 @@ fn replace_section(text: &str, variant: Variant, section: &str) -> String {
 }
 
 /// A file's text; a ZIP archive's members are read in place (stored or deflated).
-fn read_games_file(path: &Path) -> Result<String, String> {
+pub(crate) fn read_games_file(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bytes = if bytes.starts_with(b"PK\x03\x04") {
         unzip(&bytes).map_err(|e| format!("{}: {e}", path.display()))?

@@ -8,6 +8,7 @@ mod support;
 
 mod ballot;
 mod cli;
+mod cli_book;
 mod cli_help;
 mod cli_review;
 mod cli_unix;

@@ -6,6 +6,7 @@
 mod support;
 
 mod ai;
+mod book;
 mod gif;
 mod notation_fen_props;
 mod pdn_files;

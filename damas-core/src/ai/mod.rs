@@ -6,6 +6,7 @@
 //! (and on tokio's one-shot channel, so async code can await a pool's [`Ticket`]).
 
 mod board;
+pub mod book;
 pub mod egdb;
 mod eval;
 mod hash;
@@ -17,6 +18,7 @@ mod review;
 mod search;
 pub mod tune;
 
+pub use book::{Book, BookMove, BookPolicy};
 pub use egdb::{EndgameTables, EndgameVerdict};
 pub use eval::{
     basic as basic_evaluation, expert as expert_evaluation, Weights as EvalWeights,

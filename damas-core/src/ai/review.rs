@@ -13,6 +13,7 @@
 //! [`SearchPool`] (a few at a time, so a review never holds the pool for long), and
 //! [`review`] runs them on the calling thread; both assemble the same [`Review`].
 
+use super::book::Book;
 use super::egdb::{EndgameTables, EndgameVerdict};
 use super::level::{Level, SearchLimits, HARD_NODES};
 use super::pool::{JobClass, PoolError, SearchPool};
@@ -144,6 +145,9 @@ pub struct PlyReview {
     pub missed_shot: bool,
     /// The refutation is a shot for the opponent: the move walked into a combination.
     pub allowed_shot: bool,
+    /// The move is in the variant's opening book ([`Book::is_book_move`]): never judged
+    /// worse than good, whatever a short search says of it.
+    pub book: bool,
 }
 
 /// One player's figures.
@@ -517,8 +521,15 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             // a move never gains expected score against the best move.
             (expected_score(before) - expected_score(after)).max(0.0)
         };
+        let book =
+            !forced && Book::embedded(pos.variant()).is_some_and(|b| b.is_book_move(pos, &played));
+        // The masters' games know an opening better than a review's short search: a book
+        // move gives nothing away.
+        let loss = if book { 0.0 } else { loss };
         let class = if forced {
             MoveClass::OnlyMove
+        } else if book && best != played {
+            MoveClass::Good
         } else {
             MoveClass::of_loss(loss)
         };
@@ -543,6 +554,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
                 && is_shot(&after_pos, &refutation),
             best_line,
             refutation,
+            book,
         });
     }
     let chart = (0..=n).map(|i| for_white(i, evals[i].score)).collect();

@@ -7,6 +7,7 @@
 //! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
 //! side ahead avoids and the side behind seeks.
 
+use super::book::{Book, BookPolicy};
 use super::egdb::{EndgameTables, EndgameVerdict};
 use super::eval;
 use super::hash::{self, Bound, Table};
@@ -65,6 +66,11 @@ pub struct SearchOptions {
     /// Expert judges with its weights alone, without the network's correction — for the
     /// puzzles, whose margins (a win is 1.5 men over the static score) count material.
     pub weights_only: bool,
+    /// Expert plays a move of the variant's built-in opening book, without searching, when
+    /// the book knows the position well ([`BookPolicy::EXPERT`]; drawn with `seed`). Only
+    /// for the moves Expert plays: a judge of positions (the review, the puzzles, the
+    /// ballot's verdicts) wants the search's score.
+    pub book: bool,
 }
 
 /// A clock that can be shortened from another thread while the search runs, which then
@@ -181,6 +187,18 @@ fn search_on(
             nodes: 0,
             pv: vec![first],
         });
+    }
+    if opts.book && level == Level::Expert {
+        let book = Book::embedded(pos.variant());
+        if let Some(mv) = book.and_then(|b| b.choose(&pos, &BookPolicy::EXPERT, opts.seed)) {
+            return Some(SearchResult {
+                mv,
+                score: static_score(&pos),
+                depth: 0,
+                nodes: 0,
+                pv: vec![mv],
+            });
+        }
     }
     let mut rng = SmallRng::seed_from_u64(opts.seed);
     if style.random_one_in > 0 && rng.gen_ratio(1, style.random_one_in) {

@@ -937,3 +937,11 @@ activity-sign-in-refused = Discord did not confirm who you are. Close the Activi
 activity-discord-unreachable = Discord could not be reached to confirm who you are. Try again in a moment.
 activity-sign-in-failed = Signing in through Discord failed. Close the Activity and open it again.
 board-resign-confirm = Click again to resign
+
+## book
+# The opening book (issue 46): the review names the moves it holds.
+review-book = { $count ->
+    [one] One move came from the opening book
+   *[other] { $count } moves came from the opening book
+}, up to { $number } { $move }: masters play them, so none counts as an error.
+review-line-book = book

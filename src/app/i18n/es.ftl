@@ -939,3 +939,11 @@ activity-sign-in-refused = Discord no confirmó quién eres. Cierra la Actividad
 activity-discord-unreachable = No se pudo contactar con Discord para confirmar quién eres. Inténtalo de nuevo en un momento.
 activity-sign-in-failed = No se pudo iniciar sesión a través de Discord. Cierra la Actividad y vuelve a abrirla.
 board-resign-confirm = Pulsa otra vez para abandonar
+
+## book
+# The opening book (issue 46): the review names the moves it holds.
+review-book = { $count ->
+    [one] Una jugada salió del libro de aperturas
+   *[other] { $count } jugadas salieron del libro de aperturas
+}, hasta { $number } { $move }: las juegan los maestros, así que no cuentan como errores.
+review-line-book = libro

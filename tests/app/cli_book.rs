@@ -1,0 +1,94 @@
+//! `damas book build` and `damas book show` run as a program, and `damas review` naming book
+//! moves; bad input is a message with exit code 2 and writes nothing.
+
+use crate::support::cli::{ok, user_error};
+use serde_json::Value;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pdn/book.pdn");
+
+#[test]
+fn book_build_counts_the_games_and_show_lists_the_moves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("book.bin");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let said = ok(&[
+        "book",
+        "build",
+        "--variant",
+        "english",
+        FIXTURE,
+        "--out",
+        out_text,
+        "--min-games",
+        "2",
+    ]);
+    assert!(
+        said.starts_with("5 games counted (1 repeated another, 1 without a result, 1 from a set-up position, 0 unreadable); 4 positions of 2+ games within 40 plies;"),
+        "{said}"
+    );
+    let shown = ok(&["book", "show", "--book", out_text, "11-15", "23-19"]);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "8-11: 2 games, +1 =1 -0  score 62%",
+            "9-14: 1 game, +0 =1 -0  score 50%"
+        ],
+        "{shown}"
+    );
+    assert_eq!(
+        ok(&["book", "show", "--book", out_text, "9-14"]).trim(),
+        "not in the book"
+    );
+}
+
+#[test]
+fn book_commands_refuse_bad_input_with_a_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("book.bin");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let err = user_error(&[
+        "book",
+        "build",
+        "--variant",
+        "english",
+        FIXTURE,
+        "--out",
+        out_text,
+        "--plies",
+        "2",
+        "--skip-plies",
+        "2",
+    ]);
+    assert!(
+        err.contains("--skip-plies 2 leaves nothing of --plies 2"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    let err = user_error(&["book", "show", "--book", FIXTURE]);
+    assert!(err.contains("not an opening book"), "{err}");
+    let err = user_error(&["book", "show", "11-16", "11-15"]);
+    assert!(err.contains("move 2 \"11-15\""), "{err}");
+}
+
+#[test]
+fn review_names_the_book_moves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = dir.path().join("game.pdn");
+    std::fs::write(
+        &pdn,
+        "[GameType \"21\"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n",
+    )
+    .expect("temp file written");
+    let pdn = pdn.to_str().expect("a UTF-8 path");
+    let out = ok(&["review", "--pdn", pdn]);
+    let first = out.lines().nth(1).expect("a line for the first ply");
+    assert!(first.contains("; book"), "{out}");
+    let json: Value = serde_json::from_str(&ok(&["review", "--pdn", pdn, "--json"])).expect("JSON");
+    assert_eq!(json["plies"][0]["book"], true, "{json}");
+    assert!(
+        !["inaccuracy", "mistake", "blunder"]
+            .contains(&json["plies"][0]["class"].as_str().unwrap_or("")),
+        "{json}"
+    );
+}

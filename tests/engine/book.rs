@@ -1,0 +1,226 @@
+//! The opening book: the builder counts games exactly, the built-in English book knows the
+//! masters' main lines, Expert plays from it without searching (and searches when told not
+//! to use it), and the review calls a book move no error.
+
+use damas::ai::book::{self, Book, BookBuilder, BookMove, BookPolicy, BuildTally, GameUse};
+use damas::ai::{
+    assemble_review, best_move, Level, MoveClass, PositionEval, SearchLimits, SearchOptions,
+};
+use damas::engine::{read_pdn, Game, PdnResult, Position, Variant};
+
+const FIXTURE: &str = include_str!("../fixtures/pdn/book.pdn");
+
+fn built(plies: u32, min_games: u32) -> (Book, BuildTally, Vec<GameUse>) {
+    let mut b = BookBuilder::new(Variant::English, plies);
+    let uses = read_pdn(FIXTURE, Variant::English)
+        .map(|r| match r {
+            Ok(r) => b.add(&r.game, r.result.unwrap_or(PdnResult::Unfinished)),
+            Err(e) => panic!("the fixture's games are legal: {e}"),
+        })
+        .collect();
+    let tally = b.tally();
+    (b.finish(min_games), tally, uses)
+}
+
+fn after(moves: &[&str]) -> Position {
+    match Game::replay(Position::start(Variant::English), moves) {
+        Ok(g) => *g.position(),
+        Err((i, e)) => panic!("move {i} of the test line is illegal: {e}"),
+    }
+}
+
+/// `from-to +wins =draws -losses` of each book move, most played first.
+fn listed(book: &Book, moves: &[&str]) -> Vec<String> {
+    book.moves(&after(moves))
+        .iter()
+        .map(|m: &BookMove| format!("{}-{} +{} ={} -{}", m.from, m.to, m.wins, m.draws, m.losses))
+        .collect()
+}
+
+#[test]
+fn the_builder_counts_each_game_once_from_the_movers_side() {
+    let (book, tally, uses) = built(24, 1);
+    use GameUse::*;
+    assert_eq!(
+        uses,
+        [Counted, Counted, Counted, Duplicate, Counted, NoResult, SetUp, Counted]
+    );
+    assert_eq!(tally.counted, 5);
+    // In English Black moves first and "1-0" is Black's win.
+    assert_eq!(listed(&book, &[]), ["11-15 +1 =2 -1", "9-14 +0 =1 -0"]);
+    assert_eq!(
+        listed(&book, &["11-15"]),
+        ["23-19 +0 =2 -1", "22-18 +1 =0 -0"]
+    );
+    assert_eq!(
+        listed(&book, &["11-15", "23-19"]),
+        ["8-11 +1 =1 -0", "9-14 +0 =1 -0"]
+    );
+    assert_eq!(listed(&book, &["11-15", "22-18"]), ["15-22 +0 =0 -1"]);
+    assert_eq!(
+        listed(&book, &["11-15", "22-18", "15x22"]),
+        ["25-18 +1 =0 -0"]
+    );
+    // A draw counts half, and two drawn games more pull a small sample towards even.
+    let first = book.moves(&after(&[]))[0];
+    assert_eq!(first.score(), (1.0 + 1.0 + 1.0) / (4.0 + 2.0));
+    assert_eq!(book.len(), 8);
+}
+
+#[test]
+fn plies_and_min_games_bound_the_book() {
+    let (book, _, _) = built(24, 2);
+    // Games through each position: the start 5, then 4, 3 and 2 along 11-15 23-19 8-11.
+    assert_eq!(book.len(), 4);
+    assert_eq!(
+        listed(&book, &["11-15", "23-19", "8-11"]),
+        ["22-17 +0 =1 -1"]
+    );
+    assert!(listed(&book, &["11-15", "22-18"]).is_empty());
+    let (short, _, _) = built(2, 1);
+    // The start, after 11-15, after 9-14: the second ply is the last counted.
+    assert_eq!(short.len(), 3);
+    assert!(listed(&short, &["11-15", "23-19"]).is_empty());
+    assert_eq!((short.plies(), short.min_games()), (2, 1));
+}
+
+#[test]
+fn a_built_book_reads_back_from_its_bytes() {
+    let (book, _, _) = built(24, 1);
+    assert_eq!(Book::from_bytes(&book.to_bytes()).as_ref(), Ok(&book));
+}
+
+#[test]
+fn the_embedded_english_book_knows_the_main_lines() {
+    let book = Book::embedded(Variant::English).expect("English has a built-in book");
+    assert_eq!(
+        (book.plies(), book.min_games()),
+        (book::ENGLISH_PLIES, book::ENGLISH_MIN_GAMES)
+    );
+    let start = listed(book, &[]);
+    // 11-15 is the masters' first move by far; all seven first moves are played.
+    assert!(start[0].starts_with("11-15 "), "{start:?}");
+    assert_eq!(start.len(), 7, "{start:?}");
+    // The answers to 11-15 include the old main lines 23-19 and 22-18.
+    let replies = listed(book, &["11-15"]);
+    for main in ["23-19 ", "22-18 "] {
+        assert!(replies.iter().any(|r| r.starts_with(main)), "{replies:?}");
+    }
+    let good = book.good_moves(&after(&[]), &BookPolicy::EXPERT);
+    assert!(!good.is_empty());
+    assert!(Book::embedded(Variant::Spanish).is_none());
+}
+
+fn expert_opts(book: bool) -> SearchOptions {
+    SearchOptions {
+        seed: 7,
+        limits: Some(SearchLimits {
+            time: None,
+            nodes: None,
+            depth: Some(6),
+        }),
+        book,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn expert_plays_a_book_move_without_searching_and_searches_without_the_book() {
+    let game = Game::replay(Position::start(Variant::English), &["11-15", "23-19"])
+        .expect("legal opening");
+    let book = Book::embedded(Variant::English).expect("built in");
+    let good = book.good_moves(game.position(), &BookPolicy::EXPERT);
+    let from_book = best_move(&game, Level::Expert, &expert_opts(true)).expect("a move");
+    assert_eq!(from_book.nodes, 0, "the book's move needs no search");
+    assert!(good.iter().any(|(m, _)| *m == from_book.mv));
+    let searched = best_move(&game, Level::Expert, &expert_opts(false)).expect("a move");
+    assert!(searched.nodes > 0, "without the book Expert searches");
+    // Only Expert opens from the book.
+    let hard = best_move(&game, Level::Hard, &expert_opts(true)).expect("a move");
+    assert!(hard.nodes > 0);
+}
+
+#[test]
+fn the_review_calls_a_book_move_no_error() {
+    // 11-15 is the book's main move; the judge's line prefers 9-14 and, were it right, 11-15
+    // would lose three men's worth.
+    let judged = |variant: Variant| {
+        let mut game = Game::new(variant);
+        let start = Position::start(variant);
+        let legal = start.legal_moves();
+        let first = match variant {
+            Variant::English => game.play_text("11-15").expect("legal"),
+            _ => {
+                game.play(legal[0]).expect("legal");
+                legal[0]
+            }
+        };
+        let other = legal
+            .into_iter()
+            .find(|m| *m != first)
+            .expect("another move");
+        let evals = vec![
+            Some(PositionEval {
+                score: 0,
+                line: vec![other],
+                exact: None,
+            }),
+            Some(PositionEval {
+                score: 300,
+                line: vec![],
+                exact: None,
+            }),
+        ];
+        assemble_review(&game, evals).plies[0].clone()
+    };
+    let english = judged(Variant::English);
+    assert!(english.book);
+    assert_eq!(english.class, MoveClass::Good);
+    assert_eq!(english.loss, 0.0);
+    // The same judgement where no book holds the move (Spanish has none): a blunder.
+    let spanish = judged(Variant::Spanish);
+    assert!(!spanish.book);
+    assert_eq!(spanish.class, MoveClass::Blunder);
+}
+
+/// The text of `../shared/pdn/<name>` (a ZIP's one member unpacked); `None`, the test skipped,
+/// when it is not there.
+fn archive(name: &str) -> Option<String> {
+    use std::io::Read;
+    let path = crate::support::shared_data(&format!("pdn/{name}"))?;
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = Vec::new();
+    if name.ends_with(".zip") {
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+        let mut member = zip.by_index(0).expect("its one member");
+        member.read_to_end(&mut text).expect("the member inflates");
+    } else {
+        text = bytes;
+    }
+    Some(String::from_utf8_lossy(&text).into_owned())
+}
+
+#[test]
+fn the_embedded_book_is_the_archives_rebuilt() {
+    let Some(oca) = archive("OCA_2.0.zip") else {
+        return;
+    };
+    let Some(tinsley) = archive("tinsley.pdn") else {
+        return;
+    };
+    let mut b = BookBuilder::new(Variant::English, book::ENGLISH_PLIES);
+    for text in [&oca, &tinsley] {
+        for r in read_pdn(text, Variant::English).flatten() {
+            b.add(&r.game, r.result.unwrap_or(PdnResult::Unfinished));
+        }
+    }
+    let rebuilt = b.finish(book::ENGLISH_MIN_GAMES);
+    let embedded = Book::embedded(Variant::English).expect("built in");
+    assert!(
+        &rebuilt == embedded,
+        "data/book-english.bin is not what the archives give ({} positions rebuilt, {} built in): \
+         build it again with the command in docs/CLI.md",
+        rebuilt.len(),
+        embedded.len()
+    );
+}

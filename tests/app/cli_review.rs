@@ -29,7 +29,15 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&["review", "--deep-nodes", SMALL_DEEP_NODES, "--variant", "spanish", "--pdn", &pdn]);
+    let out = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+    ]);
     // Which game, read as which variant; four plies, then a line per player.
     let (heading, plies) = out.split_once('\n').expect("a heading");
     assert_eq!(
@@ -64,7 +72,16 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
 fn review_json_names_the_refutation() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&["review", "--deep-nodes", SMALL_DEEP_NODES, "--variant", "spanish", "--pdn", &pdn, "--json"]);
+    let out = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--json",
+    ]);
     let v: Value = serde_json::from_str(&out).expect("JSON");
     let first = &v["plies"][0];
     assert_eq!(first["move"], "4-7");
@@ -148,7 +165,15 @@ fn review_gif_and_replay_take_any_game_of_a_file() {
         first.lines().nth(1).unwrap_or("").contains("11-15"),
         "{first}"
     );
-    let second = ok(&["review", "--deep-nodes", SMALL_DEEP_NODES, "--pdn", &pdn, "--game", "2"]);
+    let second = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--pdn",
+        &pdn,
+        "--game",
+        "2",
+    ]);
     let lines: Vec<&str> = second.lines().skip(1).collect();
     assert_eq!(lines.len(), 6, "{second}");
     assert!(
@@ -260,7 +285,15 @@ fn review_speaks_spanish_with_lang_es() {
     ]);
     assert_eq!(
         english,
-        ok(&["review", "--deep-nodes", SMALL_DEEP_NODES, "--variant", "spanish", "--pdn", &pdn]),
+        ok(&[
+            "review",
+            "--deep-nodes",
+            SMALL_DEEP_NODES,
+            "--variant",
+            "spanish",
+            "--pdn",
+            &pdn
+        ]),
         "English is the default"
     );
     let out = ok(&[

@@ -601,7 +601,10 @@ impl App {
         if !self.pool.has_room() {
             return failed(ReviewFailed::Busy);
         }
-        let options = ReviewOptions::default();
+        let options = ReviewOptions {
+            deep_positions: self.settings.review_deep_positions,
+            ..ReviewOptions::default()
+        };
         let review = match review_in_pool(&self.pool, &game, &options, progress).await {
             Ok(r) => r,
             Err(ReviewError::NoMoves) => return failed(ReviewFailed::NoMoves),

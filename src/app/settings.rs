@@ -49,6 +49,11 @@ pub struct Settings {
     pub max_challenges: usize,
     /// `DAMAS_MAX_REVIEWS`: reviews being made at once, for everyone (one per person).
     pub max_reviews: usize,
+    /// Positions a review searches again more deeply, at most ([`ReviewOptions`]'s
+    /// `deep_positions`). No variable sets it: tests lower it to keep their CPU small.
+    ///
+    /// [`ReviewOptions`]: crate::ai::ReviewOptions
+    pub review_deep_positions: usize,
     /// `DAMAS_SEARCH_QUEUE`: searches waiting beyond which new games against the bot,
     /// reviews and replays are refused ("the bot is busy"); the bot's moves in games under
     /// way are never refused.
@@ -79,6 +84,7 @@ impl Default for Settings {
             max_bot_games: DEFAULT_MAX_BOT_GAMES,
             max_challenges: DEFAULT_MAX_CHALLENGES,
             max_reviews: DEFAULT_MAX_REVIEWS,
+            review_deep_positions: crate::ai::DEEP_POSITIONS,
             search_queue: DEFAULT_SEARCH_QUEUE,
             keep_games_days: Some(DEFAULT_KEEP_GAMES_DAYS),
             privacy_url: None,
@@ -97,8 +103,8 @@ const EXPERT_DEFAULT_TIME: Duration = match Level::Expert.default_time() {
 pub const DEFAULT_MAX_BOT_GAMES: usize = 3;
 /// Each challenge pings someone: a handful at once is plenty.
 pub const DEFAULT_MAX_CHALLENGES: usize = 3;
-/// A review searches every position at hard's budget (seconds of CPU) on the queue expert
-/// moves use, shortening their thinking: two at once on a small machine.
+/// A review searches every position at hard's budget, then a few again much more deeply
+/// (half a minute of CPU), after every bot move: two at once on a small machine.
 pub const DEFAULT_MAX_REVIEWS: usize = 2;
 /// Above the load benchmark's peak (90 games against the bot started at once), far below
 /// what would keep a move waiting for minutes.

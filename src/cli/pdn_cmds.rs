@@ -337,6 +337,18 @@ pub fn record_from_file(
     }
 }
 
+/// Every game of a PDN file, each followed to its end as in [`record_from_file`], or why it
+/// cannot be read (one message each); the error is about the file itself.
+pub fn records_from_file(
+    variant: Option<Variant>,
+    path: &Path,
+) -> Result<Vec<Result<PdnRecord, String>>, String> {
+    let text = read_text(path)?;
+    Ok(games(&text, variant)
+        .map(|g| g.map_err(|r| refusal_line(&r)))
+        .collect())
+}
+
 /// Which game of which file, and the variant it was read as, with why: "game 2 of
 /// two.pdn, Spanish draughts (as its GameType tag says)". What `review`, `replay --pdn`
 /// and `gif` print first.

@@ -1,9 +1,11 @@
 //! `damas review | gif`: a game from a PDN file, judged move by move or drawn as an animation.
 use super::fail;
-use super::pdn_cmds::{record_from_file, record_heading};
-use crate::ai::{self, line_notation, Review, ReviewOptions, MATE, MATE_BOUND, TABLE_BOUND};
+use super::pdn_cmds::{record_from_file, record_heading, records_from_file};
+use crate::ai::{
+    self, line_notation, Review, ReviewOptions, SearchPool, MATE, MATE_BOUND, TABLE_BOUND,
+};
 use crate::app::i18n::{eval_text, exact_text, s as arg, t, tr, Lang};
-use crate::engine::{Color, Game, Variant};
+use crate::engine::{Color, Game, PdnResult, Variant};
 use crate::fl;
 use crate::render;
 use clap::Args;
@@ -21,14 +23,29 @@ pub struct ReviewArgs {
     #[arg(long)]
     pub pdn: PathBuf,
     /// Which game of the file, from 1.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "all")]
     pub game: usize,
+    /// Every game of the file: a line each (the loser's mistakes and blunders, or each
+    /// side's in a draw, and the seconds taken), then the totals; with --json, one document
+    /// a line, each game's whole review.
+    #[arg(long)]
+    pub all: bool,
     /// One JSON document instead of lines.
     #[arg(long)]
     pub json: bool,
     /// The language of the words: es or en (the JSON's evaluations in words too).
     #[arg(long, default_value = "en", value_parser = language)]
     pub lang: Lang,
+    /// Search threads: 1 reviews on this thread; more run each review's searches on a
+    /// search pool of that many threads, as the bot does.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+    /// Nodes of the deeper search of a position (the review's default unless given).
+    #[arg(long)]
+    pub deep_nodes: Option<u64>,
+    /// Positions searched deeply at most (0: the quick pass only).
+    #[arg(long)]
+    pub deep_positions: Option<usize>,
 }
 
 /// `--lang`'s value.
@@ -53,13 +70,52 @@ pub struct GifArgs {
     pub out: PathBuf,
 }
 
+/// The review's options as the arguments set them.
+fn options_of(a: &ReviewArgs) -> ReviewOptions {
+    let mut options = ReviewOptions::default();
+    if let Some(nodes) = a.deep_nodes {
+        options.deep.nodes = Some(nodes);
+    }
+    if let Some(positions) = a.deep_positions {
+        options.deep_positions = positions;
+    }
+    options
+}
+
+/// Reviews `game` on this thread or on `pool`.
+fn review_on(
+    pool: Option<&(SearchPool, tokio::runtime::Runtime)>,
+    game: &Game,
+    options: &ReviewOptions,
+) -> Result<Review, ai::ReviewError> {
+    match pool {
+        None => ai::review(game, options, |_, _| {}),
+        Some((pool, runtime)) => {
+            runtime.block_on(ai::review_in_pool(pool, game, options, |_, _| {}))
+        }
+    }
+}
+
 pub fn review(a: ReviewArgs) -> ExitCode {
+    let options = options_of(&a);
+    let pool = if a.threads > 1 {
+        let runtime = match tokio::runtime::Builder::new_current_thread().build() {
+            Ok(r) => r,
+            Err(e) => return fail(format!("cannot start the review's runtime: {e}")),
+        };
+        Some((SearchPool::new(usize::from(a.threads), 256), runtime))
+    } else {
+        None
+    };
+    if a.all {
+        return review_all(&a, &options, pool.as_ref());
+    }
     let record = match record_from_file(a.variant, &a.pdn, a.game) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     let game = &record.game;
-    let r = match ai::review(game, &ReviewOptions::default(), |_, _| {}) {
+    let r = match review_on(pool.as_ref(), game, &options) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
@@ -70,6 +126,103 @@ pub fn review(a: ReviewArgs) -> ExitCode {
         for line in review_lines_in(a.lang, game, &r) {
             outln!("{line}");
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Mistakes and blunders of one side.
+fn errors_of(r: &Review, c: Color) -> usize {
+    let s = r.player(c);
+    s.mistakes + s.blunders
+}
+
+/// `damas review --all`: each game of the file reviewed, with what calibrating the review
+/// needs — in a decided game, whether the loser's errors are named; in a draw, how many
+/// errors the review names anyway.
+fn review_all(
+    a: &ReviewArgs,
+    options: &ReviewOptions,
+    pool: Option<&(SearchPool, tokio::runtime::Runtime)>,
+) -> ExitCode {
+    let records = match records_from_file(a.variant, &a.pdn) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let (mut decided, mut named, mut draws, mut draw_errors) = (0usize, 0usize, 0usize, 0usize);
+    let mut seconds = 0.0;
+    for (i, record) in records.iter().enumerate() {
+        let number = i + 1;
+        let record = match record {
+            Ok(r) => r,
+            Err(why) => {
+                outln!("game {number}: not reviewed: {why}");
+                continue;
+            }
+        };
+        let started = std::time::Instant::now();
+        let r = match review_on(pool, &record.game, options) {
+            Ok(r) => r,
+            Err(e) => {
+                outln!("game {number}: not reviewed: {e}");
+                continue;
+            }
+        };
+        let took = started.elapsed().as_secs_f64();
+        seconds += took;
+        let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+        let name = |c: Color| record.tag(side(c)).unwrap_or("?").to_string();
+        let result = match record.result {
+            Some(PdnResult::Win(winner)) => {
+                let loser = !winner;
+                decided += 1;
+                let errors = errors_of(&r, loser);
+                if errors > 0 {
+                    named += 1;
+                }
+                format!(
+                    "{} ({}) lost: {errors} mistakes+blunders",
+                    side(loser),
+                    name(loser)
+                )
+            }
+            Some(PdnResult::Draw) => {
+                draws += 1;
+                let (w, b) = (errors_of(&r, Color::White), errors_of(&r, Color::Black));
+                draw_errors += w + b;
+                format!("drawn: White {w}, Black {b} mistakes+blunders")
+            }
+            _ => "unfinished".to_string(),
+        };
+        if a.json {
+            let mut doc = review_json_in(a.lang, &record.game, &r);
+            doc["game"] = json!(number);
+            doc["white_name"] = json!(name(Color::White));
+            doc["black_name"] = json!(name(Color::Black));
+            doc["result"] = json!(record.tag("Result"));
+            doc["seconds"] = json!((took * 10.0).round() / 10.0);
+            outln!("{doc}");
+        } else {
+            outln!(
+                "game {number}: {result}; {} positions searched deeply, {:.1} M nodes, {took:.1} s",
+                r.deep_positions,
+                r.nodes as f64 / 1e6
+            );
+        }
+    }
+    if !a.json {
+        let share = |k: usize, of: usize| 100.0 * k as f64 / of.max(1) as f64;
+        outln!(
+            "decided games: {decided}, the loser's mistake or blunder named in {named} ({:.0}%)",
+            share(named, decided)
+        );
+        outln!(
+            "draws: {draws}, mistakes+blunders {draw_errors} ({:.2} per draw per side)",
+            draw_errors as f64 / (2 * draws).max(1) as f64
+        );
+        outln!(
+            "time: {seconds:.0} s in all, {:.1} s a game",
+            seconds / records.len().max(1) as f64
+        );
     }
     ExitCode::SUCCESS
 }
@@ -209,6 +362,7 @@ pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value 
                 "missed_shot": p.missed_shot,
                 "allowed_shot": p.allowed_shot,
                 "book": p.book,
+                "deep": p.deep,
             })
         })
         .collect();
@@ -231,6 +385,8 @@ pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value 
         "evals": r.evals,
         "white": player(Color::White),
         "black": player(Color::Black),
+        "nodes": r.nodes,
+        "deep_positions": r.deep_positions,
     })
 }
 

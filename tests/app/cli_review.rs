@@ -10,6 +10,10 @@ use std::path::Path;
 /// White's 4-7 walks into Black's two-for-one shot 19-14, 10x19, 22x8.
 const SHOT_GAME: &str = "[GameType \"24\"]\n[SetUp \"1\"]\n[FEN \"W:W1-5,9-12:B18,19,22,25,26,29-32\"]\n\n1. 4-7 19-14 2. 10x19 22x8 *\n";
 
+/// The deeper pass's budget in these reviews: enough to confirm a three-ply shot, at little
+/// CPU.
+const SMALL_DEEP_NODES: &str = "400000";
+
 /// A variant's name as the command line prints it.
 fn name(v: Variant) -> String {
     damas::app::i18n::variant_name(Lang::En, v)
@@ -25,7 +29,15 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&["review", "--variant", "spanish", "--pdn", &pdn]);
+    let out = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+    ]);
     // Which game, read as which variant; four plies, then a line per player.
     let (heading, plies) = out.split_once('\n').expect("a heading");
     assert_eq!(
@@ -60,7 +72,16 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
 fn review_json_names_the_refutation() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&["review", "--variant", "spanish", "--pdn", &pdn, "--json"]);
+    let out = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--variant",
+        "spanish",
+        "--pdn",
+        &pdn,
+        "--json",
+    ]);
     let v: Value = serde_json::from_str(&out).expect("JSON");
     let first = &v["plies"][0];
     assert_eq!(first["move"], "4-7");
@@ -139,12 +160,20 @@ const TWO_GAMES: &str =
 fn review_gif_and_replay_take_any_game_of_a_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "two.pdn", TWO_GAMES);
-    let first = ok(&["review", "--pdn", &pdn]);
+    let first = ok(&["review", "--deep-nodes", SMALL_DEEP_NODES, "--pdn", &pdn]);
     assert!(
         first.lines().nth(1).unwrap_or("").contains("11-15"),
         "{first}"
     );
-    let second = ok(&["review", "--pdn", &pdn, "--game", "2"]);
+    let second = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--pdn",
+        &pdn,
+        "--game",
+        "2",
+    ]);
     let lines: Vec<&str> = second.lines().skip(1).collect();
     assert_eq!(lines.len(), 6, "{second}");
     assert!(
@@ -245,6 +274,8 @@ fn review_speaks_spanish_with_lang_es() {
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
     let english = ok(&[
         "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
         "--variant",
         "spanish",
         "--pdn",
@@ -254,11 +285,21 @@ fn review_speaks_spanish_with_lang_es() {
     ]);
     assert_eq!(
         english,
-        ok(&["review", "--variant", "spanish", "--pdn", &pdn]),
+        ok(&[
+            "review",
+            "--deep-nodes",
+            SMALL_DEEP_NODES,
+            "--variant",
+            "spanish",
+            "--pdn",
+            &pdn
+        ]),
         "English is the default"
     );
     let out = ok(&[
         "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
         "--variant",
         "spanish",
         "--pdn",
@@ -285,6 +326,8 @@ fn review_speaks_spanish_with_lang_es() {
     }
     let json = ok(&[
         "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
         "--variant",
         "spanish",
         "--pdn",

@@ -164,14 +164,16 @@ fn the_review_calls_a_book_move_no_error() {
                 score: 0,
                 line: vec![other],
                 exact: None,
+                nodes: 0,
             }),
             Some(PositionEval {
                 score: 300,
                 line: vec![],
                 exact: None,
+                nodes: 0,
             }),
         ];
-        assemble_review(&game, evals).plies[0].clone()
+        assemble_review(&game, evals, &[]).plies[0].clone()
     };
     let english = judged(Variant::English);
     assert!(english.book);

@@ -374,6 +374,37 @@ fn a_long_job_is_not_hurried_by_another_long_job() {
     assert_eq!(wait(second), Ok(()));
 }
 
+/// A review's searches come after every bot move: an expert move queued behind a running
+/// review search hurries it, and starts before the review's next search, which waited first.
+#[test]
+fn an_expert_move_hurries_a_review_search_and_starts_before_the_next_one() {
+    let pool = SearchPool::new(1, 16);
+    let (started_tx, started_rx) = mpsc::channel();
+    let review = pool.submit(JobClass::Review, move |ctx| {
+        let hurry = ctx.hurry();
+        let _ = started_tx.send(());
+        // Only a hurry ends this job early; PATIENCE bounds a broken pool.
+        let waited = std::time::Instant::now();
+        while !hurry.load(Ordering::Relaxed) && waited.elapsed() < PATIENCE {
+            std::thread::yield_now();
+        }
+        hurry.load(Ordering::Relaxed)
+    });
+    if started_rx.recv_timeout(PATIENCE).is_err() {
+        panic!("the review job never started");
+    }
+    let job = start_order_recorder();
+    let next_review = pool.submit(JobClass::Review, job(Level::Hard));
+    let expert = pool.submit(JobClass::of(Level::Expert), job(Level::Expert));
+    assert_eq!(
+        wait(review),
+        Ok(true),
+        "the queued expert move hurried the review's search"
+    );
+    assert_eq!(wait(expert), Ok(0), "the expert move started first");
+    assert_eq!(wait(next_review), Ok(1));
+}
+
 #[test]
 fn each_worker_keeps_one_table_for_every_search() {
     let pool = SearchPool::new(1, 16);

@@ -1,8 +1,11 @@
 //! Game review: a move that walks into a known shot is a blunder refuted by the shot, a forced
-//! move is never judged, and the pool's review is the same as the one on the calling thread.
+//! move is never judged, the pool's review is the same as the one on the calling thread, the
+//! budgets are kept (counted in nodes).
 
+use crate::support::search::long_game;
 use damas::ai::{
-    review, review_in_pool, MoveClass, ReviewError, ReviewOptions, SearchPool, HARD_NODES,
+    review, review_in_pool, MoveClass, ReviewError, ReviewOptions, SearchLimits, SearchPool,
+    HARD_NODES,
 };
 use damas::engine::{Color, Game, Position, Variant};
 
@@ -21,8 +24,26 @@ fn game_from(fen: &str, moves: &[&str]) -> Game {
     }
 }
 
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
+        time: None,
+        nodes: Some(n),
+        depth: None,
+    }
+}
+
+/// Budgets small enough for a test's CPU, the deeper one ten times the quick one.
+fn small() -> ReviewOptions {
+    ReviewOptions {
+        quick: nodes(20_000),
+        deep: nodes(200_000),
+        deep_positions: 6,
+        ..ReviewOptions::default()
+    }
+}
+
 fn reviewed(game: &Game) -> damas::ai::Review {
-    match review(game, &ReviewOptions::default(), |_, _| {}) {
+    match review(game, &small(), |_, _| {}) {
         Ok(r) => r,
         Err(e) => panic!("review failed: {e}"),
     }
@@ -36,6 +57,7 @@ fn a_move_that_allows_a_shot_is_a_blunder_refuted_by_the_shot() {
     assert_eq!(blunder.mover, Color::White);
     assert_eq!(blunder.played_text, "4-7");
     assert_eq!(blunder.class, MoveClass::Blunder, "{blunder:?}");
+    assert!(blunder.deep, "judged by the deeper pass: {blunder:?}");
     assert!(
         blunder.allowed_shot,
         "the refutation is a shot: {blunder:?}"
@@ -106,9 +128,10 @@ fn a_game_without_moves_is_refused() {
 #[test]
 fn the_pool_gives_the_same_review_and_reports_progress() {
     let game = game_from(BEFORE_SHOT, &["4-7", "19-14", "10x19", "22x8", "5-10"]);
-    let options = ReviewOptions::default();
-    assert_eq!(options.limits.nodes, Some(HARD_NODES));
+    assert_eq!(ReviewOptions::default().quick.nodes, Some(HARD_NODES));
+    let options = small();
     let here = reviewed(&game);
+    let deep_searched = here.deep_positions;
     let pool = SearchPool::new(2, 32);
     let mut seen = Vec::new();
     let runtime = match tokio::runtime::Builder::new_current_thread().build() {
@@ -121,16 +144,67 @@ fn the_pool_gives_the_same_review_and_reports_progress() {
         }))
         .map_err(|e| e.to_string());
     assert_eq!(pooled, Ok(here));
-    // One report per searched position (the forced 10x19 is not searched), in order.
+    // One report per search, in order: every position with a choice (the forced 10x19 is
+    // not searched) once quickly, then the deeper pass's; the total is the most there can
+    // be, and the last report says the review is done.
     let positions = game.positions();
-    let total = (0..positions.len())
+    let quick = (0..positions.len())
         .filter(|&i| {
             let moves = positions[i].count_legal_moves();
             moves > 1 || (i == game.ply() && moves > 0)
         })
         .count();
-    assert!(total < positions.len());
-    assert_eq!(seen, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
+    assert!(quick < positions.len());
+    let searches = quick + deep_searched;
+    assert!(deep_searched > 0, "the blunder is looked at again");
+    let most = quick + options.deep_positions.min(quick);
+    let mut expected: Vec<(usize, usize)> = (1..=searches).map(|d| (d, most)).collect();
+    if searches < most {
+        expected.push((searches, searches));
+    }
+    assert_eq!(seen, expected);
+}
+
+/// The budgets are counts of nodes, never of time: a review visits at most the quick budget
+/// for each position with a choice and the deep one for at most `deep_positions` of them.
+#[test]
+fn the_review_keeps_to_its_node_budgets() {
+    let game = long_game(Variant::Spanish, 60);
+    let options = ReviewOptions {
+        quick: nodes(5_000),
+        deep: nodes(40_000),
+        deep_positions: 4,
+        ..ReviewOptions::default()
+    };
+    let r = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let positions = game.positions();
+    let searched = (0..positions.len())
+        .filter(|&i| {
+            let moves = positions[i].count_legal_moves();
+            moves > 1 || (i == game.ply() && moves > 0)
+        })
+        .count();
+    assert!(r.deep_positions <= 4, "{} deep searches", r.deep_positions);
+    let budget = options.node_budget(searched).unwrap_or(0);
+    assert!(
+        r.nodes > 0 && r.nodes <= budget,
+        "{} nodes of {budget}",
+        r.nodes
+    );
+    // The quick pass alone keeps to the quick budget.
+    let quick_only = ReviewOptions {
+        deep_positions: 0,
+        ..options
+    };
+    let q = match review(&game, &quick_only, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(q.deep_positions, 0);
+    assert!(q.nodes <= 5_000 * searched as u64, "{} nodes", q.nodes);
 }
 
 /// English, two kings against one, with endgame tables built for it: the review is exact.

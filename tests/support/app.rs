@@ -94,6 +94,8 @@ impl World {
 pub fn seeded(seed: u64) -> Settings {
     Settings {
         bot_seed: Some(seed),
+        // A review's deeper pass, kept to a couple of positions: tests' CPU is a goal too.
+        review_deep_positions: 2,
         ..Settings::default()
     }
 }

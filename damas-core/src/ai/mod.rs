@@ -32,10 +32,10 @@ pub use pool::{
     EXPERT_FLOOR_UNDER_LOAD,
 };
 pub use review::{
-    assemble as assemble_review, evaluate_position, expected_score, format_men, line_notation,
-    move_accuracy, read_eval, review, review_in_pool, EvalReading, MoveClass, PlayerSummary,
-    PlyReview, PositionEval, Review, ReviewError, ReviewOptions, BLUNDER, EVEN_WITHIN,
-    EXPECTED_SCORE_SCALE, INACCURACY, MISTAKE,
+    assemble as assemble_review, deep_candidates, evaluate_position, expected_score, format_men,
+    line_notation, move_accuracy, read_eval, review, review_in_pool, EvalReading, MoveClass,
+    PlayerSummary, PlyReview, PositionEval, Review, ReviewError, ReviewOptions, BLUNDER,
+    DEEP_NODES, DEEP_POSITIONS, EVEN_WITHIN, EXPECTED_SCORE_SCALE, INACCURACY, MISTAKE, SWING,
 };
 pub use search::{
     best_move, best_move_with_table, Hurry, SearchOptions, SearchResult, MATE, MATE_BOUND,

@@ -2,11 +2,12 @@
 //!
 //! The bot's moves, and later game reviews, puzzle checks and GIFs, run here rather than on
 //! the async runtime: a few dedicated OS threads, each keeping one transposition table for
-//! its whole life. Jobs wait in three queues, one per [`JobClass`]: a job starts before every
+//! its whole life. Jobs wait in four queues, one per [`JobClass`]: a job starts before every
 //! waiting job of a slower class, first come first served inside a class, so an easy move is
-//! never stuck behind hard or expert searches; and a quick or short job that finds every
-//! thread busy with long ones hurries one of them ([`JobContext::hurry`]), so it waits at most
-//! about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole expert search. When many jobs wait, an
+//! never stuck behind hard or expert searches, nor a bot's move behind a review's; and a job
+//! that finds every thread busy with slower ones hurries one of them ([`JobContext::hurry`]):
+//! a review's search first, for any bot move, else an expert search, for a quick or short
+//! job; so it waits at most about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole slow search. When many jobs wait, an
 //! expert search thinks for less ([`expert_time_under_load`]). Search threads run at a lower
 //! CPU priority than the rest of the process, so answering people comes before thinking.
 //! Results come back through a [`Ticket`], awaited from async code or waited for on a plain
@@ -37,13 +38,20 @@ pub enum JobClass {
     Quick,
     /// Bounded by a node budget, done within about a third of a second (hard).
     Short,
-    /// On a clock or long by nature (expert, a whole game's review).
+    /// On a clock or long by nature (expert).
     Long,
+    /// One position of a game's review: nobody is playing, so any bot move goes first.
+    Review,
 }
 
 impl JobClass {
     /// The classes in the order their jobs start.
-    pub const BY_PRIORITY: [JobClass; 3] = [JobClass::Quick, JobClass::Short, JobClass::Long];
+    pub const BY_PRIORITY: [JobClass; 4] = [
+        JobClass::Quick,
+        JobClass::Short,
+        JobClass::Long,
+        JobClass::Review,
+    ];
 
     /// Its name in logs and metrics.
     pub const fn id(self) -> &'static str {
@@ -51,6 +59,7 @@ impl JobClass {
             JobClass::Quick => "quick",
             JobClass::Short => "short",
             JobClass::Long => "long",
+            JobClass::Review => "review",
         }
     }
 
@@ -106,6 +115,7 @@ pub struct JobContext<'a> {
     hurry: Arc<AtomicBool>,
     /// The jobs queued now, for the search's clock.
     queued: &'a Arc<AtomicUsize>,
+    /// A long or review job: one that can be hurried.
     long: bool,
 }
 
@@ -120,13 +130,14 @@ impl JobContext<'_> {
         Arc::clone(self.stop)
     }
 
-    /// Raised when a quick or short job waits for this thread (long jobs only): a long job should
-    /// return what it has once it has had [`EXPERT_FLOOR_UNDER_LOAD`].
+    /// Raised when a quicker job waits for this thread (long and review jobs only: a quick or
+    /// short job for a long one, any bot move for a review's): the job should return what it
+    /// has once it has had [`EXPERT_FLOOR_UNDER_LOAD`].
     pub fn hurry(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.hurry)
     }
 
-    /// [`best_move`] with this thread's transposition table. In a long job, unless `opts`
+    /// [`best_move`] with this thread's transposition table. In a long or review job, unless `opts`
     /// brings a hurry of its own, the search also obeys [`JobContext::hurry`], and a clock
     /// shrinks as jobs queue up ([`expert_time_under_load`], the queue read as it runs).
     pub fn best_move(
@@ -189,12 +200,14 @@ where
 #[derive(Default)]
 struct Queues {
     /// One queue per [`JobClass`], in [`JobClass::BY_PRIORITY`] order.
-    waiting: [VecDeque<Box<dyn QueuedJob>>; 3],
+    waiting: [VecDeque<Box<dyn QueuedJob>>; 4],
     closed: bool,
     /// Workers waiting for a job.
     idle: usize,
     /// The hurry flags of the long jobs running now that nobody has hurried yet.
     unhurried_long: Vec<Arc<AtomicBool>>,
+    /// The same for the review jobs running now.
+    unhurried_review: Vec<Arc<AtomicBool>>,
 }
 
 impl Queues {
@@ -380,13 +393,20 @@ impl SearchPool {
         self.shared
             .queued
             .store(queues.backlog(), Ordering::Relaxed);
-        // A quicker job with no idle worker would wait for a whole long search: one of those
-        // is told to finish soon (the oldest, likeliest to be near its end anyway).
-        if class < JobClass::Long && queues.idle == 0 && !queues.unhurried_long.is_empty() {
-            queues
-                .unhurried_long
-                .remove(0)
-                .store(true, Ordering::Relaxed);
+        // A quicker job with no idle worker would wait for a whole slow search: one of those
+        // is told to finish soon (the oldest, likeliest to be near its end anyway), a
+        // review's before an expert move's.
+        if queues.idle == 0 {
+            let slower = if class < JobClass::Review && !queues.unhurried_review.is_empty() {
+                Some(queues.unhurried_review.remove(0))
+            } else if class < JobClass::Long && !queues.unhurried_long.is_empty() {
+                Some(queues.unhurried_long.remove(0))
+            } else {
+                None
+            };
+            if let Some(flag) = slower {
+                flag.store(true, Ordering::Relaxed);
+            }
         }
         drop(queues);
         self.shared.work_ready.notify_one();
@@ -465,11 +485,12 @@ fn work(shared: &Shared, table_bytes: usize) {
                 match next {
                     Some((job, _)) if job.abandoned() => continue,
                     Some((job, class)) => {
-                        let long = class == JobClass::Long;
-                        if long {
-                            queues.unhurried_long.push(Arc::clone(&hurry));
+                        match class {
+                            JobClass::Long => queues.unhurried_long.push(Arc::clone(&hurry)),
+                            JobClass::Review => queues.unhurried_review.push(Arc::clone(&hurry)),
+                            JobClass::Quick | JobClass::Short => {}
                         }
-                        break (job, queues.len(), long);
+                        break (job, queues.len(), class >= JobClass::Long);
                     }
                     None => {
                         queues.idle += 1;
@@ -492,9 +513,12 @@ fn work(shared: &Shared, table_bytes: usize) {
         };
         job.run(&mut ctx);
         if long {
-            shared
-                .lock()
+            let mut queues = shared.lock();
+            queues
                 .unhurried_long
+                .retain(|flag| !Arc::ptr_eq(flag, &hurry));
+            queues
+                .unhurried_review
                 .retain(|flag| !Arc::ptr_eq(flag, &hurry));
         }
     }

@@ -148,6 +148,9 @@ pub struct PlyReview {
     /// The move is in the variant's opening book ([`Book::is_book_move`]): never judged
     /// worse than good, whatever a short search says of it.
     pub book: bool,
+    /// Judged by the deeper pass: the positions before and after the move were searched at
+    /// [`ReviewOptions::deep`] (or are exact, from the tables or the game's end).
+    pub deep: bool,
 }
 
 /// One player's figures.
@@ -174,6 +177,10 @@ pub struct Review {
     pub evals: Vec<i32>,
     /// Indexed by [`Color::index`].
     pub players: [PlayerSummary; 2],
+    /// The nodes all its searches visited.
+    pub nodes: u64,
+    /// How many positions the deeper pass searched.
+    pub deep_positions: usize,
 }
 
 impl Review {
@@ -187,31 +194,62 @@ impl Review {
     }
 }
 
-/// How hard to look at each position.
+/// How hard to look at each position: a quick search of every one, then a deeper search of
+/// the positions that matter ([`deep_candidates`]).
 #[derive(Clone, Debug)]
 pub struct ReviewOptions {
-    /// Whose searcher judges (its evaluation, pruning, tables).
+    /// Whose searcher judges (its evaluation, network, pruning, tables).
     pub level: Level,
-    pub limits: SearchLimits,
+    /// The first pass: every position with a choice.
+    pub quick: SearchLimits,
+    /// The second pass: the positions the first pass flags, and those around them while
+    /// the deeper search still sees a swing coming from earlier.
+    pub deep: SearchLimits,
+    /// At most this many positions searched at `deep` (0: no second pass).
+    pub deep_positions: usize,
     /// The endgame tables whose positions get exact verdicts instead of searches; `None` for
     /// the process's own ([`EndgameTables::global`]).
     pub endgame_tables: Option<EndgameTables>,
 }
 
+/// The deeper pass's budget a position: eight times Hard's, about half a second of one core
+/// of this project's machine — about twice what Expert thinks a move at 300 ms, so that the
+/// review sees further than the player it judges.
+pub const DEEP_NODES: u64 = 8 * HARD_NODES;
+
+/// How many positions a review searches deeply at most: with [`DEEP_NODES`], about ten
+/// seconds of one core, and the quick pass's few seconds on top.
+pub const DEEP_POSITIONS: usize = 20;
+
 impl Default for ReviewOptions {
-    /// Expert's searcher (its richer evaluation and table) held to Hard's node budget: a
-    /// fixed amount of work per position, so the same game gets the same review on any
-    /// machine, and a 100-ply game takes seconds.
+    /// Expert's searcher (its evaluation, network and tables) held to node budgets, not
+    /// clocks: a fixed amount of work per position, so the same game gets the same review on
+    /// any machine.
     fn default() -> ReviewOptions {
+        let nodes = |n| SearchLimits {
+            time: None,
+            nodes: Some(n),
+            depth: None,
+        };
         ReviewOptions {
             level: Level::Expert,
-            limits: SearchLimits {
-                time: None,
-                nodes: Some(HARD_NODES),
-                depth: None,
-            },
+            quick: nodes(HARD_NODES),
+            deep: nodes(DEEP_NODES),
+            deep_positions: DEEP_POSITIONS,
             endgame_tables: None,
         }
+    }
+}
+
+impl ReviewOptions {
+    /// The most nodes a review of a game with `positions` positions to search can visit:
+    /// what a caller can count on, whatever the game.
+    pub fn node_budget(&self, positions: usize) -> Option<u64> {
+        let deep = self.deep_positions.min(positions) as u64;
+        Some(
+            self.quick.nodes?.saturating_mul(positions as u64)
+                + self.deep.nodes?.saturating_mul(deep),
+        )
     }
 }
 
@@ -234,6 +272,8 @@ pub struct PositionEval {
     pub line: Vec<Move>,
     /// The exact result for the side to move, where the endgame tables hold the position.
     pub exact: Option<EndgameVerdict>,
+    /// The nodes its search visited (0 when none was needed).
+    pub nodes: u64,
 }
 
 /// The game up to ply `ply` (its history included, for repetitions and draw counts).
@@ -276,6 +316,7 @@ fn drawn_by_rule(outcome: Option<Outcome>) -> bool {
 pub fn evaluate_position(
     game: &Game,
     options: &ReviewOptions,
+    limits: SearchLimits,
     search: &mut dyn FnMut(&Game, Level, &SearchOptions) -> Option<SearchResult>,
 ) -> PositionEval {
     let tables = options
@@ -287,6 +328,7 @@ pub fn evaluate_position(
             score: table_score(verdict, 0),
             line,
             exact: Some(verdict),
+            nodes: 0,
         };
     }
     let mut g = game.clone();
@@ -312,10 +354,11 @@ pub fn evaluate_position(
             score: sign * score,
             line: forced,
             exact: None,
+            nodes: 0,
         };
     }
     let opts = SearchOptions {
-        limits: Some(options.limits),
+        limits: Some(limits),
         endgame_tables: Some(tables),
         ..SearchOptions::default()
     };
@@ -326,80 +369,249 @@ pub fn evaluate_position(
                 score: sign * r.score,
                 line: forced,
                 exact: None,
+                nodes: r.nodes,
             }
         }
         None => PositionEval {
             score: sign * -MATE,
             line: forced,
             exact: None,
+            nodes: 0,
         },
     }
 }
 
+/// The searches of one review as they come in: which positions need one, what each gave,
+/// which were searched at the deeper budget. Both [`review`] and [`review_in_pool`] drive
+/// it: the quick pass first, then rounds of deeper searches ([`deep_candidates`]) until
+/// none is wanted or the budget of deep positions is spent.
+struct Passes<'g> {
+    game: &'g Game,
+    evals: Vec<Option<PositionEval>>,
+    searchable: Vec<bool>,
+    deep: Vec<bool>,
+    deep_searched: usize,
+    nodes: u64,
+}
+
+impl<'g> Passes<'g> {
+    fn new(game: &'g Game) -> Result<Passes<'g>, ReviewError> {
+        if game.ply() == 0 {
+            return Err(ReviewError::NoMoves);
+        }
+        let searchable: Vec<bool> = (0..=game.ply()).map(|i| needs_search(game, i)).collect();
+        Ok(Passes {
+            game,
+            evals: vec![None; game.ply() + 1],
+            deep: vec![false; game.ply() + 1],
+            searchable,
+            deep_searched: 0,
+            nodes: 0,
+        })
+    }
+
+    /// The quick pass: every position that needs a search.
+    fn quick_round(&self) -> Vec<usize> {
+        (0..self.searchable.len())
+            .filter(|&i| self.searchable[i])
+            .collect()
+    }
+
+    /// How many searches the review will make at most, for its progress.
+    fn most_searches(&self, options: &ReviewOptions) -> usize {
+        let quick = self.quick_round().len();
+        quick + options.deep_positions.min(quick)
+    }
+
+    /// The next round of deeper searches (empty: the review is done).
+    fn deep_round(&self, options: &ReviewOptions) -> Vec<usize> {
+        let room = options.deep_positions.saturating_sub(self.deep_searched);
+        deep_candidates(self.game, &self.evals, &self.searchable, &self.deep, room)
+    }
+
+    fn record(&mut self, ply: usize, eval: PositionEval, deep: bool) {
+        self.nodes += eval.nodes;
+        if deep {
+            self.deep[ply] = true;
+            self.deep_searched += 1;
+        }
+        self.evals[ply] = Some(eval);
+    }
+
+    fn finish(self) -> Review {
+        let mut r = assemble(self.game, self.evals, &self.deep);
+        r.nodes = self.nodes;
+        r.deep_positions = self.deep_searched;
+        r
+    }
+}
+
 /// Reviews `game` on the calling thread. `progress(done, total)` is called after each
-/// position searched.
+/// position searched; `total` is the most the review can search (the deeper pass stops
+/// sooner when nothing more is worth a look: the last report then has `done == total`).
 pub fn review(
     game: &Game,
     options: &ReviewOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
-    if game.ply() == 0 {
-        return Err(ReviewError::NoMoves);
+    let mut passes = Passes::new(game)?;
+    let total = passes.most_searches(options);
+    let mut done = 0;
+    let (mut round, mut deep) = (passes.quick_round(), false);
+    while !round.is_empty() {
+        let limits = if deep { options.deep } else { options.quick };
+        for ply in round {
+            let g = prefix(game, ply);
+            let eval = evaluate_position(&g, options, limits, &mut |g, l, o| best_move(g, l, o));
+            passes.record(ply, eval, deep);
+            done += 1;
+            progress(done, total);
+        }
+        round = passes.deep_round(options);
+        deep = true;
     }
-    let todo: Vec<usize> = (0..=game.ply())
-        .filter(|&i| needs_search(game, i))
-        .collect();
-    let mut evals: Vec<Option<PositionEval>> = vec![None; game.ply() + 1];
-    for (done, &ply) in todo.iter().enumerate() {
-        let g = prefix(game, ply);
-        evals[ply] = Some(evaluate_position(&g, options, &mut |g, l, o| {
-            best_move(g, l, o)
-        }));
-        progress(done + 1, todo.len());
+    if done < total {
+        progress(done, done);
     }
-    Ok(assemble(game, evals))
+    Ok(passes.finish())
 }
 
-/// Reviews `game` with its searches as long jobs on `pool`, at most as many at once as the
-/// pool has threads, so that other work (short searches first, other long jobs in turn) is
-/// never held up for more than one position's search. `progress(done, total)` is called
-/// after each position searched.
+/// How many times a deeper search cut short by a bot's move is started again before its
+/// shallower result is taken: once, so a busy bot delays a review without ever holding it
+/// for good.
+const HURRIED_RETRIES: u32 = 1;
+
+/// Reviews `game` with its searches as jobs of their own class ([`JobClass::Review`]) on
+/// `pool`, at most as many at once as the pool has threads: every bot move starts before
+/// them, and one that finds every thread busy hurries a review's search rather than wait for
+/// it (that position is then searched again, once). `progress(done, total)` as in
+/// [`review`].
 pub async fn review_in_pool(
     pool: &SearchPool,
     game: &Game,
     options: &ReviewOptions,
     mut progress: impl FnMut(usize, usize) + Send,
 ) -> Result<Review, ReviewError> {
-    if game.ply() == 0 {
-        return Err(ReviewError::NoMoves);
-    }
-    let todo: Vec<usize> = (0..=game.ply())
-        .filter(|&i| needs_search(game, i))
-        .collect();
-    let mut evals: Vec<Option<PositionEval>> = vec![None; game.ply() + 1];
-    let mut waiting = todo.iter().copied();
-    let mut in_flight = VecDeque::new();
+    let mut passes = Passes::new(game)?;
+    let total = passes.most_searches(options);
     let mut done = 0;
-    let submit = |ply: usize| {
-        let g = prefix(game, ply);
-        let options = options.clone();
-        let ticket = pool.submit(JobClass::Long, move |ctx| {
-            evaluate_position(&g, &options, &mut |g, l, o| ctx.best_move(g, l, o))
-        });
-        (ply, ticket)
-    };
-    for ply in waiting.by_ref().take(pool.threads()) {
-        in_flight.push_back(submit(ply));
+    let (mut round, mut deep) = (passes.quick_round(), false);
+    while !round.is_empty() {
+        let limits = if deep { options.deep } else { options.quick };
+        let submit = |ply: usize, tries: u32| {
+            let g = prefix(game, ply);
+            let options = options.clone();
+            let ticket = pool.submit(JobClass::Review, move |ctx| {
+                let hurry = ctx.hurry();
+                let eval =
+                    evaluate_position(&g, &options, limits, &mut |g, l, o| ctx.best_move(g, l, o));
+                (eval, hurry.load(std::sync::atomic::Ordering::Relaxed))
+            });
+            (ply, tries, ticket)
+        };
+        let mut waiting = round.into_iter();
+        let mut in_flight = VecDeque::new();
+        for ply in waiting.by_ref().take(pool.threads()) {
+            in_flight.push_back(submit(ply, 0));
+        }
+        while let Some((ply, tries, ticket)) = in_flight.pop_front() {
+            let (eval, hurried) = ticket.await?;
+            if hurried && tries < HURRIED_RETRIES {
+                in_flight.push_back(submit(ply, tries + 1));
+                continue;
+            }
+            passes.record(ply, eval, deep);
+            done += 1;
+            progress(done, total);
+            if let Some(next) = waiting.next() {
+                in_flight.push_back(submit(next, 0));
+            }
+        }
+        round = passes.deep_round(options);
+        deep = true;
     }
-    while let Some((ply, ticket)) = in_flight.pop_front() {
-        evals[ply] = Some(ticket.await?);
-        done += 1;
-        progress(done, todo.len());
-        if let Some(next) = waiting.next() {
-            in_flight.push_back(submit(next));
+    if done < total {
+        progress(done, done);
+    }
+    Ok(passes.finish())
+}
+
+/// A drop in expected score between two positions a move apart, for the mover, from which
+/// the quick pass's judgment is looked at again more deeply: below an inaccuracy, so that a
+/// move near the threshold gets its second look too.
+pub const SWING: f64 = 0.05;
+
+/// A score (hundredths of a man) from which the game is decided for the deeper pass: the
+/// decisive phase is where the evaluation last stood within it.
+const DECISIVE: i32 = 150;
+
+/// Positions searched deeply before the decisive phase's last even position.
+const DECISIVE_WINDOW: usize = 8;
+
+/// The positions the next round of deeper searches should look at, most telling first, at
+/// most `room` of them, among those that need a search and have not had a deep one (nor are
+/// held by the endgame tables): the decisive phase of a decided game (the positions before
+/// the evaluation last stood within ±[`DECISIVE`]), then both ends of every move whose
+/// expected score drops by [`SWING`] or more, biggest first. Called again after each round,
+/// the rule follows a swing back: a deep search that sees a loss the quick one missed shows
+/// a swing at its edge, between a quick position and a deep one.
+pub fn deep_candidates(
+    game: &Game,
+    evals: &[Option<PositionEval>],
+    searchable: &[bool],
+    deep: &[bool],
+    room: usize,
+) -> Vec<usize> {
+    if room == 0 {
+        return Vec::new();
+    }
+    let n = game.ply();
+    let positions = game.positions();
+    let filled = filled(game, evals.to_vec());
+    let settled = |i: usize| deep[i] || filled[i].exact.is_some();
+    let wants = |i: usize| searchable[i] && !settled(i);
+    let chart = |i: usize| {
+        if positions[i].side_to_move() == Color::White {
+            filled[i].score
+        } else {
+            -filled[i].score
+        }
+    };
+    let mut wanted: Vec<usize> = Vec::new();
+    let want = |i: usize, wanted: &mut Vec<usize>| {
+        if wants(i) && !wanted.contains(&i) {
+            wanted.push(i);
+        }
+    };
+    let end = chart(n);
+    if end.abs() >= DECISIVE {
+        if let Some(last_even) = (0..=n).rev().find(|&i| chart(i) * end.signum() < DECISIVE) {
+            let mut near: Vec<usize> =
+                (last_even.saturating_sub(DECISIVE_WINDOW)..=(last_even + 2).min(n)).collect();
+            near.sort_by_key(|&i| i.abs_diff(last_even));
+            for i in near {
+                want(i, &mut wanted);
+            }
         }
     }
-    Ok(assemble(game, evals))
+    let mut swings: Vec<(f64, usize, Option<usize>)> = (0..n)
+        .filter(|&i| searchable[i])
+        .filter_map(|i| {
+            let drop = expected_score(filled[i].score) - expected_score(-filled[i + 1].score);
+            let next = (i + 1..=n).find(|&j| searchable[j]);
+            let both_settled = settled(i) && next.map_or(true, settled);
+            (drop >= SWING && !both_settled).then_some((drop, i, next))
+        })
+        .collect();
+    swings.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, i, next) in swings {
+        want(i, &mut wanted);
+        if let Some(j) = next {
+            want(j, &mut wanted);
+        }
+    }
+    wanted.truncate(room);
+    wanted
 }
 
 /// Pieces of `c` minus the opponent's, a king counting as two men would be too much for a
@@ -444,9 +656,10 @@ fn is_shot(pos: &Position, line: &[Move]) -> bool {
     best
 }
 
-/// Turns the positions' searches into the review. `evals[i]` is the search of position `i`
-/// (`None` where none was needed: forced moves, the end of the game).
-pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
+/// Every position's evaluation from the searches made: the end of the game from its outcome
+/// when it was not searched, a forced move from the position after it. `evals[i]` is the
+/// search of position `i` (`None` where none was made).
+fn filled(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Vec<PositionEval> {
     let n = game.ply();
     let positions = game.positions();
     // The end of the game: decided by its outcome when it was not searched.
@@ -461,6 +674,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             score,
             line: vec![],
             exact: None,
+            nodes: 0,
         });
     }
     // Forced moves, from the end back: the score is that of the position after them.
@@ -482,10 +696,29 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
                 score: -next,
                 line,
                 exact,
+                nodes: 0,
             });
         }
     }
-    let evals: Vec<PositionEval> = evals.into_iter().flatten().collect();
+    evals.into_iter().flatten().collect()
+}
+
+/// Turns the positions' searches into the review. `evals[i]` is the search of position `i`
+/// (`None` where none was needed: forced moves, the end of the game); `deep[i]` says it was
+/// searched at the deeper budget.
+pub fn assemble(game: &Game, evals: Vec<Option<PositionEval>>, deep: &[bool]) -> Review {
+    let n = game.ply();
+    let positions = game.positions();
+    let evals = filled(game, evals);
+    // A position judged deeply, or exactly, or through the next one for a forced move.
+    let mut deeply = vec![false; n + 1];
+    for i in (0..=n).rev() {
+        let forced_through = i < n && positions[i].count_legal_moves() == 1 && deeply[i + 1];
+        deeply[i] = deep.get(i).copied().unwrap_or(false)
+            || evals[i].exact.is_some()
+            || forced_through
+            || (i == n && !needs_search(game, n));
+    }
     // Scores are searched for the side to move and reported from White's side, in every
     // variant: + is good for White even where Black moves first.
     let for_white = |i: usize, score: i32| {
@@ -548,6 +781,7 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
             exact_after: exact_for_white(i + 1),
             loss,
             class,
+            deep: deeply[i] && deeply[i + 1],
             missed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
                 && is_shot(pos, &best_line),
             allowed_shot: matches!(class, MoveClass::Mistake | MoveClass::Blunder)
@@ -564,6 +798,8 @@ pub fn assemble(game: &Game, mut evals: Vec<Option<PositionEval>>) -> Review {
         plies,
         evals: chart,
         players,
+        nodes: 0,
+        deep_positions: 0,
     }
 }
 
@@ -684,6 +920,75 @@ mod tests {
         assert!((expected_score(100) + expected_score(-100) - 1.0).abs() < 1e-9);
         assert_eq!(expected_score(MATE - 5), 1.0);
         assert_eq!(expected_score(-MATE + 5), 0.0);
+    }
+
+    /// The first legal move, `plies` times, from the start: a game whose positions all
+    /// have a choice (none of its first moves captures).
+    fn opening(plies: usize) -> Game {
+        let mut g = Game::new(crate::engine::Variant::Spanish);
+        for _ in 0..plies {
+            let mv = g.position().legal_moves()[0];
+            assert!(g.play(mv).is_ok());
+        }
+        g
+    }
+
+    fn scored(scores: &[i32]) -> Vec<Option<PositionEval>> {
+        scores
+            .iter()
+            .map(|&score| {
+                Some(PositionEval {
+                    score,
+                    line: vec![],
+                    exact: None,
+                    nodes: 1,
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_deeper_pass_looks_at_both_ends_of_a_swing_and_follows_it_back() {
+        let game = opening(6);
+        let searchable: Vec<bool> = (0..=6).map(|i| needs_search(&game, i)).collect();
+        assert!(searchable.iter().all(|&s| s));
+        // Level until the mover of ply 3 gives away a man; the game stays within it.
+        let evals = scored(&[0, 0, 0, 0, 100, -100, 100]);
+        let none = vec![false; 7];
+        assert_eq!(
+            deep_candidates(&game, &evals, &searchable, &none, 10),
+            [3, 4]
+        );
+        assert_eq!(deep_candidates(&game, &evals, &searchable, &none, 1), [3]);
+        assert!(deep_candidates(&game, &evals, &searchable, &none, 0).is_empty());
+        // Both ends searched deeply: nothing more to look at.
+        let mut deep = none.clone();
+        deep[3] = true;
+        deep[4] = true;
+        assert!(deep_candidates(&game, &evals, &searchable, &deep, 10).is_empty());
+        // Only the position after it: the swing between a quick and a deep search is
+        // followed back.
+        deep[3] = false;
+        assert_eq!(deep_candidates(&game, &evals, &searchable, &deep, 10), [3]);
+        // No swing at all, no decided end: no second look.
+        let level = scored(&[0, 10, -10, 0, 5, -5, 0]);
+        assert!(deep_candidates(&game, &level, &searchable, &none, 10).is_empty());
+    }
+
+    #[test]
+    fn a_decided_game_is_looked_at_where_it_was_lost() {
+        let game = opening(6);
+        let searchable: Vec<bool> = (0..=6).map(|i| needs_search(&game, i)).collect();
+        // From White's side 0, 0, 0, 40, 200, 200, 200 (Black moves at odd plies): Black's
+        // game is lost by the end, and last stood within the decisive margin at position 3.
+        // The positions around it come first, nearest first, then the swings.
+        let evals = scored(&[0, 0, 0, -40, 200, -200, 200]);
+        let none = vec![false; 7];
+        let wanted = deep_candidates(&game, &evals, &searchable, &none, 10);
+        assert_eq!(wanted.first(), Some(&3), "{wanted:?}");
+        for i in [0, 1, 2, 4, 5] {
+            assert!(wanted.contains(&i), "{i} in {wanted:?}");
+        }
     }
 
     #[test]

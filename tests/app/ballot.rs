@@ -481,7 +481,19 @@ async fn version_2_records_still_read_as_free_starts() {
             .unwrap();
         db.flush().unwrap();
     }
-    let store = Store::open(&path).unwrap();
+    // sled's I/O threads can hold the folder's lock a moment after the last handle is dropped
+    // (CI saw it with and without the flusher): open again until they let go, 5 s at most.
+    let mut tries = 0;
+    let store = loop {
+        match Store::open(&path) {
+            Ok(store) => break store,
+            Err(e) if tries < 50 && format!("{e:?}").contains("could not acquire lock") => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the store opens: {e:?}"),
+        }
+    };
     let c = store
         .challenge(12)
         .unwrap()

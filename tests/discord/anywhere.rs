@@ -163,6 +163,12 @@ async fn the_bots_move_in_a_group_dm_follows_the_move_it_answers() {
     assert!(cb.file("board.png").is_some(), "{}", cb.summary());
     // No thread outside a server, whatever the default.
     assert!(standin.threads_in(place.channel).is_empty());
+    // The /play request is done (it shows what waits in the channel after its answer) before
+    // alice moves, as a person's would be: a move sent while it still runs has its bot move
+    // shown as a follow-up of /play instead, which CI once saw.
+    standin
+        .assert_no_request_within(Duration::from_millis(500), on_its_own_in(place.channel))
+        .await;
 
     let mv = standin.send_slash(&alice, place, Slash::mv("10-14")).await;
     let cb = standin.callback(&mv).await;

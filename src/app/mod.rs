@@ -341,7 +341,11 @@ impl App {
             message_id,
             ply: board.ply,
         };
-        match self.store.record_board_post(board.channel_id, post).await {
+        match self
+            .store
+            .record_board_post(board.channel_id, post, board.over)
+            .await
+        {
             Ok(PostRecorded::Current { replaced }) => BoardPosted::Current { strip: replaced },
             Ok(PostRecorded::Outdated) => BoardPosted::Outdated,
             Err(e) => {

@@ -54,10 +54,13 @@ impl Store {
     }
 
     /// Records `post` as the channel's board if it shows game `post.game_id` as it stands:
-    /// the channel's active game is that game at `post.ply`, or, with no active game, that
-    /// game finished at `post.ply` (its final board). Otherwise — the game moved, another
-    /// game started, the game was cancelled, or a newer game's board is already recorded —
-    /// the post is [`PostRecorded::Outdated`] and nothing is written.
+    /// the channel's active game is that game at `post.ply` and the post shows it going on
+    /// (`over` false), or, with no active game, that game finished at `post.ply` and the
+    /// post is its final board (`over` true). Otherwise — the game moved, ended (a
+    /// resignation ends it at the same ply: a board of the game going on, shown after the
+    /// final one, must not replace it), another game started, the game was cancelled, or a
+    /// newer game's board is already recorded — the post is [`PostRecorded::Outdated`] and
+    /// nothing is written.
     ///
     /// A recorded board at a higher ply of the same game does not make the post outdated:
     /// after an undo the game stands at a lower ply again, and its new board is current.
@@ -67,10 +70,11 @@ impl Store {
         &self,
         channel_id: u64,
         post: BoardPost,
+        over: bool,
     ) -> Result<PostRecorded, StoreError> {
         let key = id_key(channel_id);
         let new_bytes = encode("board post", &post)?;
-        if let Some(recorded) = self.record_known_board_post(channel_id, &post, &new_bytes)? {
+        if let Some(recorded) = self.record_known_board_post(channel_id, &post, over, &new_bytes)? {
             return Ok(recorded);
         }
         loop {
@@ -82,7 +86,7 @@ impl Store {
             if old.is_some_and(|o| o.game_id > post.game_id) {
                 return Ok(PostRecorded::Outdated);
             }
-            if !self.shows_game_as_it_stands(channel_id, &post)? {
+            if !self.shows_game_as_it_stands(channel_id, &post, over)? {
                 return Ok(PostRecorded::Outdated);
             }
             if self.swap(TREE_POSTS, &key, old_bytes.as_deref(), Some(&new_bytes))? {
@@ -102,6 +106,7 @@ impl Store {
         &self,
         channel_id: u64,
         post: &BoardPost,
+        over: bool,
         new_bytes: &[u8],
     ) -> Result<Option<PostRecorded>, StoreError> {
         let key = id_key(channel_id);
@@ -109,7 +114,7 @@ impl Store {
             return Ok(None);
         };
         match decode::<GameRecord>(TREE_GAMES, &key, &game_bytes) {
-            Ok(rec) if rec.id == post.game_id && rec.ply() == post.ply => {}
+            Ok(rec) if shows(&rec, post, over) => {}
             _ => return Ok(None),
         }
         let old_bytes = match self.seen.get(TREE_POSTS, channel_id) {
@@ -141,13 +146,18 @@ impl Store {
         &self,
         channel_id: u64,
         post: &BoardPost,
+        over: bool,
     ) -> Result<bool, StoreError> {
-        let shows = |rec: &GameRecord| rec.id == post.game_id && rec.ply() == post.ply;
         Ok(match self.active_game(channel_id)? {
-            Some(rec) => shows(&rec),
+            Some(rec) => shows(&rec, post, over),
             None => self
                 .archived_game(post.game_id)?
-                .is_some_and(|rec| rec.channel_id == channel_id && shows(&rec)),
+                .is_some_and(|rec| rec.channel_id == channel_id && shows(&rec, post, over)),
         })
     }
+}
+
+/// Whether a board of `post` — final when `over` — shows game `rec` as it stands.
+fn shows(rec: &GameRecord, post: &BoardPost, over: bool) -> bool {
+    rec.id == post.game_id && rec.ply() == post.ply && rec.outcome.is_some() == over
 }

@@ -243,7 +243,7 @@ async fn the_hot_paths_cost_no_more_than_documented() {
         ply: game.moves.len(),
     };
     app.store()
-        .record_board_post(people.channel_id, post)
+        .record_board_post(people.channel_id, post, false)
         .await
         .unwrap();
     within_documented("a board post", cost() - before, &mut report);

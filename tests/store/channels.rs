@@ -130,12 +130,12 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     store.create_game(g.clone()).await.unwrap();
     assert_eq!(store.board_post(30).unwrap(), None);
     assert_eq!(
-        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        store.record_board_post(30, post(1, 100, 0), false).await.unwrap(),
         PostRecorded::Current { replaced: None }
     );
     // The same message again replaces nothing.
     assert_eq!(
-        store.record_board_post(30, post(1, 100, 0)).await.unwrap(),
+        store.record_board_post(30, post(1, 100, 0), false).await.unwrap(),
         PostRecorded::Current { replaced: None }
     );
 
@@ -145,7 +145,7 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     play_notation(&mut g, "11-15", 2_000);
     g.revision = store.update_game(30, 0, &g).await.unwrap();
     assert_eq!(
-        store.record_board_post(30, post(1, 101, 1)).await.unwrap(),
+        store.record_board_post(30, post(1, 101, 1), false).await.unwrap(),
         PostRecorded::Current {
             replaced: Some(100)
         }
@@ -154,8 +154,9 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     expect_posts(
         &store,
         vec![
-            (post(1, 102, 0), PostRecorded::Outdated, ""),
-            (post(1, 103, 2), PostRecorded::Outdated, "a ply the game has not reached"),
+            (post(1, 102, 0), false, PostRecorded::Outdated, ""),
+            (post(1, 103, 2), false, PostRecorded::Outdated, "a ply the game has not reached"),
+            (post(1, 111, 1), true, PostRecorded::Outdated, "a final board of a game going on"),
         ],
     )
     .await;
@@ -167,7 +168,7 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     undone.undo_used = true;
     undone.revision = store.update_game(30, 1, &undone).await.unwrap();
     assert_eq!(
-        store.record_board_post(30, post(1, 104, 0)).await.unwrap(),
+        store.record_board_post(30, post(1, 104, 0), false).await.unwrap(),
         PostRecorded::Current {
             replaced: Some(101)
         }
@@ -179,11 +180,19 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     store.finish_game(30, 0, &done, &Scoring).await.unwrap();
     assert_eq!(store.board_post(30).unwrap(), Some(post(1, 104, 0)));
     assert_eq!(
-        store.record_board_post(30, post(1, 105, 0)).await.unwrap(),
+        store.record_board_post(30, post(1, 105, 0), true).await.unwrap(),
         PostRecorded::Current {
             replaced: Some(104)
         }
     );
+    // A resignation ends the game at the ply it stood at: a board of the game going on at
+    // that ply, shown late (after the final one), must not replace the final board.
+    assert_eq!(
+        store.record_board_post(30, post(1, 110, 0), false).await.unwrap(),
+        PostRecorded::Outdated,
+        "a board of the game going on, after its final board"
+    );
+    assert_eq!(store.board_post(30).unwrap(), Some(post(1, 105, 0)));
 
     // A new game's first board replaces it; the old game's boards are outdated from then on.
     let next = people_game(2, 30, 3_000);
@@ -191,8 +200,8 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
     expect_posts(
         &store,
         vec![
-            (post(1, 106, 0), PostRecorded::Outdated, "another game is active"),
-            (post(2, 107, 0), PostRecorded::Current { replaced: Some(105) }, ""),
+            (post(1, 106, 0), true, PostRecorded::Outdated, "another game is active"),
+            (post(2, 107, 0), false, PostRecorded::Current { replaced: Some(105) }, ""),
         ],
     )
     .await;
@@ -203,11 +212,13 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
         vec![
             (
                 post(2, 108, 0),
+                false,
                 PostRecorded::Outdated,
                 "a cancelled game has no current board",
             ),
             (
                 post(1, 109, 0),
+                true,
                 PostRecorded::Outdated,
                 "an older game's board never replaces a newer game's",
             ),
@@ -217,11 +228,11 @@ async fn a_board_post_is_current_only_while_it_shows_the_game_as_it_stands(db) {
 }
 }
 
-/// Records each board post of channel 30 in turn: each is answered as expected (`why` says
-/// why, where that needs saying).
-async fn expect_posts(store: &Store, posts: Vec<(BoardPost, PostRecorded, &str)>) {
-    for (post, expected, why) in posts {
-        let answer = store.record_board_post(30, post).await.unwrap();
+/// Records each board post of channel 30 (a final board where its flag says so) in turn:
+/// each is answered as expected (`why` says why, where that needs saying).
+async fn expect_posts(store: &Store, posts: Vec<(BoardPost, bool, PostRecorded, &str)>) {
+    for (post, over, expected, why) in posts {
+        let answer = store.record_board_post(30, post, over).await.unwrap();
         assert_eq!(answer, expected, "{why}");
     }
 }
@@ -243,7 +254,7 @@ async fn racing_board_posts_leave_the_newest_board_recorded(db) {
                     message_id,
                     ply,
                 };
-                store.record_board_post(30, post).await.unwrap()
+                store.record_board_post(30, post, false).await.unwrap()
             })
         };
         let old = post_in_task(1_000 + ply as u64, ply.saturating_sub(1));

@@ -38,7 +38,7 @@ async fn one_of_everything(store: &Store) -> damas::store::GameRecord {
         message_id: 555,
         ply: 1,
     };
-    store.record_board_post(5, post).await.unwrap();
+    store.record_board_post(5, post, false).await.unwrap();
     // Open challenges, one with its message.
     put_open_challenge(store, 6, 1, 3).await;
     put_open_challenge(store, 7, 2, 3).await;

@@ -61,7 +61,7 @@ async fn old_finished_games_go_with_their_pointers_and_what_they_counted_for_sta
     win_it(&store, vs_bot).await;
     let post = BoardPost { game_id: 2, message_id: 78, ply: 1 };
     assert!(matches!(
-        store.record_board_post(31, post).await.unwrap(),
+        store.record_board_post(31, post, true).await.unwrap(),
         PostRecorded::Current { .. }
     ));
     // The last game between 2 and 3.
@@ -80,7 +80,7 @@ async fn old_finished_games_go_with_their_pointers_and_what_they_counted_for_sta
     // Recent, in the channel of game 1 and between the same two people, its board recorded.
     finished(&store, 10, 30, (1, 2), (200 * day, 201 * day)).await;
     let post = BoardPost { game_id: 10, message_id: 79, ply: 0 };
-    store.record_board_post(30, post).await.unwrap();
+    store.record_board_post(30, post, true).await.unwrap();
 
     let players_before: Vec<_> = (1..=7).map(|u| store.player(u).unwrap()).collect();
     let boards = |s: &Store| {

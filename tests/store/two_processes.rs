@@ -66,7 +66,7 @@ async fn a_board_recorded_from_memory_is_checked_against_what_is_stored() {
     let mut g = people_game(1, 30, 1_000);
     a.create_game(g.clone()).await.unwrap();
     assert_eq!(
-        a.record_board_post(30, post(100, 0)).await.unwrap(),
+        a.record_board_post(30, post(100, 0), false).await.unwrap(),
         PostRecorded::Current { replaced: None }
     );
     first_move(&mut g, 2_000);
@@ -76,12 +76,12 @@ async fn a_board_recorded_from_memory_is_checked_against_what_is_stored() {
     first_move(&mut theirs, 3_000);
     b.update_game(30, 1, &theirs).await.unwrap();
     assert_eq!(
-        a.record_board_post(30, post(101, 1)).await.unwrap(),
+        a.record_board_post(30, post(101, 1), false).await.unwrap(),
         PostRecorded::Outdated,
         "the game moved on in the other process"
     );
     assert_eq!(
-        b.record_board_post(30, post(102, 2)).await.unwrap(),
+        b.record_board_post(30, post(102, 2), false).await.unwrap(),
         PostRecorded::Current {
             replaced: Some(100)
         }
@@ -92,7 +92,7 @@ async fn a_board_recorded_from_memory_is_checked_against_what_is_stored() {
     first_move(&mut next, 4_000);
     a.update_game(30, 2, &next).await.unwrap();
     assert_eq!(
-        a.record_board_post(30, post(103, 3)).await.unwrap(),
+        a.record_board_post(30, post(103, 3), false).await.unwrap(),
         PostRecorded::Current {
             replaced: Some(102)
         }

@@ -30,7 +30,9 @@
 //! `--no-restart` leaves out the SIGTERM. `--metrics` (or `LOAD_METRICS=1`) runs the bot with
 //! `DAMAS_METRICS_LISTEN`, reads the `/move` answer histogram from its `/metrics` before each
 //! stop, and says whether its p50 and p99 fall in the same bucket as the stand-in's, or the
-//! next one (the cost of the metrics is the difference between runs with and without it).
+//! next one (the cost of the metrics is the difference between runs with and without it),
+//! and prints the store's operations with their count and mean time (where a backend's time
+//! goes).
 //!
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
@@ -686,6 +688,45 @@ async fn move_answer_buckets(bot: &BotProcess) -> Vec<(f64, f64)> {
     buckets
 }
 
+/// Adds each store operation's count and total seconds (`op` → (count, sum)), read from the
+/// bot's `/metrics`, to `ops`: where a backend's time goes.
+async fn add_store_operations(ops: &mut HashMap<String, (f64, f64)>, bot: &BotProcess) {
+    let addr = bot.metrics_addr().await;
+    let scrape = support::bot::http_get(&addr, "/metrics").await.1;
+    for line in scrape.lines() {
+        let (field, rest) =
+            if let Some(rest) = line.strip_prefix("damas_store_operation_seconds_count{") {
+                (0, rest)
+            } else if let Some(rest) = line.strip_prefix("damas_store_operation_seconds_sum{") {
+                (1, rest)
+            } else {
+                continue;
+            };
+        let Some(op) = rest.split("op=\"").nth(1).and_then(|r| r.split('"').next()) else {
+            continue;
+        };
+        let Some(value) = line.rsplit(' ').next().and_then(|v| v.parse::<f64>().ok()) else {
+            continue;
+        };
+        let entry = ops.entry(op.to_string()).or_default();
+        if field == 0 {
+            entry.0 += value;
+        } else {
+            entry.1 += value;
+        }
+    }
+}
+
+/// The store's operations, the busiest first: count and mean time.
+fn store_operations_line(ops: &HashMap<String, (f64, f64)>) -> String {
+    let mut ops: Vec<_> = ops.iter().filter(|(_, (n, _))| *n > 0.0).collect();
+    ops.sort_by(|a, b| b.1 .1.total_cmp(&a.1 .1));
+    ops.iter()
+        .map(|(op, (n, sum))| format!("{op} {n:.0} × {:.2} ms", sum / n * 1e3))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The index of the first bucket whose cumulative count reaches `q` of the total.
 fn bucket_of_quantile(buckets: &[(f64, f64)], q: f64) -> Option<usize> {
     let total = buckets.last()?.1;
@@ -903,8 +944,10 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
     let mut bots = start_bots(&standin, &db, dir.path(), sizes.metrics, processes).await;
-    // The bot's own /move answer histogram, summed over its processes.
+    // The bot's own /move answer histogram, and its store operations, summed over its
+    // processes (and over the restart).
     let mut answer_buckets: Vec<(f64, f64)> = Vec::new();
+    let mut store_ops: HashMap<String, (f64, f64)> = HashMap::new();
     let add_buckets = |sum: &mut Vec<(f64, f64)>, more: Vec<(f64, f64)>| {
         if sum.is_empty() {
             *sum = more;
@@ -967,6 +1010,7 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
             if sizes.metrics {
                 for bot in &bots {
                     add_buckets(&mut answer_buckets, move_answer_buckets(bot).await);
+                    add_store_operations(&mut store_ops, bot).await;
                 }
             }
             let t = Instant::now();
@@ -1023,6 +1067,7 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
     if sizes.metrics {
         for bot in &bots {
             add_buckets(&mut answer_buckets, move_answer_buckets(bot).await);
+            add_store_operations(&mut store_ops, bot).await;
         }
     }
     let clean = stop_bots(&mut bots, &pids, &peak, Duration::from_secs(30)).await;
@@ -1046,6 +1091,10 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
         println!(
             "  the same from /metrics   {}",
             compare_with_metrics(&answer_buckets, stats.move_callbacks.clone())
+        );
+        println!(
+            "  store operations, all processes (count × mean, by total time): {}",
+            store_operations_line(&store_ops)
         );
     }
     if !stats.slow_callbacks_at.is_empty() {

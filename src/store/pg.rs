@@ -110,6 +110,13 @@ enum Effect {
 
 /// Connections per process. A transaction holds one for its length.
 const POOL_SIZE: usize = 16;
+/// Connections per process for the statements committed without waiting for the disk
+/// ([`PgKv::relaxed`]): one statement each, never a transaction.
+const RELAXED_POOL_SIZE: usize = 8;
+/// The trees whose writes need not survive a crash of the server on their own, as on sled
+/// (`super::posts`: a board post lost only leaves an old board's buttons, which answer
+/// "outdated"): their statements run on [`PgKv::relaxed`].
+const RELAXED_TREES: [&str; 1] = [super::TREE_POSTS];
 /// Threads of the driver's runtime: they only shuttle bytes.
 const DRIVER_THREADS: usize = 2;
 /// `pg_advisory_xact_lock` key for migrations ("damas" in ASCII).
@@ -125,6 +132,11 @@ pub fn is_postgres_url(spec: &str) -> bool {
 
 pub(crate) struct PgKv {
     pool: Pool,
+    /// Connections with `synchronous_commit` off, for writes that need not survive a crash
+    /// of the server on their own: board posts ([`RELAXED_TREES`]), interactions' sightings
+    /// and the bot's turn leases. A game, a move, a record is always committed on
+    /// [`PgKv::pool`]: an acknowledged move is on disk.
+    relaxed: Pool,
     handle: tokio::runtime::Handle,
     /// How long this side waits for a statement's answer ([`DbTimeouts::statement`] and
     /// [`CLIENT_GRACE`]).
@@ -200,25 +212,36 @@ impl PgKv {
             .enable_all()
             .build()
             .map_err(|source| StoreError::Runtime { source })?;
-        let manager = Manager::from_config(
-            config,
-            tls.connector()?,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .timeouts(Timeouts {
-                wait: Some(timeouts.pool_wait),
-                create: Some(timeouts.connect),
-                recycle: Some(timeouts.connect),
-            })
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(|e| StoreError::Pool(e.to_string()))?;
+        let pool_of = |config: tokio_postgres::Config, size: usize| {
+            let manager = Manager::from_config(
+                config,
+                tls.connector()?,
+                ManagerConfig {
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            Pool::builder(manager)
+                .max_size(size)
+                .timeouts(Timeouts {
+                    wait: Some(timeouts.pool_wait),
+                    create: Some(timeouts.connect),
+                    recycle: Some(timeouts.connect),
+                })
+                .runtime(deadpool_postgres::Runtime::Tokio1)
+                .build()
+                .map_err(|e| StoreError::Pool(e.to_string()))
+        };
+        // The same connections, but a commit returns without waiting for the disk (it is
+        // visible to every other session at once all the same; a later durable commit
+        // flushes it too).
+        let mut relaxed_config = config.clone();
+        let options = config.get_options().unwrap_or_default();
+        relaxed_config.options(format!("{options} -c synchronous_commit=off"));
+        let relaxed = pool_of(relaxed_config, RELAXED_POOL_SIZE)?;
+        let pool = pool_of(config, POOL_SIZE)?;
         let kv = PgKv {
             pool,
+            relaxed,
             handle: runtime.handle().clone(),
             runtime: Some(runtime),
             answer_within: timeouts.statement + CLIENT_GRACE,
@@ -251,7 +274,36 @@ impl PgKv {
         f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
         effect: Effect,
     ) -> Result<T, StoreError> {
-        let pool = self.pool.clone();
+        self.one_on(self.pool.clone(), sql, f, effect)
+    }
+
+    /// [`PgKv::one`] on a connection of [`PgKv::relaxed`]: committed without waiting for the
+    /// disk.
+    fn one_relaxed<T: Send + 'static>(
+        &self,
+        sql: String,
+        f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
+        effect: Effect,
+    ) -> Result<T, StoreError> {
+        self.one_on(self.relaxed.clone(), sql, f, effect)
+    }
+
+    /// The pool for a write of `tree` ([`RELAXED_TREES`]).
+    fn pool_for(&self, tree: &str) -> Pool {
+        if RELAXED_TREES.contains(&tree) {
+            self.relaxed.clone()
+        } else {
+            self.pool.clone()
+        }
+    }
+
+    fn one_on<T: Send + 'static>(
+        &self,
+        pool: Pool,
+        sql: String,
+        f: impl FnOnce(Arc<Object>, tokio_postgres::Statement) -> Reply<T> + Send + 'static,
+        effect: Effect,
+    ) -> Result<T, StoreError> {
         let limit = self.answer_within;
         self.run(async move {
             let client = Arc::new(pool.get().await.map_err(pool_error)?);
@@ -369,7 +421,8 @@ impl PgKv {
             }
             (Some(_), None) => format!("DELETE FROM \"{tree}\" WHERE key = $1 AND value = $2"),
         };
-        self.one(
+        self.one_on(
+            self.pool_for(tree),
             sql,
             move |c, s| {
                 Box::pin(async move {
@@ -411,7 +464,8 @@ impl PgKv {
                  ON CONFLICT (key) DO NOTHING"
             ),
         };
-        self.one(
+        self.one_on(
+            self.pool_for(tree),
             sql,
             move |c, s| {
                 Box::pin(async move {
@@ -660,7 +714,9 @@ impl PgKv {
         ttl: Duration,
     ) -> Result<bool, StoreError> {
         let (key, holder, ttl) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
-        self.one(
+        // A lease lost in a crash of the server: another process may search the same move,
+        // and the game's compare-and-swap lets one of them make it.
+        self.one_relaxed(
             format!(
                 "INSERT INTO bot_turn_leases (channel, holder, expires_at) \
                  VALUES ($1, $2, {LEASE_UNTIL}) ON CONFLICT (channel) DO UPDATE \
@@ -678,7 +734,7 @@ impl PgKv {
     /// Gives `channel`'s lease up, if `holder` still has it.
     pub fn release_lease(&self, channel: u64, holder: &str) -> Result<(), StoreError> {
         let (key, holder) = (lease_key(channel), holder.to_owned());
-        self.one(
+        self.one_relaxed(
             "DELETE FROM bot_turn_leases WHERE channel = $1 AND holder = $2".to_string(),
             move |c, s| {
                 Box::pin(async move {
@@ -700,7 +756,7 @@ impl PgKv {
         holder: &str,
         ttl: Duration,
     ) -> tokio::task::AbortHandle {
-        let pool = self.pool.clone();
+        let pool = self.relaxed.clone();
         let (key, holder_text, millis) = (lease_key(channel), holder.to_owned(), lease_millis(ttl));
         let every = (ttl / 3).max(Duration::from_millis(100));
         let limit = self.answer_within;
@@ -750,7 +806,9 @@ impl PgKv {
     /// Not a write anyone is told about: without an answer it is an error, never fatal.
     pub fn first_sighting(&self, id: u64) -> Result<bool, StoreError> {
         let id = id as i64;
-        self.one(
+        // Discord never hands an interaction out again after a crash: a sighting lost in one
+        // changes nothing.
+        self.one_relaxed(
             "INSERT INTO seen_interactions (id) VALUES ($1) ON CONFLICT (id) DO NOTHING"
                 .to_string(),
             move |c, s| Box::pin(async move { Ok(c.execute(&s, &[&id]).await? == 1) }),
@@ -761,7 +819,7 @@ impl PgKv {
     /// Deletes the sightings older than `age`.
     pub fn forget_sightings(&self, age: Duration) -> Result<u64, StoreError> {
         let millis = age.as_secs_f64() * 1000.0;
-        self.one(
+        self.one_relaxed(
             "DELETE FROM seen_interactions \
              WHERE seen_at < now() - $1::float8 * interval '1 millisecond'"
                 .to_string(),

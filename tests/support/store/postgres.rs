@@ -366,6 +366,9 @@ pub struct Cost {
     /// Statements prepared (a `Parse`, and its own round trip): none once each connection
     /// has cached the statements it uses, so they are counted apart.
     pub prepares: u64,
+    /// Of the statements, those run on connections started with `synchronous_commit=off`
+    /// (whose commits do not wait for the disk).
+    pub relaxed: u64,
 }
 
 impl std::ops::Sub for Cost {
@@ -375,6 +378,7 @@ impl std::ops::Sub for Cost {
             statements: self.statements - before.statements,
             round_trips: self.round_trips - before.round_trips,
             prepares: self.prepares - before.prepares,
+            relaxed: self.relaxed - before.relaxed,
         }
     }
 }
@@ -384,7 +388,7 @@ impl std::ops::Sub for Cost {
 /// Plain connections only: its URLs say `sslmode=disable`.
 pub struct CountingProxy {
     addr: SocketAddr,
-    counts: Arc<[std::sync::atomic::AtomicU64; 3]>,
+    counts: Arc<[std::sync::atomic::AtomicU64; 4]>,
 }
 
 impl CountingProxy {
@@ -392,7 +396,7 @@ impl CountingProxy {
         let port = server().port;
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the proxy");
         let addr = listener.local_addr().expect("the proxy's address");
-        let counts: Arc<[std::sync::atomic::AtomicU64; 3]> = Arc::default();
+        let counts: Arc<[std::sync::atomic::AtomicU64; 4]> = Arc::default();
         let shared = Arc::clone(&counts);
         std::thread::spawn(move || {
             for client in listener.incoming().map_while(Result::ok) {
@@ -441,13 +445,14 @@ impl CountingProxy {
 
     /// Everything counted so far; subtract two of them for what happened in between.
     pub fn cost(&self) -> Cost {
-        let [statements, round_trips, prepares] =
+        let [statements, round_trips, prepares, relaxed] =
             self.counts.each_ref().map(|c| c.load(Ordering::SeqCst));
         Cost {
             statements,
             // A prepare's Sync is its own round trip.
             round_trips: round_trips - prepares,
             prepares,
+            relaxed,
         }
     }
 }
@@ -457,11 +462,13 @@ impl CountingProxy {
 #[derive(Default)]
 struct FrontendReader {
     started: bool,
+    /// The startup message turned `synchronous_commit` off for the connection.
+    relaxed: bool,
     pending: Vec<u8>,
 }
 
 impl FrontendReader {
-    fn feed(&mut self, bytes: &[u8], counts: &[std::sync::atomic::AtomicU64; 3]) {
+    fn feed(&mut self, bytes: &[u8], counts: &[std::sync::atomic::AtomicU64; 4]) {
         self.pending.extend_from_slice(bytes);
         loop {
             let header = if self.started { 5 } else { 4 };
@@ -475,12 +482,13 @@ impl FrontendReader {
                 return;
             }
             if self.started {
+                let relaxed = u64::from(self.relaxed);
                 let counted = match self.pending[0] {
-                    b'E' => [1, 0, 0],
-                    b'S' => [0, 1, 0],
-                    b'Q' => [1, 1, 0],
-                    b'P' => [0, 0, 1],
-                    _ => [0, 0, 0],
+                    b'E' => [1, 0, 0, relaxed],
+                    b'S' => [0, 1, 0, 0],
+                    b'Q' => [1, 1, 0, relaxed],
+                    b'P' => [0, 0, 1, 0],
+                    _ => [0, 0, 0, 0],
                 };
                 for (count, add) in counts.iter().zip(counted) {
                     count.fetch_add(add, Ordering::SeqCst);
@@ -490,6 +498,12 @@ impl FrontendReader {
                 // the URL says sslmode=disable) is followed by it.
                 let code = u32::from_be_bytes(self.pending[4..8].try_into().unwrap());
                 self.started = code == 196_608;
+                // Its parameters, `options` among them, as NUL-terminated names and values.
+                let message = &self.pending[8..total];
+                self.relaxed = self.started
+                    && message
+                        .windows(b"synchronous_commit=off".len())
+                        .any(|w| w == b"synchronous_commit=off");
             }
             self.pending.drain(..total);
         }

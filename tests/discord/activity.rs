@@ -6,7 +6,7 @@
 //! lets that player move in the game of the Activity's channel and anyone else only watch;
 //! the Activity's page framable by Discord only, the plain page by nobody.
 
-use crate::support::board::{json_of, sign_in, sign_in_answer, BoardServer};
+use crate::support::board::{self, json_of, sign_in, sign_in_answer, BoardServer};
 use crate::support::bot::*;
 use crate::support::stand_in::*;
 use crate::support::store::optional;
@@ -31,20 +31,18 @@ async fn state(base: &str, channel: u64, key: Option<&str>) -> Value {
     json_body(response).await
 }
 
-/// A move posted as the page does, with `key` if any: its status.
+/// A move posted as the page does (through the path Discord's proxy uses), with `key` if
+/// any: its status.
 async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) -> u16 {
-    let mut request = reqwest::Client::new()
-        .post(format!("{base}/activity/board/{channel}/move"))
-        .body(notation.to_string());
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
-    }
-    request
-        .send()
-        .await
-        .expect("the page answers")
-        .status()
-        .as_u16()
+    board::post_move(&format!("{base}/activity"), channel, key, notation).await
+}
+
+/// The Activity's sign-in in this process, at the stand-in, with `secret`.
+fn activity_with(standin: &StandIn, secret: &str) -> Activity {
+    Activity::new(
+        ActivityKeys::new(standin.application_id(), secret),
+        Some(&standin.base_url()),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -173,19 +171,13 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
     // A wrong client secret is refused by Discord, and the code it carried is not used up.
     let code = standin.authorize(&carol);
     let given = standin.access_tokens_given();
-    let wrong = Activity::new(
-        ActivityKeys::new(standin.application_id(), "not the secret"),
-        Some(&standin.base_url()),
-    );
+    let wrong = activity_with(standin, "not the secret");
     assert_eq!(
         wrong.sign_in(&code, channel).await.err(),
         Some(SignIn::Refused)
     );
     assert_eq!(standin.access_tokens_given(), given);
-    let right = Activity::new(
-        ActivityKeys::new(standin.application_id(), standin.client_secret()),
-        Some(&standin.base_url()),
-    );
+    let right = activity_with(standin, standin.client_secret());
     assert_eq!(
         right.sign_in(&code, channel).await.map(|s| s.user).ok(),
         Some(carol.id)
@@ -296,10 +288,7 @@ async fn sign_ins_past_the_limit_wait_and_cost_discord_nothing() {
 
     // The limit per channel, on the same code as the page's: 10 at once in one channel,
     // while another channel still signs in.
-    let activity = Activity::new(
-        ActivityKeys::new(standin.application_id(), standin.client_secret()),
-        Some(&standin.base_url()),
-    );
+    let activity = activity_with(standin, standin.client_secret());
     let channel = snowflake();
     for _ in 0..limit::CHANNEL_SIGN_INS.burst as usize {
         assert_eq!(
@@ -378,11 +367,8 @@ async fn discord_failing_to_sign_in_gives_nothing_and_changes_nothing() {
 async fn a_token_endpoint_that_hangs_or_hangs_up_is_unreachable() {
     let standin = StandIn::start_with(Config::default()).await;
     let alice = TestUser::random("alice");
-    let activity = Activity::new(
-        ActivityKeys::new(standin.application_id(), standin.client_secret()),
-        Some(&standin.base_url()),
-    )
-    .answer_within(Duration::from_millis(500));
+    let activity =
+        activity_with(&standin, standin.client_secret()).answer_within(Duration::from_millis(500));
     // No answer in time (the stand-in holds the request far longer).
     let fault = standin.inject(
         FaultRoute::OAuthToken,

@@ -4,7 +4,7 @@
 //! move made with it is posted in the channel; the page's resign button ends the game as
 //! the one in Discord does.
 
-use crate::support::board::{json_of, sign_in, BoardServer};
+use crate::support::board::{json_of, post_move, sign_in, BoardServer};
 use crate::support::bot::*;
 use crate::support::stand_in::*;
 use damas::engine::{legal_notations, Game, Variant};
@@ -48,14 +48,7 @@ async fn damas_bot_serves_the_board_page_and_the_activity_on_its_listener() {
     let key = signed_in["key"].as_str().expect("alice's key").to_string();
     let game = Game::new(Variant::Spanish);
     let (_, first) = legal_notations(game.position())[0].clone();
-    let moved = reqwest::Client::new()
-        .post(format!("{base}/board/{channel}/move"))
-        .bearer_auth(&key)
-        .body(first)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(moved.status().as_u16(), 200);
+    assert_eq!(post_move(base, channel, Some(&key), &first).await, 200);
     // The move is in Discord: the new board posted in the channel.
     standin.next_request(bot_post_in(channel)).await;
 

@@ -5,7 +5,7 @@
 //! board against the PNG of the same position. Skipped with one line without Chromium
 //! (mandatory under `CI=true`).
 
-use crate::support::board::{answer_text, BoardServer, PUBLIC_URL, SECRET};
+use crate::support::board::{answer_text, post_move, BoardServer, PUBLIC_URL, SECRET};
 use crate::support::bot::*;
 use crate::support::browser::Browser;
 use crate::support::stand_in::*;
@@ -109,22 +109,6 @@ async fn click_square(page: &Client, square: u8) {
         .click()
         .await
         .expect("a click");
-}
-
-/// POSTs a move to the page's API as a script would, with `key` if any: its status.
-async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) -> u16 {
-    let mut request = reqwest::Client::new()
-        .post(format!("{base}/board/{channel}/move"))
-        .body(notation.to_string());
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
-    }
-    request
-        .send()
-        .await
-        .expect("the page answers")
-        .status()
-        .as_u16()
 }
 
 /// What sits in the middle of a square of a picture: the nearest of the colours a square's

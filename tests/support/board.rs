@@ -198,3 +198,19 @@ pub async fn sign_in_answer(base: &str, code: &str, channel: u64) -> reqwest::Re
 pub async fn sign_in(base: &str, code: &str, channel: u64) -> (u16, Value) {
     json_of(sign_in_answer(base, code, channel).await).await
 }
+
+/// A move POSTed to the page's API as its script does, with `key` if any: its status.
+pub async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) -> u16 {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/board/{channel}/move"))
+        .body(notation.to_string());
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    request
+        .send()
+        .await
+        .expect("the page answers")
+        .status()
+        .as_u16()
+}

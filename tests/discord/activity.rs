@@ -6,7 +6,7 @@
 //! lets that player move in the game of the Activity's channel and anyone else only watch;
 //! the Activity's page framable by Discord only, the plain page by nobody.
 
-use crate::support::board::{self, json_of, sign_in, sign_in_answer, BoardServer};
+use crate::support::board::{self, json_of, sign_in, sign_in_answer, BoardServer, Players};
 use crate::support::bot::*;
 use crate::support::stand_in::*;
 use crate::support::store::optional;
@@ -310,11 +310,8 @@ async fn sign_ins_past_the_limit_wait_and_cost_discord_nothing() {
 async fn discord_failing_to_sign_in_gives_nothing_and_changes_nothing() {
     let server = BoardServer::serve(true, &[]).await;
     let (standin, base) = (&server.standin, server.base.as_str());
-    let alice = TestUser::random("alice");
-    let bob = TestUser::random("bob");
-    let place = Place::guild(GUILD, snowflake());
+    let Players { alice, place, .. } = server.new_game().await;
     let channel = place.channel;
-    server.challenge_accepted(&alice, &bob, place).await;
     let game_now = |state: Value| (state["ply"].clone(), state["over"].clone());
     let before = game_now(state(base, channel, None).await);
     let code = standin.authorize(&alice);

@@ -5,7 +5,7 @@
 //! board against the PNG of the same position. Skipped with one line without Chromium
 //! (mandatory under `CI=true`).
 
-use crate::support::board::{answer_text, post_move, BoardServer, PUBLIC_URL, SECRET};
+use crate::support::board::{answer_text, post_move, BoardServer, Players, PUBLIC_URL, SECRET};
 use crate::support::bot::*;
 use crate::support::browser::Browser;
 use crate::support::stand_in::*;
@@ -138,13 +138,9 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     };
     let server = BoardServer::serve(false, &[]).await;
     let (standin, base) = (&server.standin, server.base.as_str());
-    let alice = TestUser::random("alice");
-    let bob = TestUser::random("bob");
-    let place = Place::guild(GUILD, snowflake());
-    let channel = place.channel;
-
     // alice (White) challenges bob, who accepts; they play up to a multiple capture.
-    server.challenge_accepted(&alice, &bob, place).await;
+    let Players { alice, bob, place } = server.new_game().await;
+    let channel = place.channel;
     let (line, capture) = line_to_multiple_capture();
     let mut game = Game::new(Variant::Spanish);
     let player = |c: Color| if c == Color::White { &alice } else { &bob };

@@ -25,6 +25,14 @@ pub struct BoardServer {
     _dir: tempfile::TempDir,
 }
 
+/// The players of a game [`BoardServer::new_game`] began, and where.
+pub struct Players {
+    /// White.
+    pub alice: TestUser,
+    pub bob: TestUser,
+    pub place: Place,
+}
+
 /// The Discord Activity's settings, on the stand-in's application.
 fn activity_vars(standin: &StandIn) -> Vec<(String, String)> {
     vec![
@@ -124,6 +132,19 @@ impl BoardServer {
     /// `damas serve`'s interactions endpoint.
     pub fn url(&self) -> &str {
         &self.process.url
+    }
+
+    /// A game begun in a new channel of the test's server: alice (White) challenged bob, who
+    /// accepted, over HTTP interactions.
+    pub async fn new_game(&self) -> Players {
+        let players = Players {
+            alice: TestUser::random("alice"),
+            bob: TestUser::random("bob"),
+            place: Place::guild(super::bot::GUILD, snowflake()),
+        };
+        self.challenge_accepted(&players.alice, &players.bob, players.place)
+            .await;
+        players
     }
 
     /// `alice` (White) challenges `bob` in `place` and bob accepts, over HTTP interactions.

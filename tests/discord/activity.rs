@@ -4,7 +4,10 @@
 //! "Open the board" button; the sign-in's code exchanged with Discord's OAuth2 for who
 //! signed in (a wrong code or secret refused clearly, changing nothing); the key it gives
 //! lets that player move in the game of the Activity's channel and anyone else only watch;
-//! the Activity's page framable by Discord only, the plain page by nobody.
+//! the Activity's page framable by Discord only, the plain page by nobody. Sign-ins past
+//! their limits (all channels', one channel's) are told to wait without asking Discord;
+//! Discord's token endpoint failing (5xx, 429 with its wait, no answer, a hang-up) is said
+//! clearly, gives nothing and changes nothing.
 
 use crate::support::board::{self, json_of, sign_in, sign_in_answer, BoardServer, Players};
 use crate::support::bot::*;

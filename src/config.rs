@@ -209,6 +209,11 @@ pub const SETTINGS: &[Setting] = &[
         default: "unset: no Activity",
         what: "the application's client secret (**OAuth2**), to confirm who opened the Activity; needs the board page, and with `damas bot` `DAMAS_WEB_LISTEN`; never logged",
     },
+    Setting {
+        name: "DAMAS_ACTIVITY_SIGN_INS",
+        default: "`60`",
+        what: "the Activity's sign-ins a minute in all channels (each asks Discord's token endpoint); past it, or past 10 at once in one channel, the page is told to wait ([docs/OPERATIONS.md](docs/OPERATIONS.md), \"The Discord Activity\")",
+    },
     // Operations.
     Setting {
         name: "DAMAS_HTTP_MAX_CONNECTIONS",

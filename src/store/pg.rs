@@ -906,23 +906,22 @@ impl PgTx<'_> {
         }
     }
 
-    pub fn get(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+    /// Runs `sql`, which takes a key (`$1`) and answers at most one value.
+    fn value_of(&self, sql: String, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
         let key = key.to_vec();
-        self.statement(
-            format!("SELECT value FROM \"{tree}\" WHERE key = $1"),
-            move |c, s| {
-                Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
-            },
-        )
+        self.statement(sql, move |c, s| {
+            Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
+        })
+    }
+
+    pub fn get(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
+        self.value_of(format!("SELECT value FROM \"{tree}\" WHERE key = $1"), key)
     }
 
     pub fn get_locked(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
-        let key = key.to_vec();
-        self.statement(
+        self.value_of(
             format!("SELECT value FROM \"{tree}\" WHERE key = $1 FOR UPDATE"),
-            move |c, s| {
-                Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
-            },
+            key,
         )
     }
 
@@ -948,12 +947,9 @@ impl PgTx<'_> {
     }
 
     pub fn remove(&self, tree: &'static str, key: &[u8]) -> TxResult<Option<Vec<u8>>> {
-        let key = key.to_vec();
-        self.statement(
+        self.value_of(
             format!("DELETE FROM \"{tree}\" WHERE key = $1 RETURNING value"),
-            move |c, s| {
-                Box::pin(async move { Ok(c.query_opt(&s, &[&key]).await?.map(|r| r.get(0))) })
-            },
+            key,
         )
     }
 }

@@ -12,8 +12,12 @@
 //! `/activity/board/…`, which is answered as `/board/…`. Requests need no `/.proxy/`
 //! prefix (Discord dropped it in July 2025).
 //!
+//! Each sign-in costs a call to Discord's token endpoint: they are limited ([`limit::SignIns`]),
+//! and a refused one asks Discord nothing.
+//!
 //! Codes, access tokens and the secret are never logged: a failed exchange logs its status.
 
+use super::limit::{self, SignInWait, SignIns};
 use crate::app::settings::BadSetting;
 use serde::Deserialize;
 use std::fmt;
@@ -27,15 +31,18 @@ pub const CLIENT_SECRET_ENV: &str = "DISCORD_CLIENT_SECRET";
 pub const DISCORD_API: &str = "https://discord.com";
 /// How long a call to Discord may take: the person is waiting for the board.
 const EXCHANGE_TIME: Duration = Duration::from_secs(10);
+/// How long to leave Discord alone after a 429 that does not say.
+const DISCORD_WAIT_UNSAID: Duration = Duration::from_secs(5);
 /// The largest sign-in request taken: a code and a channel id.
 pub const SESSION_BODY_LIMIT: usize = 1024;
 
-/// The Activity's keys (`DISCORD_CLIENT_ID`, `DISCORD_CLIENT_SECRET`); the secret is never
-/// shown.
+/// The Activity's keys (`DISCORD_CLIENT_ID`, `DISCORD_CLIENT_SECRET`; the secret is never
+/// shown), and how many sign-ins a minute it takes ([`limit::SIGN_INS_ENV`]).
 #[derive(Clone, PartialEq, Eq)]
 pub struct ActivityKeys {
     pub client_id: u64,
     secret: String,
+    pub sign_ins_per_minute: u32,
 }
 
 impl fmt::Debug for ActivityKeys {
@@ -43,6 +50,7 @@ impl fmt::Debug for ActivityKeys {
         f.debug_struct("ActivityKeys")
             .field("client_id", &self.client_id)
             .field("secret", &"<redacted>")
+            .field("sign_ins_per_minute", &self.sign_ins_per_minute)
             .finish()
     }
 }
@@ -52,10 +60,18 @@ impl ActivityKeys {
         ActivityKeys {
             client_id,
             secret: secret.to_string(),
+            sign_ins_per_minute: limit::DEFAULT_SIGN_INS_PER_MINUTE,
         }
     }
 
-    /// Reads `DISCORD_CLIENT_ID` and `DISCORD_CLIENT_SECRET`: `None` when neither is set.
+    /// The same, taking at most `per_minute` sign-ins a minute.
+    pub fn sign_ins_per_minute(mut self, per_minute: u32) -> ActivityKeys {
+        self.sign_ins_per_minute = per_minute;
+        self
+    }
+
+    /// Reads `DISCORD_CLIENT_ID` and `DISCORD_CLIENT_SECRET`: `None` when neither is set;
+    /// and the sign-ins' limit ([`limit::SIGN_INS_ENV`]).
     /// Both are needed, and the board page (`board_page`: `DAMAS_PUBLIC_URL` set), since the
     /// Activity is that page and its keys are that page's.
     pub fn from_vars(
@@ -104,7 +120,10 @@ impl ActivityKeys {
                 ),
             });
         }
-        Ok(Some(ActivityKeys::new(client_id, secret.trim())))
+        let per_minute = SignIns::per_minute_from_vars(&var)?;
+        Ok(Some(
+            ActivityKeys::new(client_id, secret.trim()).sign_ins_per_minute(per_minute),
+        ))
     }
 }
 
@@ -113,8 +132,14 @@ impl ActivityKeys {
 pub enum SignIn {
     /// Discord refused the code or the token (a wrong, used or expired code; a wrong secret).
     Refused,
-    /// Discord could not be asked, or answered something else.
+    /// Discord could not be asked (no answer in time, no connection), or answered something
+    /// else (a 5xx).
     Unreachable,
+    /// Discord said to wait (429), or said so a moment ago: try again after this long.
+    DiscordBusy(Duration),
+    /// Past this server's limit of sign-ins: Discord was not asked; try again after this
+    /// long.
+    Limited(Duration),
 }
 
 /// What Discord's token endpoint answers (the fields used).
@@ -141,32 +166,47 @@ pub struct Activity {
     /// Discord's API base (or the `DISCORD_API_PROXY` the bot's calls go through).
     api: String,
     http: reqwest::Client,
+    /// How long each call to Discord may take.
+    answer_within: Duration,
+    sign_ins: SignIns,
 }
 
 impl Activity {
     /// `api_base`: the bot's `DISCORD_API_PROXY`, else Discord itself.
     pub fn new(keys: ActivityKeys, api_base: Option<&str>) -> Activity {
         let http = reqwest::Client::builder()
-            .timeout(EXCHANGE_TIME)
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default();
         Activity {
+            sign_ins: SignIns::new(keys.sign_ins_per_minute),
             keys,
             api: api_base
                 .unwrap_or(DISCORD_API)
                 .trim_end_matches('/')
                 .to_string(),
             http,
+            answer_within: EXCHANGE_TIME,
         }
+    }
+
+    /// The same, giving up on a call to Discord after `time` (10 s otherwise).
+    pub fn answer_within(mut self, time: Duration) -> Activity {
+        self.answer_within = time;
+        self
     }
 
     pub fn client_id(&self) -> u64 {
         self.keys.client_id
     }
 
-    /// Exchanges `code` for an access token, and reads whose it is.
-    pub async fn sign_in(&self, code: &str) -> Result<SignedIn, SignIn> {
+    /// Exchanges `code`, which the Activity's page in `channel` sent, for an access token,
+    /// and reads whose it is; within the sign-ins' limits, else Discord is not asked.
+    pub async fn sign_in(&self, code: &str, channel: u64) -> Result<SignedIn, SignIn> {
+        self.sign_ins.admit(channel).map_err(|wait| match wait {
+            SignInWait::Limited(d) => SignIn::Limited(d),
+            SignInWait::Discord(d) => SignIn::DiscordBusy(d),
+        })?;
         let client_id = self.keys.client_id.to_string();
         let form = [
             ("client_id", client_id.as_str()),
@@ -207,14 +247,27 @@ impl Activity {
         what: &str,
         request: reqwest::RequestBuilder,
     ) -> Result<T, SignIn> {
-        let response = request.send().await.map_err(|e| {
-            tracing::warn!(
-                "Activity sign-in: {what} failed: {}",
-                e.without_url().to_string()
-            );
-            SignIn::Unreachable
-        })?;
+        let response = request
+            .timeout(self.answer_within)
+            .send()
+            .await
+            .map_err(|e| {
+                tracing::warn!(
+                    "Activity sign-in: {what} failed: {}",
+                    e.without_url().to_string()
+                );
+                SignIn::Unreachable
+            })?;
         let status = response.status();
+        if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            let wait = discord_wait(response).await;
+            tracing::warn!(
+                "Activity sign-in: Discord answered {what} with 429: no sign-in asks it for {} s",
+                wait.as_secs_f64()
+            );
+            self.sign_ins.discord_said_wait(wait);
+            return Err(SignIn::DiscordBusy(wait));
+        }
         if status.is_client_error() && status != reqwest::StatusCode::TOO_MANY_REQUESTS {
             tracing::info!("Activity sign-in: Discord refused {what} ({status})");
             return Err(SignIn::Refused);
@@ -230,6 +283,29 @@ impl Activity {
         let body = response.bytes().await.map_err(|_| unexpected())?;
         serde_json::from_slice::<T>(&body).map_err(|_| unexpected())
     }
+}
+
+/// How long Discord's 429 says to wait: its body's `retry_after` (seconds, with a fraction),
+/// else its `Retry-After` header, else [`DISCORD_WAIT_UNSAID`]; at most an hour.
+async fn discord_wait(response: reqwest::Response) -> Duration {
+    #[derive(Deserialize)]
+    struct RateLimited {
+        retry_after: f64,
+    }
+    let header = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok());
+    let body = response.bytes().await.ok();
+    let said = body
+        .and_then(|b| serde_json::from_slice::<RateLimited>(&b).ok())
+        .map(|r| r.retry_after)
+        .or(header)
+        .filter(|s| s.is_finite() && *s >= 0.0);
+    said.map_or(DISCORD_WAIT_UNSAID, |s| {
+        Duration::from_secs_f64(s.min(3600.0))
+    })
 }
 
 /// The sign-in request the Activity's page sends.
@@ -266,6 +342,18 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(keys.client_id, 42);
+        assert_eq!(keys.sign_ins_per_minute, limit::DEFAULT_SIGN_INS_PER_MINUTE);
+        let keys = read(
+            &[
+                (CLIENT_ID_ENV, "42"),
+                (CLIENT_SECRET_ENV, "s3cret"),
+                (limit::SIGN_INS_ENV, "5"),
+            ],
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(keys.sign_ins_per_minute, 5);
         assert!(!format!("{keys:?}").contains("s3cret"), "never shown");
         for (vars, page, variable) in [
             (vec![(CLIENT_SECRET_ENV, "s")], true, CLIENT_ID_ENV),
@@ -284,6 +372,15 @@ mod tests {
                 vec![(CLIENT_ID_ENV, "42"), (CLIENT_SECRET_ENV, "s")],
                 false,
                 CLIENT_SECRET_ENV,
+            ),
+            (
+                vec![
+                    (CLIENT_ID_ENV, "42"),
+                    (CLIENT_SECRET_ENV, "s"),
+                    (limit::SIGN_INS_ENV, "none"),
+                ],
+                true,
+                limit::SIGN_INS_ENV,
             ),
         ] {
             let e = read(&vars, page).unwrap_err();

@@ -27,7 +27,8 @@
 //! Served by `damas serve`'s listener, and by the listener `damas bot` opens at
 //! `DAMAS_WEB_LISTEN`, with the same timeouts and connection cap (`crate::discord::webhook`).
 //! Every answer forbids any script but the page's own (Content-Security-Policy). Requests
-//! carrying a key are limited per key ([`limit`]); keys are never logged.
+//! carrying a key are limited per key, the Activity's sign-ins in all and per channel
+//! ([`limit`]); refused, they are answered 429 with `Retry-After`. Keys are never logged.
 
 pub mod activity;
 pub mod events;
@@ -36,7 +37,7 @@ pub mod page;
 
 use crate::app::board_page::{lang_of_accept_language, PageAction, PageRefusal};
 use crate::app::deliver::Delivery;
-use crate::app::i18n::{t, Lang};
+use crate::app::i18n::{n, t, tr, Lang};
 use crate::app::serve::{Respond, Shown};
 use crate::app::{App, Reply};
 use crate::fl;
@@ -107,6 +108,19 @@ fn message(status: StatusCode, ok: bool, text: &str) -> Answer {
     let body = serde_json::json!({ "ok": ok, "message": text });
     let mut answer = whole(status, JSON, body.to_string());
     no_store(&mut answer);
+    answer
+}
+
+/// Whole seconds to wait, rounded up: at least 1.
+fn retry_after_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs_f64().ceil().max(1.0) as u64
+}
+
+/// `answer`, saying to try again after `wait` (`Retry-After`).
+fn retry_after(mut answer: Answer, wait: std::time::Duration) -> Answer {
+    answer
+        .headers_mut()
+        .insert(header::RETRY_AFTER, retry_after_seconds(wait).into());
     answer
 }
 
@@ -274,14 +288,12 @@ impl Web {
 
     /// The refusal of a request past its key's rate, if it is.
     fn limited(&self, key: Option<&str>, lang: Lang) -> Option<Answer> {
-        let key = key?;
-        (!self.limits.allow(key)).then(|| {
-            message(
-                StatusCode::TOO_MANY_REQUESTS,
-                false,
-                &t(lang, fl!("board-too-fast")),
-            )
-        })
+        let wait = self.limits.allow(key?).err()?;
+        let text = t(lang, fl!("board-too-fast"));
+        Some(retry_after(
+            message(StatusCode::TOO_MANY_REQUESTS, false, &text),
+            wait,
+        ))
     }
 
     /// The Activity's sign-in: the code Discord gave the page, exchanged for who signed in;
@@ -309,7 +321,7 @@ impl Web {
         let (Some(channel), false) = (channel, asked.code.trim().is_empty()) else {
             return message(StatusCode::BAD_REQUEST, false, "not a sign-in");
         };
-        let signed_in = match activity.sign_in(asked.code.trim()).await {
+        let signed_in = match activity.sign_in(asked.code.trim(), channel).await {
             Ok(s) => s,
             Err(activity::SignIn::Refused) => {
                 return message(
@@ -324,6 +336,19 @@ impl Web {
                     false,
                     &t(lang, fl!("activity-discord-unreachable")),
                 )
+            }
+            Err(activity::SignIn::DiscordBusy(wait)) => {
+                let text = t(lang, fl!("activity-discord-unreachable"));
+                return retry_after(message(StatusCode::SERVICE_UNAVAILABLE, false, &text), wait);
+            }
+            Err(activity::SignIn::Limited(wait)) => {
+                let seconds = retry_after_seconds(wait);
+                let text = tr(
+                    lang,
+                    fl!("activity-sign-in-busy"),
+                    &[("seconds", n(seconds as f64))],
+                );
+                return retry_after(message(StatusCode::TOO_MANY_REQUESTS, false, &text), wait);
             }
         };
         match self.app.activity_key(channel, signed_in.user, lang) {

@@ -6,22 +6,26 @@ use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pdn/book.pdn");
 
-#[test]
-fn book_build_counts_the_games_and_show_lists_the_moves() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("book.bin");
-    let out_text = out.to_str().expect("a UTF-8 path");
-    let said = ok(&[
+/// `damas book build`'s arguments for the English fixture, writing `out`, then `more`.
+fn build_english<'a>(out: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let args = [
         "book",
         "build",
         "--variant",
         "english",
         FIXTURE,
         "--out",
-        out_text,
-        "--min-games",
-        "2",
-    ]);
+        out,
+    ];
+    [&args[..], more].concat()
+}
+
+#[test]
+fn book_build_counts_the_games_and_show_lists_the_moves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("book.bin");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let said = ok(&build_english(out_text, &["--min-games", "2"]));
     assert!(
         said.starts_with("5 games counted (1 repeated another, 1 without a result, 1 from a set-up position, 0 unreadable); 4 positions of 2+ games within 40 plies;"),
         "{said}"
@@ -47,19 +51,10 @@ fn book_commands_refuse_bad_input_with_a_reason() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("book.bin");
     let out_text = out.to_str().expect("a UTF-8 path");
-    let err = user_error(&[
-        "book",
-        "build",
-        "--variant",
-        "english",
-        FIXTURE,
-        "--out",
+    let err = user_error(&build_english(
         out_text,
-        "--plies",
-        "2",
-        "--skip-plies",
-        "2",
-    ]);
+        &["--plies", "2", "--skip-plies", "2"],
+    ));
     assert!(
         err.contains("--skip-plies 2 leaves nothing of --plies 2"),
         "{err}"

@@ -19,6 +19,25 @@ fn name(v: Variant) -> String {
     damas::app::i18n::variant_name(Lang::En, v)
 }
 
+/// `damas review` of the Spanish game in `pdn` with a small deep budget, then `more`
+/// arguments: its output.
+fn review_spanish(pdn: &str, more: &[&str]) -> String {
+    let args = [
+        &[
+            "review",
+            "--deep-nodes",
+            SMALL_DEEP_NODES,
+            "--variant",
+            "spanish",
+            "--pdn",
+            pdn,
+        ],
+        more,
+    ]
+    .concat();
+    ok(&args)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp file written");
@@ -29,15 +48,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&[
-        "review",
-        "--deep-nodes",
-        SMALL_DEEP_NODES,
-        "--variant",
-        "spanish",
-        "--pdn",
-        &pdn,
-    ]);
+    let out = review_spanish(&pdn, &[]);
     // Which game, read as which variant; four plies, then a line per player.
     let (heading, plies) = out.split_once('\n').expect("a heading");
     assert_eq!(
@@ -72,16 +83,7 @@ fn review_prints_a_line_per_ply_with_the_class_and_the_better_move() {
 fn review_json_names_the_refutation() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let out = ok(&[
-        "review",
-        "--deep-nodes",
-        SMALL_DEEP_NODES,
-        "--variant",
-        "spanish",
-        "--pdn",
-        &pdn,
-        "--json",
-    ]);
+    let out = review_spanish(&pdn, &["--json"]);
     let v: Value = serde_json::from_str(&out).expect("JSON");
     let first = &v["plies"][0];
     assert_eq!(first["move"], "4-7");
@@ -272,41 +274,9 @@ fn pdn_check_names_each_refused_game_and_sums_up() {
 fn review_speaks_spanish_with_lang_es() {
     let dir = tempfile::tempdir().expect("temp dir");
     let pdn = write(dir.path(), "shot.pdn", SHOT_GAME);
-    let english = ok(&[
-        "review",
-        "--deep-nodes",
-        SMALL_DEEP_NODES,
-        "--variant",
-        "spanish",
-        "--pdn",
-        &pdn,
-        "--lang",
-        "en",
-    ]);
-    assert_eq!(
-        english,
-        ok(&[
-            "review",
-            "--deep-nodes",
-            SMALL_DEEP_NODES,
-            "--variant",
-            "spanish",
-            "--pdn",
-            &pdn
-        ]),
-        "English is the default"
-    );
-    let out = ok(&[
-        "review",
-        "--deep-nodes",
-        SMALL_DEEP_NODES,
-        "--variant",
-        "spanish",
-        "--pdn",
-        &pdn,
-        "--lang",
-        "es",
-    ]);
+    let english = review_spanish(&pdn, &["--lang", "en"]);
+    assert_eq!(english, review_spanish(&pdn, &[]), "English is the default");
+    let out = review_spanish(&pdn, &["--lang", "es"]);
     // After the heading that names the file's game and how its variant was chosen.
     let lines: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(lines.len(), 6, "{out}");
@@ -324,18 +294,7 @@ fn review_speaks_spanish_with_lang_es() {
     for english_word in ["better", "blunder", "accuracy", "White", "Black"] {
         assert!(!out.contains(english_word), "{english_word}: {out}");
     }
-    let json = ok(&[
-        "review",
-        "--deep-nodes",
-        SMALL_DEEP_NODES,
-        "--variant",
-        "spanish",
-        "--pdn",
-        &pdn,
-        "--json",
-        "--lang",
-        "es",
-    ]);
+    let json = review_spanish(&pdn, &["--json", "--lang", "es"]);
     let v: Value = serde_json::from_str(&json).expect("JSON");
     let said = v["plies"][0]["eval_after_text"].as_str().unwrap_or("");
     assert!(said.contains("negras"), "{said}");

@@ -363,6 +363,10 @@ fn the_listed_defaults_are_the_code_defaults() {
         value("RUST_LOG").as_deref(),
         Some(damas::discord::logs::DEFAULT_FILTER)
     );
+    assert_eq!(
+        value(damas::web::limit::SIGN_INS_ENV),
+        Some(damas::web::limit::DEFAULT_SIGN_INS_PER_MINUTE.to_string())
+    );
     let format = damas::discord::logs::log_format_from_vars(|_| value("DAMAS_LOG_FORMAT"));
     let unset = damas::discord::logs::log_format_from_vars(|_| None);
     assert_eq!(format.ok(), unset.ok());

@@ -4,61 +4,23 @@
 //! "Open the board" button; the sign-in's code exchanged with Discord's OAuth2 for who
 //! signed in (a wrong code or secret refused clearly, changing nothing); the key it gives
 //! lets that player move in the game of the Activity's channel and anyone else only watch;
-//! the Activity's page framable by Discord only, the plain page by nobody.
+//! the Activity's page framable by Discord only, the plain page by nobody. Sign-ins past
+//! their limits (all channels', one channel's) are told to wait without asking Discord;
+//! Discord's token endpoint failing (5xx, 429 with its wait, no answer, a hang-up) is said
+//! clearly, gives nothing and changes nothing.
 
+use crate::support::board::{self, json_of, sign_in, sign_in_answer, BoardServer, Players};
 use crate::support::bot::*;
-use crate::support::stand_in::http_mode::HttpAnswered;
 use crate::support::stand_in::*;
 use crate::support::store::optional;
 use damas::engine::{legal_notations, Game, Variant};
 use damas::web::activity::{Activity, ActivityKeys, SignIn};
+use damas::web::limit;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-const SECRET: &str = "a board secret for the tests, long enough";
-const PUBLIC_URL: &str = "http://localhost:9";
-
-/// The words an interaction posted by HTTP was answered with (at once, or completed later).
-async fn answered_text(standin: &StandIn, sent: &SentInteraction, answered: &HttpAnswered) {
-    assert_eq!(answered.status, 200, "{:?}", answered.body);
-    let token = sent.token.clone();
-    match answered.body["type"].as_u64() {
-        Some(5) => {
-            standin
-                .next_request(move |r| {
-                    r.method == "PATCH"
-                        && matches!(&r.route, Route::Original { token: x } if *x == token)
-                })
-                .await;
-        }
-        Some(6) => {
-            standin
-                .next_request(move |r| {
-                    r.method == "POST"
-                        && matches!(&r.route, Route::Followup { token: x } if *x == token)
-                })
-                .await;
-        }
-        _ => {}
-    }
-}
-
-async fn json_of(response: reqwest::Response) -> Value {
-    let body = response.bytes().await.expect("a body");
-    serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"))
-}
-
-/// The Activity's sign-in as its page sends it: the status and the JSON answer.
-async fn sign_in(base: &str, code: &str, channel: u64) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(format!("{base}/board/session"))
-        .header("content-type", "application/json")
-        .body(json!({"code": code, "channel": channel.to_string()}).to_string())
-        .send()
-        .await
-        .expect("the page answers");
-    let status = response.status().as_u16();
-    (status, json_of(response).await)
+async fn json_body(response: reqwest::Response) -> Value {
+    json_of(response).await.1
 }
 
 /// The page's state of `channel` for `key` (through the path Discord's proxy uses).
@@ -69,47 +31,28 @@ async fn state(base: &str, channel: u64, key: Option<&str>) -> Value {
     }
     let response = request.send().await.expect("the page answers");
     assert_eq!(response.status().as_u16(), 200);
-    json_of(response).await
+    json_body(response).await
 }
 
-/// A move posted as the page does, with `key` if any: its status.
+/// A move posted as the page does (through the path Discord's proxy uses), with `key` if
+/// any: its status.
 async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) -> u16 {
-    let mut request = reqwest::Client::new()
-        .post(format!("{base}/activity/board/{channel}/move"))
-        .body(notation.to_string());
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
-    }
-    request
-        .send()
-        .await
-        .expect("the page answers")
-        .status()
-        .as_u16()
+    board::post_move(&format!("{base}/activity"), channel, key, notation).await
+}
+
+/// The Activity's sign-in in this process, at the stand-in, with `secret`.
+fn activity_with(standin: &StandIn, secret: &str) -> Activity {
+    Activity::new(
+        ActivityKeys::new(standin.application_id(), secret),
+        Some(&standin.base_url()),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let standin = StandIn::start_with(Config {
-        wait: Duration::from_secs(30),
-        ..Config::default()
-    })
-    .await;
+    let server = BoardServer::serve(true, &[]).await;
+    let (standin, base) = (&server.standin, server.base.as_str());
     let client_id = standin.application_id().to_string();
-    let serve = BotProcess::serve_with(
-        &standin,
-        dir.path().join("db").to_str().unwrap(),
-        dir.path(),
-        &[
-            ("DAMAS_PUBLIC_URL", PUBLIC_URL),
-            ("DAMAS_WEB_SECRET", SECRET),
-            ("DISCORD_CLIENT_ID", &client_id),
-            ("DISCORD_CLIENT_SECRET", standin.client_secret()),
-        ],
-    )
-    .await;
-    let base = serve.url.trim_end_matches("/interactions").to_string();
 
     // The entry point is registered globally (the other commands go to the test's server),
     // answered by the app itself.
@@ -130,27 +73,13 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
 
     // From the App Launcher: LAUNCH_ACTIVITY.
     let (_, answered) = standin
-        .post_interaction(&serve.url, standin.entry_point(&carol, place))
+        .post_interaction(server.url(), standin.entry_point(&carol, place))
         .await;
     assert_eq!(answered.status, 200);
     assert_eq!(answered.body["type"], json!(12), "{}", answered.body);
 
     // alice (White) challenges bob, who accepts.
-    let challenge = standin.slash(
-        &alice,
-        place,
-        Slash::challenge(&bob).with("colour", "white"),
-    );
-    let (sent, answered) = standin.post_interaction(&serve.url, challenge).await;
-    answered_text(&standin, &sent, &answered).await;
-    let message = standin.original_message(&sent);
-    let accept = standin.button_click(
-        &bob,
-        &message,
-        &custom_id_starting(&message, "damas:accept:"),
-    );
-    let (sent, answered) = standin.post_interaction(&serve.url, accept).await;
-    answered_text(&standin, &sent, &answered).await;
+    server.challenge_accepted(&alice, &bob, place).await;
 
     // The game's "Open the board" button launches the Activity too.
     let board = standin
@@ -164,20 +93,20 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
         })
         .expect("a board with its Open the board button");
     let click = standin.button_click(&bob, &board, &custom_id_starting(&board, "damas:board:"));
-    let (_, answered) = standin.post_interaction(&serve.url, click).await;
+    let (_, answered) = standin.post_interaction(server.url(), click).await;
     assert_eq!(answered.body["type"], json!(12), "{}", answered.body);
 
     // Codes Discord never gave, or gave once, are refused clearly; nothing is given.
     let game = Game::new(Variant::Spanish);
-    let before = state(&base, channel, None).await;
+    let before = state(base, channel, None).await;
     assert_eq!(before["ply"], json!(0));
     for code in ["made-up", ""] {
-        let (status, said) = sign_in(&base, code, channel).await;
+        let (status, said) = sign_in(base, code, channel).await;
         assert!(status == 401 || status == 400, "{code:?}: {status} {said}");
         assert_eq!(said["ok"], json!(false));
         assert!(said.get("key").is_none() && said.get("access_token").is_none());
     }
-    let (status, said) = sign_in(&base, "made-up", channel).await;
+    let (status, said) = sign_in(base, "made-up", channel).await;
     assert_eq!(status, 401);
     assert!(
         said["message"]
@@ -190,7 +119,7 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
 
     // alice signs in: her access token, and her key to this channel's game.
     let code = standin.authorize(&alice);
-    let (status, alice_in) = sign_in(&base, &code, channel).await;
+    let (status, alice_in) = sign_in(base, &code, channel).await;
     assert_eq!(status, 200, "{alice_in}");
     assert_eq!(alice_in["user"], json!(alice.id.to_string()));
     assert!(alice_in["access_token"]
@@ -201,21 +130,21 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
         .expect("a player's key")
         .to_string();
     // The same code twice: Discord takes it once.
-    let (status, _) = sign_in(&base, &code, channel).await;
+    let (status, _) = sign_in(base, &code, channel).await;
     assert_eq!(status, 401);
 
     // bob is the other player; carol holds no seat and only watches.
-    let (_, bob_in) = sign_in(&base, &standin.authorize(&bob), channel).await;
+    let (_, bob_in) = sign_in(base, &standin.authorize(&bob), channel).await;
     let bob_key = bob_in["key"].as_str().expect("a player's key").to_string();
-    let (status, carol_in) = sign_in(&base, &standin.authorize(&carol), channel).await;
+    let (status, carol_in) = sign_in(base, &standin.authorize(&carol), channel).await;
     assert_eq!(status, 200);
     assert_eq!(carol_in["key"], Value::Null, "a spectator gets no key");
     // In a channel without a game, nobody gets a key.
-    let (status, elsewhere) = sign_in(&base, &standin.authorize(&alice), snowflake()).await;
+    let (status, elsewhere) = sign_in(base, &standin.authorize(&alice), snowflake()).await;
     assert_eq!(status, 200);
     assert_eq!(elsewhere["key"], Value::Null);
 
-    let seen = state(&base, channel, Some(&alice_key)).await;
+    let seen = state(base, channel, Some(&alice_key)).await;
     assert_eq!(seen["viewer"], json!("player"));
     assert_eq!(seen["you"], json!("white"));
     assert!(
@@ -223,40 +152,37 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
         "alice's turn"
     );
     assert_eq!(
-        state(&base, channel, Some(&bob_key)).await["viewer"],
+        state(base, channel, Some(&bob_key)).await["viewer"],
         json!("player")
     );
     assert_eq!(
-        state(&base, channel, None).await["viewer"],
+        state(base, channel, None).await["viewer"],
         json!("spectator")
     );
 
     // Only the player to move moves: not bob out of turn, not a spectator.
     let (_, first) = legal_notations(game.position())[0].clone();
-    assert_eq!(post_move(&base, channel, Some(&bob_key), &first).await, 409);
-    assert_eq!(post_move(&base, channel, None, &first).await, 403);
-    assert_eq!(state(&base, channel, None).await["ply"], json!(0));
+    assert_eq!(post_move(base, channel, Some(&bob_key), &first).await, 409);
+    assert_eq!(post_move(base, channel, None, &first).await, 403);
+    assert_eq!(state(base, channel, None).await["ply"], json!(0));
     assert_eq!(
-        post_move(&base, channel, Some(&alice_key), &first).await,
+        post_move(base, channel, Some(&alice_key), &first).await,
         200
     );
-    assert_eq!(state(&base, channel, None).await["ply"], json!(1));
+    assert_eq!(state(base, channel, None).await["ply"], json!(1));
 
     // A wrong client secret is refused by Discord, and the code it carried is not used up.
     let code = standin.authorize(&carol);
     let given = standin.access_tokens_given();
-    let wrong = Activity::new(
-        ActivityKeys::new(standin.application_id(), "not the secret"),
-        Some(&standin.base_url()),
-    );
-    assert_eq!(wrong.sign_in(&code).await.err(), Some(SignIn::Refused));
-    assert_eq!(standin.access_tokens_given(), given);
-    let right = Activity::new(
-        ActivityKeys::new(standin.application_id(), standin.client_secret()),
-        Some(&standin.base_url()),
-    );
+    let wrong = activity_with(standin, "not the secret");
     assert_eq!(
-        right.sign_in(&code).await.map(|s| s.user).ok(),
+        wrong.sign_in(&code, channel).await.err(),
+        Some(SignIn::Refused)
+    );
+    assert_eq!(standin.access_tokens_given(), given);
+    let right = activity_with(standin, standin.client_secret());
+    assert_eq!(
+        right.sign_in(&code, channel).await.map(|s| s.user).ok(),
         Some(carol.id)
     );
 
@@ -298,4 +224,175 @@ async fn the_activity_launches_signs_in_through_discord_and_shows_the_channels_g
         .map(Recorded::summary)
         .collect();
     assert!(refused.is_empty(), "{refused:#?}");
+}
+
+/// The sign-in's refusal for Discord's sake: its status, `Retry-After` (seconds) and words.
+async fn sign_in_refused(base: &str, code: &str, channel: u64) -> (u16, Option<u64>, String) {
+    let response = sign_in_answer(base, code, channel).await;
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().parse().expect("whole seconds"));
+    let (status, said) = json_of(response).await;
+    assert_eq!(said["ok"], json!(false), "{said}");
+    assert!(
+        said.get("key").is_none() && said.get("access_token").is_none(),
+        "nothing is given: {said}"
+    );
+    let words = said["message"]
+        .as_str()
+        .expect("words for the page")
+        .to_string();
+    (status, retry_after, words)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_ins_past_the_limit_wait_and_cost_discord_nothing() {
+    let server = BoardServer::serve(true, &[("DAMAS_ACTIVITY_SIGN_INS", "3")]).await;
+    let (standin, base) = (&server.standin, server.base.as_str());
+    // Three sign-ins in three channels reach Discord (their codes are refused there)…
+    for _ in 0..3 {
+        let (status, said) = sign_in(base, "made-up", snowflake()).await;
+        assert_eq!(status, 401, "{said}");
+    }
+    assert_eq!(standin.token_exchanges(), 3);
+    // …the fourth, with a good code, is told to wait (3 a minute: one every 20 s), and
+    // Discord is not asked: its code is still good afterwards.
+    let alice = TestUser::random("alice");
+    let code = standin.authorize(&alice);
+    let (status, retry_after, words) = sign_in_refused(base, &code, snowflake()).await;
+    assert_eq!(status, 429);
+    assert_eq!(retry_after, Some(20));
+    assert!(
+        words.contains("Many people are opening the board") && words.contains("20"),
+        "{words}"
+    );
+    assert_eq!(standin.token_exchanges(), 3);
+    assert_eq!(standin.access_tokens_given(), 0);
+    // In Spanish too.
+    let spanish = reqwest::Client::new()
+        .post(format!("{base}/board/session"))
+        .header("accept-language", "es-ES")
+        .header("content-type", "application/json")
+        .body(json!({"code": code, "channel": "1"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    let (status, said) = json_of(spanish).await;
+    assert_eq!(status, 429);
+    assert!(
+        said["message"]
+            .as_str()
+            .unwrap()
+            .contains("Vuelve a intentarlo"),
+        "{said}"
+    );
+    assert_eq!(standin.token_exchanges(), 3);
+
+    // The limit per channel, on the same code as the page's: 10 at once in one channel,
+    // while another channel still signs in.
+    let activity = activity_with(standin, standin.client_secret());
+    let channel = snowflake();
+    for _ in 0..limit::CHANNEL_SIGN_INS.burst as usize {
+        assert_eq!(
+            activity.sign_in("made-up", channel).await.err(),
+            Some(SignIn::Refused)
+        );
+    }
+    let asked = standin.token_exchanges();
+    assert!(matches!(
+        activity.sign_in(&code, channel).await,
+        Err(SignIn::Limited(_))
+    ));
+    assert_eq!(standin.token_exchanges(), asked, "Discord is not asked");
+    let signed_in = activity.sign_in(&code, snowflake()).await;
+    assert_eq!(signed_in.map(|s| s.user).ok(), Some(alice.id));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_failing_to_sign_in_gives_nothing_and_changes_nothing() {
+    let server = BoardServer::serve(true, &[]).await;
+    let (standin, base) = (&server.standin, server.base.as_str());
+    let Players { alice, place, .. } = server.new_game().await;
+    let channel = place.channel;
+    let game_now = |state: Value| (state["ply"].clone(), state["over"].clone());
+    let before = game_now(state(base, channel, None).await);
+    let code = standin.authorize(&alice);
+
+    // Discord's token endpoint fails (5xx): Discord could not be reached.
+    for status in [500, 502, 503] {
+        let fault = standin.inject(FaultRoute::OAuthToken, FaultAction::ServerError(status), 1);
+        let (answered, retry_after, words) = sign_in_refused(base, &code, channel).await;
+        assert_eq!(standin.fault_hits(fault), 1);
+        assert_eq!((answered, retry_after), (502, None), "Discord's {status}");
+        assert!(words.contains("Discord could not be reached"), "{words}");
+    }
+
+    // Discord says to wait (429, retry_after 1.5 s): the page is told so, and no sign-in
+    // asks Discord again until then.
+    let fault = standin.inject(
+        FaultRoute::OAuthToken,
+        FaultAction::RateLimited { retry_after: 1.5 },
+        1,
+    );
+    let (answered, retry_after, words) = sign_in_refused(base, &code, channel).await;
+    assert_eq!(standin.fault_hits(fault), 1);
+    assert_eq!((answered, retry_after), (503, Some(2)));
+    assert!(words.contains("Discord could not be reached"), "{words}");
+    let asked = standin.token_exchanges();
+    let (answered, retry_after, _) = sign_in_refused(base, &code, channel).await;
+    assert_eq!(answered, 503);
+    assert!(
+        retry_after.is_some_and(|s| (1..=2).contains(&s)),
+        "{retry_after:?}"
+    );
+    assert_eq!(
+        standin.token_exchanges(),
+        asked,
+        "Discord is not asked meanwhile"
+    );
+
+    // Nothing was given and nothing changed: no access token, the same game, and the code
+    // still good once Discord's wait is over.
+    assert_eq!(standin.access_tokens_given(), 0);
+    assert_eq!(game_now(state(base, channel, None).await), before);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (status, alice_in) = sign_in(base, &code, channel).await;
+    assert_eq!(status, 200, "{alice_in}");
+    assert!(alice_in["key"].is_string(), "{alice_in}");
+    assert_eq!(game_now(state(base, channel, None).await), before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_endpoint_that_hangs_or_hangs_up_is_unreachable() {
+    let standin = StandIn::start_with(Config::default()).await;
+    let alice = TestUser::random("alice");
+    let activity =
+        activity_with(&standin, standin.client_secret()).answer_within(Duration::from_millis(500));
+    // No answer in time (the stand-in holds the request far longer).
+    let fault = standin.inject(
+        FaultRoute::OAuthToken,
+        FaultAction::Delay(Duration::from_secs(30)),
+        1,
+    );
+    let code = standin.authorize(&alice);
+    assert_eq!(
+        activity.sign_in(&code, 1).await.err(),
+        Some(SignIn::Unreachable)
+    );
+    assert_eq!(standin.fault_hits(fault), 1);
+    // The connection dropped unanswered.
+    let fault = standin.inject(FaultRoute::OAuthToken, FaultAction::HangUp, 1);
+    let code = standin.authorize(&alice);
+    assert_eq!(
+        activity.sign_in(&code, 2).await.err(),
+        Some(SignIn::Unreachable)
+    );
+    assert_eq!(standin.fault_hits(fault), 1);
+    assert_eq!(standin.access_tokens_given(), 0);
+    // The code the hang-up left unused still signs in.
+    assert_eq!(
+        activity.sign_in(&code, 2).await.map(|s| s.user).ok(),
+        Some(alice.id)
+    );
 }

@@ -5,9 +5,9 @@
 //! board against the PNG of the same position. Skipped with one line without Chromium
 //! (mandatory under `CI=true`).
 
+use crate::support::board::{answer_text, post_move, BoardServer, Players, PUBLIC_URL, SECRET};
 use crate::support::bot::*;
 use crate::support::browser::Browser;
-use crate::support::stand_in::http_mode::HttpAnswered;
 use crate::support::stand_in::*;
 use crate::support::webdriver::{Client, Locator};
 use damas::app::board_page::BoardLinks;
@@ -15,10 +15,6 @@ use damas::engine::{legal_notations, Color, Game, Position, Square, Variant};
 use damas::render::{palette, BoardView, Layout};
 use serde_json::Value;
 use std::time::Duration;
-
-const SECRET: &str = "a board secret for the tests, long enough";
-/// What the links start with: the test reads the rest and asks the real address.
-const PUBLIC_URL: &str = "http://localhost:9";
 
 /// The shortest line from the start (in the engine's order of moves) after which the side
 /// to move has a capture with two landings or more: the moves before it, and that capture.
@@ -50,34 +46,6 @@ fn line_to_multiple_capture() -> (Vec<String>, String) {
         }
     }
     panic!("no multiple capture within 8 plies of the start");
-}
-
-/// The words an interaction posted by HTTP was answered with (at once, or completed later).
-async fn answer_text(standin: &StandIn, sent: &SentInteraction, answered: &HttpAnswered) -> String {
-    assert_eq!(answered.status, 200, "{:?}", answered.body);
-    let token = sent.token.clone();
-    match answered.body["type"].as_u64() {
-        Some(5) => {
-            let t = token.clone();
-            let r = standin
-                .next_request(move |r| {
-                    r.method == "PATCH"
-                        && matches!(&r.route, Route::Original { token: x } if *x == t)
-                })
-                .await;
-            text(&r)
-        }
-        Some(6) => {
-            let r = standin
-                .next_request(move |r| {
-                    r.method == "POST"
-                        && matches!(&r.route, Route::Followup { token: x } if *x == token)
-                })
-                .await;
-            text(&r)
-        }
-        _ => text_of(&answered.body["data"]),
-    }
 }
 
 /// The channel's latest message with an "Open the board" button.
@@ -143,22 +111,6 @@ async fn click_square(page: &Client, square: u8) {
         .expect("a click");
 }
 
-/// POSTs a move to the page's API as a script would, with `key` if any: its status.
-async fn post_move(base: &str, channel: u64, key: Option<&str>, notation: &str) -> u16 {
-    let mut request = reqwest::Client::new()
-        .post(format!("{base}/board/{channel}/move"))
-        .body(notation.to_string());
-    if let Some(key) = key {
-        request = request.bearer_auth(key);
-    }
-    request
-        .send()
-        .await
-        .expect("the page answers")
-        .status()
-        .as_u16()
-}
-
 /// What sits in the middle of a square of a picture: the nearest of the colours a square's
 /// centre can have (a square, a piece's body or crown, a taken piece's cross).
 fn centre_kind(img: &image::RgbImage, x: f32, y: f32) -> &'static str {
@@ -184,61 +136,28 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     let Some(mut browser) = Browser::start().await else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let standin = StandIn::start_with(Config {
-        wait: Duration::from_secs(30),
-        ..Config::default()
-    })
-    .await;
-    let serve = BotProcess::serve_with(
-        &standin,
-        dir.path().join("db").to_str().unwrap(),
-        dir.path(),
-        &[
-            ("DAMAS_PUBLIC_URL", PUBLIC_URL),
-            ("DAMAS_WEB_SECRET", SECRET),
-        ],
-    )
-    .await;
-    let base = serve.url.trim_end_matches("/interactions").to_string();
-    let alice = TestUser::random("alice");
-    let bob = TestUser::random("bob");
-    let place = Place::guild(GUILD, snowflake());
-    let channel = place.channel;
-
+    let server = BoardServer::serve(false, &[]).await;
+    let (standin, base) = (&server.standin, server.base.as_str());
     // alice (White) challenges bob, who accepts; they play up to a multiple capture.
-    let challenge = standin.slash(
-        &alice,
-        place,
-        Slash::challenge(&bob).with("colour", "white"),
-    );
-    let (sent, answered) = standin.post_interaction(&serve.url, challenge).await;
-    answer_text(&standin, &sent, &answered).await;
-    let message = standin.original_message(&sent);
-    let accept = standin.button_click(
-        &bob,
-        &message,
-        &custom_id_starting(&message, "damas:accept:"),
-    );
-    let (sent, answered) = standin.post_interaction(&serve.url, accept).await;
-    answer_text(&standin, &sent, &answered).await;
+    let Players { alice, bob, place } = server.new_game().await;
+    let channel = place.channel;
     let (line, capture) = line_to_multiple_capture();
     let mut game = Game::new(Variant::Spanish);
     let player = |c: Color| if c == Color::White { &alice } else { &bob };
     for mv in &line {
         let who = player(game.side_to_move());
         let (sent, answered) = standin
-            .post_interaction(&serve.url, standin.slash(who, place, Slash::mv(mv)))
+            .post_interaction(server.url(), standin.slash(who, place, Slash::mv(mv)))
             .await;
-        answer_text(&standin, &sent, &answered).await;
+        answer_text(standin, &sent, &answered).await;
         game.play_text(mv).unwrap();
     }
     let capturer = game.side_to_move();
     let (mover, watcher) = (player(capturer), player(capturer.opposite()));
 
     // Each player's own link, from the button on the game's message.
-    let mover_link = board_link(&standin, &serve.url, &base, mover, channel).await;
-    let watcher_link = board_link(&standin, &serve.url, &base, watcher, channel).await;
+    let mover_link = board_link(standin, server.url(), base, mover, channel).await;
+    let watcher_link = board_link(standin, server.url(), base, watcher, channel).await;
     assert!(mover_link.contains('#') && mover_link != watcher_link);
     let mover_key = mover_link.split_once('#').unwrap().1.to_string();
 
@@ -276,7 +195,7 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
         Some("visible"),
         "the first landing of {capture} lights up"
     );
-    let board_before = latest_board(&standin, channel)["id"].clone();
+    let board_before = latest_board(standin, channel)["id"].clone();
     for landing in mv.path() {
         click_square(&mover_page, landing.number()).await;
     }
@@ -293,13 +212,13 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     wait_ply(&mover_page, game.ply(), "the mover").await;
     wait_ply(&watcher_page, game.ply(), "the watcher (live)").await;
     // The move is in Discord too: a new board in the channel, the old one without controls.
-    let mut board_after = latest_board(&standin, channel)["id"].clone();
+    let mut board_after = latest_board(standin, channel)["id"].clone();
     for _ in 0..100 {
         if board_after != board_before {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
-        board_after = latest_board(&standin, channel)["id"].clone();
+        board_after = latest_board(standin, channel)["id"].clone();
     }
     assert_ne!(
         board_after, board_before,
@@ -310,11 +229,11 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
     let answer = legal_notations(game.position())[0].1.clone();
     let (sent, answered) = standin
         .post_interaction(
-            &serve.url,
+            server.url(),
             standin.slash(watcher, place, Slash::mv(&answer)),
         )
         .await;
-    answer_text(&standin, &sent, &answered).await;
+    answer_text(standin, &sent, &answered).await;
     game.play_text(&answer).unwrap();
     wait_ply(&mover_page, game.ply(), "the mover (after /move)").await;
     wait_ply(&watcher_page, game.ply(), "the watcher (after /move)").await;
@@ -379,7 +298,7 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
         "a spectator cannot choose a piece"
     );
     let notation = game.position().move_notation(&to_play);
-    assert_eq!(post_move(&base, channel, None, &notation).await, 403);
+    assert_eq!(post_move(base, channel, None, &notation).await, 403);
 
     // An expired link (signed with the right secret) only watches, and cannot move.
     let state = reqwest::Client::new()
@@ -415,7 +334,7 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
         .unwrap();
     assert!(note.contains("expired"), "{note}");
     assert_eq!(
-        post_move(&base, channel, Some(&expired), &notation).await,
+        post_move(base, channel, Some(&expired), &notation).await,
         403
     );
     // Nothing moved.
@@ -423,7 +342,7 @@ async fn two_players_play_on_their_board_pages_and_others_only_watch() {
 
     // The mover's own key still plays (the refusals above were the keys', not the move's).
     assert_eq!(
-        post_move(&base, channel, Some(&mover_key), &notation).await,
+        post_move(base, channel, Some(&mover_key), &notation).await,
         200
     );
     game.play_text(&notation).unwrap();

@@ -278,14 +278,13 @@ fn shutdown_stops_a_running_expert_search() {
     assert!(matches!(wait(search), Ok(Some(_))));
 }
 
-#[test]
-fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
-    let pool = SearchPool::new(1, 16);
+/// A job of `class` that runs, once started, until it is hurried (answering whether it
+/// was: [`PATIENCE`] bounds a broken pool).
+fn running_until_hurried(pool: &SearchPool, class: JobClass) -> Ticket<bool> {
     let (started_tx, started_rx) = mpsc::channel();
-    let long = pool.submit(JobClass::Long, move |ctx| {
+    let job = pool.submit(class, move |ctx| {
         let hurry = ctx.hurry();
         let _ = started_tx.send(());
-        // Only a hurry ends this job early; PATIENCE bounds a broken pool.
         let waited = std::time::Instant::now();
         while !hurry.load(Ordering::Relaxed) && waited.elapsed() < PATIENCE {
             std::thread::yield_now();
@@ -293,8 +292,15 @@ fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
         hurry.load(Ordering::Relaxed)
     });
     if started_rx.recv_timeout(PATIENCE).is_err() {
-        panic!("the long job never started");
+        panic!("the {class:?} job never started");
     }
+    job
+}
+
+#[test]
+fn a_short_job_hurries_the_long_job_holding_the_only_thread() {
+    let pool = SearchPool::new(1, 16);
+    let long = running_until_hurried(&pool, JobClass::Long);
     let easy = pool.submit_best_move(Game::new(Variant::Spanish), Level::Easy, nodes(1_000));
     assert_eq!(
         wait(long),
@@ -379,20 +385,7 @@ fn a_long_job_is_not_hurried_by_another_long_job() {
 #[test]
 fn an_expert_move_hurries_a_review_search_and_starts_before_the_next_one() {
     let pool = SearchPool::new(1, 16);
-    let (started_tx, started_rx) = mpsc::channel();
-    let review = pool.submit(JobClass::Review, move |ctx| {
-        let hurry = ctx.hurry();
-        let _ = started_tx.send(());
-        // Only a hurry ends this job early; PATIENCE bounds a broken pool.
-        let waited = std::time::Instant::now();
-        while !hurry.load(Ordering::Relaxed) && waited.elapsed() < PATIENCE {
-            std::thread::yield_now();
-        }
-        hurry.load(Ordering::Relaxed)
-    });
-    if started_rx.recv_timeout(PATIENCE).is_err() {
-        panic!("the review job never started");
-    }
+    let review = running_until_hurried(&pool, JobClass::Review);
     let job = start_order_recorder();
     let next_review = pool.submit(JobClass::Review, job(Level::Hard));
     let expert = pool.submit(JobClass::of(Level::Expert), job(Level::Expert));

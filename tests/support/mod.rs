@@ -8,6 +8,7 @@
 //! - [`stand_in`]: a stand-in for Discord on 127.0.0.1 that speaks its real protocol.
 //! - [`cli`]: the `damas` binary run as a program.
 //! - [`bot`]: the bot started against the stand-in, in this process or as a child process.
+//! - [`board`]: the board page served by a child process, a game on it, its sign-in.
 //! - [`browser`]: headless Chromium through chromedriver, for the board page.
 //! - [`shared_data`] and [`postgres`]: what a test needs from outside the repository, or the
 //!   test skipped with one line saying so (a failure under `CI=true`): see
@@ -15,6 +16,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod board;
 pub mod bot;
 pub mod browser;
 pub mod cli;

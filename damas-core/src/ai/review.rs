@@ -392,22 +392,48 @@ struct Passes<'g> {
     deep: Vec<bool>,
     deep_searched: usize,
     nodes: u64,
+    /// The rounds handed out so far: after the first (the quick pass), they are deep.
+    rounds: usize,
+    /// Searches recorded, and the most there can be, for the progress.
+    done: usize,
+    total: usize,
 }
 
 impl<'g> Passes<'g> {
-    fn new(game: &'g Game) -> Result<Passes<'g>, ReviewError> {
+    fn new(game: &'g Game, options: &ReviewOptions) -> Result<Passes<'g>, ReviewError> {
         if game.ply() == 0 {
             return Err(ReviewError::NoMoves);
         }
         let searchable: Vec<bool> = (0..=game.ply()).map(|i| needs_search(game, i)).collect();
-        Ok(Passes {
+        let mut passes = Passes {
             game,
             evals: vec![None; game.ply() + 1],
             deep: vec![false; game.ply() + 1],
             searchable,
             deep_searched: 0,
             nodes: 0,
-        })
+            rounds: 0,
+            done: 0,
+            total: 0,
+        };
+        passes.total = passes.most_searches(options);
+        Ok(passes)
+    }
+
+    /// The next round's positions and the budget each is searched with: the quick pass,
+    /// then deeper rounds; `None` once a round would be empty (the review is done).
+    fn next_round(&mut self, options: &ReviewOptions) -> Option<(Vec<usize>, SearchLimits)> {
+        let (round, limits) = if self.rounds == 0 {
+            (self.quick_round(), options.quick)
+        } else {
+            (self.deep_round(options), options.deep)
+        };
+        self.rounds += 1;
+        (!round.is_empty()).then_some((round, limits))
+    }
+
+    fn in_deep_round(&self) -> bool {
+        self.rounds > 1
     }
 
     /// The quick pass: every position that needs a search.
@@ -429,16 +455,23 @@ impl<'g> Passes<'g> {
         deep_candidates(self.game, &self.evals, &self.searchable, &self.deep, room)
     }
 
-    fn record(&mut self, ply: usize, eval: PositionEval, deep: bool) {
+    /// Records a search of the current round, and reports the progress.
+    fn record(&mut self, ply: usize, eval: PositionEval, progress: &mut impl FnMut(usize, usize)) {
         self.nodes += eval.nodes;
-        if deep {
+        if self.in_deep_round() {
             self.deep[ply] = true;
             self.deep_searched += 1;
         }
         self.evals[ply] = Some(eval);
+        self.done += 1;
+        progress(self.done, self.total);
     }
 
-    fn finish(self) -> Review {
+    /// The review, its last progress report saying it is complete.
+    fn finish(self, progress: &mut impl FnMut(usize, usize)) -> Review {
+        if self.done < self.total {
+            progress(self.done, self.done);
+        }
         let mut r = assemble(self.game, self.evals, &self.deep);
         r.nodes = self.nodes;
         r.deep_positions = self.deep_searched;
@@ -454,26 +487,15 @@ pub fn review(
     options: &ReviewOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
-    let mut passes = Passes::new(game)?;
-    let total = passes.most_searches(options);
-    let mut done = 0;
-    let (mut round, mut deep) = (passes.quick_round(), false);
-    while !round.is_empty() {
-        let limits = if deep { options.deep } else { options.quick };
+    let mut passes = Passes::new(game, options)?;
+    while let Some((round, limits)) = passes.next_round(options) {
         for ply in round {
             let g = prefix(game, ply);
             let eval = evaluate_position(&g, options, limits, &mut |g, l, o| best_move(g, l, o));
-            passes.record(ply, eval, deep);
-            done += 1;
-            progress(done, total);
+            passes.record(ply, eval, &mut progress);
         }
-        round = passes.deep_round(options);
-        deep = true;
     }
-    if done < total {
-        progress(done, done);
-    }
-    Ok(passes.finish())
+    Ok(passes.finish(&mut progress))
 }
 
 /// How many times a deeper search cut short by a bot's move is started again before its
@@ -492,12 +514,8 @@ pub async fn review_in_pool(
     options: &ReviewOptions,
     mut progress: impl FnMut(usize, usize) + Send,
 ) -> Result<Review, ReviewError> {
-    let mut passes = Passes::new(game)?;
-    let total = passes.most_searches(options);
-    let mut done = 0;
-    let (mut round, mut deep) = (passes.quick_round(), false);
-    while !round.is_empty() {
-        let limits = if deep { options.deep } else { options.quick };
+    let mut passes = Passes::new(game, options)?;
+    while let Some((round, limits)) = passes.next_round(options) {
         let submit = |ply: usize, tries: u32| {
             let g = prefix(game, ply);
             let options = options.clone();
@@ -520,20 +538,13 @@ pub async fn review_in_pool(
                 in_flight.push_back(submit(ply, tries + 1));
                 continue;
             }
-            passes.record(ply, eval, deep);
-            done += 1;
-            progress(done, total);
+            passes.record(ply, eval, &mut progress);
             if let Some(next) = waiting.next() {
                 in_flight.push_back(submit(next, 0));
             }
         }
-        round = passes.deep_round(options);
-        deep = true;
     }
-    if done < total {
-        progress(done, done);
-    }
-    Ok(passes.finish())
+    Ok(passes.finish(&mut progress))
 }
 
 /// A drop in expected score between two positions a move apart, for the mover, from which

@@ -152,6 +152,15 @@ fn search_on(
         style.eval = EvalKind::Weights;
     }
     let static_score = |p: &Position| style.eval.score(p);
+    // A move chosen without a search (the only one, the book's, a random one): judged by the
+    // evaluation alone.
+    let unsearched = |mv: Move| SearchResult {
+        mv,
+        score: static_score(&pos),
+        depth: 0,
+        nodes: 0,
+        pv: vec![mv],
+    };
     let mut limits = opts.limits.unwrap_or(level.limits());
     if opts.time.is_some() {
         limits.time = opts.time;
@@ -180,36 +189,18 @@ fn search_on(
         }
     }
     if legal.len() == 1 {
-        return Some(SearchResult {
-            mv: first,
-            score: static_score(&pos),
-            depth: 0,
-            nodes: 0,
-            pv: vec![first],
-        });
+        return Some(unsearched(first));
     }
     if opts.book && level == Level::Expert {
         let book = Book::embedded(pos.variant());
         if let Some(mv) = book.and_then(|b| b.choose(&pos, &BookPolicy::EXPERT, opts.seed)) {
-            return Some(SearchResult {
-                mv,
-                score: static_score(&pos),
-                depth: 0,
-                nodes: 0,
-                pv: vec![mv],
-            });
+            return Some(unsearched(mv));
         }
     }
     let mut rng = SmallRng::seed_from_u64(opts.seed);
     if style.random_one_in > 0 && rng.gen_ratio(1, style.random_one_in) {
         let mv = *legal.choose(&mut rng).unwrap_or(&first);
-        return Some(SearchResult {
-            mv,
-            score: static_score(&pos),
-            depth: 0,
-            nodes: 0,
-            pv: vec![mv],
-        });
+        return Some(unsearched(mv));
     }
     // The table is sized for the clock as it stands now (shrunk by a queue, if any): a
     // search cut to 0.1 s has no use for, and should not clear, a table sized for 2 s.

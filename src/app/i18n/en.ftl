@@ -945,3 +945,11 @@ review-book = { $count ->
    *[other] { $count } moves came from the opening book
 }, up to { $number } { $move }: masters play them, so none counts as an error.
 review-line-book = book
+
+## activity sign-in limit
+# The Activity's sign-ins are limited (each asks Discord): the page shows this and the
+# seconds to wait.
+activity-sign-in-busy = { $seconds ->
+    [one] Many people are opening the board right now. Try again in a second.
+   *[other] Many people are opening the board right now. Try again in { $seconds } seconds.
+}

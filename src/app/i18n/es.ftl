@@ -947,3 +947,11 @@ review-book = { $count ->
    *[other] { $count } jugadas salieron del libro de aperturas
 }, hasta { $number } { $move }: las juegan los maestros, así que no cuentan como errores.
 review-line-book = libro
+
+## activity sign-in limit
+# The Activity's sign-ins are limited (each asks Discord): the page shows this and the
+# seconds to wait.
+activity-sign-in-busy = { $seconds ->
+    [one] Mucha gente está abriendo el tablero ahora mismo. Vuelve a intentarlo en un segundo.
+   *[other] Mucha gente está abriendo el tablero ahora mismo. Vuelve a intentarlo en { $seconds } segundos.
+}

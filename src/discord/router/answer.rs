@@ -74,6 +74,36 @@ impl Target<'_> {
     }
 }
 
+/// Answers an interaction with one response and nothing after it (the Activity's launch,
+/// autocomplete's choices), and counts it as `kind`: the first answer's latency from
+/// `received` when it reached Discord, late otherwise.
+pub(super) async fn respond_once(
+    http: &Http,
+    source: Source<'_>,
+    http_answer: Option<&HttpAnswer>,
+    kind: &'static str,
+    received: Instant,
+    response: CreateInteractionResponse,
+) -> serenity::Result<()> {
+    let answered = FirstAnswer::default();
+    let target = Target {
+        source,
+        http_answer,
+        deferred: None,
+        answered: &answered,
+    };
+    let sent = target.respond(http, response).await;
+    let outcome = match answered.at() {
+        Some(at) => {
+            metrics::answer_latency(kind, at.duration_since(received));
+            Outcome::Answered
+        }
+        None => Outcome::Late,
+    };
+    metrics::interaction(kind, outcome);
+    sent
+}
+
 impl Handler {
     /// Runs a use case for an interaction and delivers its answer: deferred first if it takes
     /// long, retried while Discord fails, in the channel if the interaction is gone.

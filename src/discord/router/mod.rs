@@ -23,7 +23,7 @@ mod answer;
 mod events;
 mod read;
 
-use answer::{FirstAnswer, Source, Target};
+use answer::{respond_once, FirstAnswer, Source, Target};
 use read::{actor, invocation};
 
 use super::attachments::Fetcher;
@@ -44,11 +44,11 @@ use crate::app::{Actor, Answer, App, Place, Reply, ReplyOutcome, UserRef};
 use crate::fl;
 use crate::metrics::{self, Outcome};
 use serenity::all::{
-    ChannelType, CommandInteraction, CommandType, ComponentInteraction,
-    ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseMessage, EventHandler, Guild, GuildChannel, GuildId, Http,
-    Interaction, Member, Message, PartialGuildChannel, Permissions, Ready, ResolvedValue,
-    ResumedEvent, UnavailableGuild, User,
+    AuthorizingIntegrationOwners, ChannelId, ChannelType, CommandInteraction, CommandType,
+    ComponentInteraction, ComponentInteractionDataKind, Context, CreateAutocompleteResponse,
+    CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, Guild, GuildChannel,
+    GuildId, Http, Interaction, InteractionContext, Member, Message, PartialGuildChannel,
+    Permissions, Ready, ResolvedValue, ResumedEvent, UnavailableGuild, User,
 };
 use serenity::futures::FutureExt;
 use serenity::gateway::{ConnectionStage, ShardStageUpdateEvent};
@@ -117,6 +117,14 @@ async fn show_review_progress(
         }
     }
 }
+/// Where an interaction came from.
+fn place_of(guild_id: Option<GuildId>, channel_id: ChannelId) -> Place {
+    Place {
+        guild_id: guild_id.map(GuildId::get),
+        channel_id: channel_id.get(),
+    }
+}
+
 impl Handler {
     pub fn new(app: App, config: &BotConfig) -> Handler {
         Handler {
@@ -132,6 +140,19 @@ impl Handler {
         }
     }
 
+    /// `place`, after learning from the interaction whether the bot can only answer
+    /// interactions in its channel.
+    fn learn_place(
+        &self,
+        place: Place,
+        context: Option<InteractionContext>,
+        owners: &AuthorizingIntegrationOwners,
+    ) -> Place {
+        self.answer_only
+            .learn(place.channel_id, reach::answer_only(context, owners));
+        place
+    }
+
     /// Answers an interaction by launching the Activity (LAUNCH_ACTIVITY): whether Discord
     /// took the answer. Not taken (over the gateway), the interaction is still unanswered.
     async fn launch_activity(
@@ -140,25 +161,15 @@ impl Handler {
         source: Source<'_>,
         http_answer: Option<&HttpAnswer>,
     ) -> bool {
-        let received = Instant::now();
-        let answered = FirstAnswer::default();
-        let target = Target {
+        let sent = respond_once(
+            http,
             source,
             http_answer,
-            deferred: None,
-            answered: &answered,
-        };
-        let sent = target
-            .respond(http, CreateInteractionResponse::LaunchActivity)
-            .await;
-        let outcome = match answered.at() {
-            Some(at) => {
-                metrics::answer_latency("activity", at.duration_since(received));
-                Outcome::Answered
-            }
-            None => Outcome::Late,
-        };
-        metrics::interaction("activity", outcome);
+            "activity",
+            Instant::now(),
+            CreateInteractionResponse::LaunchActivity,
+        )
+        .await;
         if let Err(e) = &sent {
             tracing::warn!("Discord did not launch the Activity: {e}");
         }
@@ -173,13 +184,10 @@ impl Handler {
         act: bool,
     ) {
         let actor = actor(&cmd.user, cmd.member.as_deref(), &cmd.locale);
-        let place = Place {
-            guild_id: cmd.guild_id.map(GuildId::get),
-            channel_id: cmd.channel_id.get(),
-        };
-        self.answer_only.learn(
-            place.channel_id,
-            reach::answer_only(cmd.context, &cmd.authorizing_integration_owners),
+        let place = self.learn_place(
+            place_of(cmd.guild_id, cmd.channel_id),
+            cmd.context,
+            &cmd.authorizing_integration_owners,
         );
         // The App Launcher's entry point: the Activity, or why there is none.
         if cmd.data.kind == CommandType::PrimaryEntryPoint {
@@ -306,10 +314,7 @@ impl Handler {
         http_answer: Option<&HttpAnswer>,
     ) {
         let received = Instant::now();
-        let place = Place {
-            guild_id: cmd.guild_id.map(GuildId::get),
-            channel_id: cmd.channel_id.get(),
-        };
+        let place = place_of(cmd.guild_id, cmd.channel_id);
         let typed = cmd
             .data
             .autocomplete()
@@ -320,24 +325,15 @@ impl Handler {
         for c in choices.into_iter().take(respond::MENU_OPTIONS_LIMIT) {
             response = response.add_string_choice(c.clone(), c);
         }
-        let answered = FirstAnswer::default();
-        let target = Target {
-            source: Source::Command(cmd),
+        let sent = respond_once(
+            http,
+            Source::Command(cmd),
             http_answer,
-            deferred: None,
-            answered: &answered,
-        };
-        let sent = target
-            .respond(http, CreateInteractionResponse::Autocomplete(response))
-            .await;
-        let outcome = match answered.at() {
-            Some(at) => {
-                metrics::answer_latency("autocomplete", at.duration_since(received));
-                Outcome::Answered
-            }
-            None => Outcome::Late,
-        };
-        metrics::interaction("autocomplete", outcome);
+            "autocomplete",
+            received,
+            CreateInteractionResponse::Autocomplete(response),
+        )
+        .await;
         if let Err(e) = sent {
             // Autocomplete is a convenience: the next keystroke asks again.
             tracing::debug!("autocomplete answer failed: {e}");
@@ -352,13 +348,10 @@ impl Handler {
         act: bool,
     ) {
         let actor = actor(&c.user, c.member.as_ref(), &c.locale);
-        let place = Place {
-            guild_id: c.guild_id.map(GuildId::get),
-            channel_id: c.channel_id.get(),
-        };
-        self.answer_only.learn(
-            place.channel_id,
-            reach::answer_only(c.context, &c.authorizing_integration_owners),
+        let place = self.learn_place(
+            place_of(c.guild_id, c.channel_id),
+            c.context,
+            &c.authorizing_integration_owners,
         );
         let values = match &c.data.kind {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),

@@ -24,6 +24,9 @@ pub enum FaultRoute {
     Commands,
     /// Any REST request but gateway discovery and the CDN.
     AnyRest,
+    /// `POST /oauth2/token`: an Activity's sign-in exchanging its code (not counted in
+    /// `AnyRest`, which is the bot's own calls).
+    OAuthToken,
 }
 
 impl FaultRoute {
@@ -46,7 +49,11 @@ impl FaultRoute {
             }
             FaultRoute::ThreadEdit => method == "PATCH" && matches!(route, Route::Channel { .. }),
             FaultRoute::Commands => method == "PUT" && matches!(route, Route::Commands { .. }),
-            FaultRoute::AnyRest => !matches!(route, Route::Gateway | Route::Attachment { .. }),
+            FaultRoute::AnyRest => !matches!(
+                route,
+                Route::Gateway | Route::Attachment { .. } | Route::OAuthToken
+            ),
+            FaultRoute::OAuthToken => matches!(route, Route::OAuthToken),
         }
     }
 }

@@ -5,7 +5,9 @@
 //! `GET /users/@me` with the access token it returned (`Authorization: Bearer …`). Shapes
 //! and refusals as Discord's: `{"error": "invalid_grant"}` (400) for an unknown or used
 //! code, `{"error": "invalid_client"}` (401) for a wrong id or secret, 401 for an unknown
-//! token.
+//! token. The token endpoint fails (5xx, 429 with `retry_after`), hangs up or waits as a
+//! test asks ([`StandIn::inject`] with [`super::FaultRoute::OAuthToken`]); the code is then
+//! not used up, unless a wait ends in serving the exchange.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -49,6 +51,16 @@ impl StandIn {
     /// The access tokens given so far (to check a refused exchange gave none).
     pub fn access_tokens_given(&self) -> usize {
         self.inner.state().oauth.tokens.len()
+    }
+
+    /// The requests the token endpoint received so far, answered or failed.
+    pub fn token_exchanges(&self) -> usize {
+        self.inner
+            .state()
+            .log
+            .iter()
+            .filter(|r| r.route == Route::OAuthToken)
+            .count()
     }
 }
 

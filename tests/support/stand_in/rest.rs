@@ -37,6 +37,12 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     let (route, app) = classify(&path);
     if super::oauth::is_oauth(&route, auth.as_deref()) {
         let rec = Recorded::received(method, path, query, route);
+        match take_fault(&inner, &rec) {
+            Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
+            Some(FaultAction::HangUp) => hang_up(&inner, rec),
+            Some(action) => return injected_failure(&inner, rec, Ok((None, Vec::new())), action),
+            None => {}
+        }
         return super::oauth::handle(inner, rec, auth, req).await;
     }
 
@@ -65,19 +71,7 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     let body = read_body(req).await;
     let mut rec = Recorded::received(method, path, query, route);
     // A fault the test asked for answers instead of Discord (or holds the request first).
-    let fault = {
-        let mut st = inner.state();
-        let rec_method = rec.method.clone();
-        st.faults
-            .iter_mut()
-            .find(|f| f.remaining > 0 && f.route.matches(&rec_method, &rec.route))
-            .map(|f| {
-                f.remaining -= 1;
-                f.hits += 1;
-                f.action
-            })
-    };
-    inner.bump();
+    let fault = take_fault(&inner, &rec);
     // The answer to an interaction posted by HTTP is the body of that request's response:
     // Discord has read it before the bot's next request about that interaction (an edit of
     // the answer, a follow-up) can arrive, whatever this stand-in's tasks got to first.
@@ -86,17 +80,7 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
     }
     match fault {
         Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
-        Some(FaultAction::HangUp) => {
-            rec.injected = true;
-            {
-                let mut st = inner.state();
-                inner.record(&mut st, rec);
-            }
-            inner.bump();
-            // Unwinding ends this connection's task, which drops its socket unanswered;
-            // `resume_unwind` skips the panic hook, so the test's output stays clean.
-            std::panic::resume_unwind(Box::new("the stand-in hangs up"));
-        }
+        Some(FaultAction::HangUp) => hang_up(&inner, rec),
         Some(action) => return injected_failure(&inner, rec, body, action),
         None => {}
     }
@@ -145,6 +129,35 @@ pub(crate) async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request
             .body(Body::empty())
             .expect("empty response"),
     }
+}
+
+/// The fault the test asked for that applies to this request, if any (counted as applied).
+fn take_fault(inner: &Inner, rec: &Recorded) -> Option<FaultAction> {
+    let fault = inner
+        .state()
+        .faults
+        .iter_mut()
+        .find(|f| f.remaining > 0 && f.route.matches(&rec.method, &rec.route))
+        .map(|f| {
+            f.remaining -= 1;
+            f.hits += 1;
+            f.action
+        });
+    inner.bump();
+    fault
+}
+
+/// Records the request and drops its connection unanswered, as a network failure does.
+fn hang_up(inner: &Inner, mut rec: Recorded) -> ! {
+    rec.injected = true;
+    {
+        let mut st = inner.state();
+        inner.record(&mut st, rec);
+    }
+    inner.bump();
+    // Unwinding ends this connection's task, which drops its socket unanswered;
+    // `resume_unwind` skips the panic hook, so the test's output stays clean.
+    std::panic::resume_unwind(Box::new("the stand-in hangs up"))
 }
 
 /// Answers a request with an injected 5xx or 429, as Discord shapes them; nothing happens.

@@ -115,6 +115,10 @@ pub struct Answer {
     /// record): the app moves it on once the answer is shown
     /// ([`App::open_requested_thread`]).
     pub(crate) tournament: Option<u64>,
+    /// The answer is a move in a game between people: no bot will ever move there, so the
+    /// app does not look for a bot's turn after it (a read of the game saved on every such
+    /// move; a new game started there meanwhile starts its own bot turn).
+    pub(crate) between_people: bool,
 }
 
 impl Answer {

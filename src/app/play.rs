@@ -161,6 +161,7 @@ impl App {
         Answer {
             replies: vec![reply],
             bot_turn: bot_next.then_some(place),
+            between_people: !vs_bot(&rec),
             ..Answer::default()
         }
     }

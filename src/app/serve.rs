@@ -98,6 +98,7 @@ impl App {
         }
         let (trigger, bot_place) = match answer.bot_turn {
             Some(owed) => (BotTrigger::Owed, owed),
+            None if answer.between_people => return,
             None => (BotTrigger::Nudge, place),
         };
         self.start_bot_turn(out, bot_place, lang, trigger);

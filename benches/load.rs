@@ -15,7 +15,8 @@
 //! PostgreSQL, and prints the figures side by side with their ratios to sled's;
 //! `--processes 2` (PostgreSQL only) runs two bot processes on one database, each connecting
 //! one of the gateway's two shards, the games spread over two servers, one on each shard
-//! (with `--db both`, after the one-process run). `--ramp-s N` starts the games one after
+//! (with `--db both`, after the one-process run); `--search-threads N` gives the one-process
+//! runs N search threads (`--search-threads 2` matches the two processes' one each). `--ramp-s N` starts the games one after
 //! the other over N seconds instead of all at once (on a machine too busy to answer 190
 //! `/challenge`s and `/play`s within Discord's 3 s).
 //!
@@ -37,7 +38,7 @@
 //! Sizes come from the arguments, or else from the environment (`LOAD_PEOPLE`, `LOAD_EASY`,
 //! `LOAD_MEDIUM`, `LOAD_HARD`, `LOAD_EXPERT`, `LOAD_PLIES`, `LOAD_RESTART` = 0/1,
 //! `LOAD_MIN_DELAY_MS`, `LOAD_MAX_DELAY_MS`, `LOAD_TIME_LIMIT_S`, `LOAD_DB`,
-//! `LOAD_PROCESSES`, `LOAD_RAMP_S`), or else the issue's. The bot processes start as every test's
+//! `LOAD_PROCESSES`, `LOAD_RAMP_S`, `LOAD_SEARCH_THREADS`), or else the issue's. The bot processes start as every test's
 //! `damas` does (`support::cli::command`): none of the caller's `DAMAS_*` settings reach them,
 //! so two runs on two machines measure the same configuration.
 //!
@@ -97,6 +98,10 @@ struct Sizes {
     db: Db,
     /// Bot processes on PostgreSQL, splitting the gateway's shards (1 or 2).
     processes: usize,
+    /// Search threads of a run's one bot process (`DAMAS_SEARCH_THREADS`; the bot's default
+    /// when `None`). Two processes keep one each: `--search-threads 2` gives the one-process
+    /// runs the search the two processes have between them.
+    search_threads: Option<usize>,
 }
 
 /// The databases a run measures.
@@ -122,6 +127,7 @@ impl Sizes {
             ramp: Duration::ZERO,
             db: Db::Sled,
             processes: 1,
+            search_threads: None,
         }
     }
 
@@ -160,6 +166,8 @@ impl Sizes {
                 "ramp-s" => sizes.ramp = Duration::from_secs(n),
                 "processes" if (1..=2).contains(&n) => sizes.processes = n as usize,
                 "processes" => return Err(format!("{name}: one or two processes, not {n}")),
+                "search-threads" if (1..=8).contains(&n) => sizes.search_threads = Some(n as usize),
+                "search-threads" => return Err(format!("{name}: 1 to 8 threads, not {n}")),
                 "games" => {
                     sizes.people = n as usize;
                     for level in &mut sizes.bots {
@@ -170,7 +178,7 @@ impl Sizes {
             }
             Ok(())
         };
-        const KEYS: [&str; 13] = [
+        const KEYS: [&str; 14] = [
             "people",
             "easy",
             "medium",
@@ -184,6 +192,7 @@ impl Sizes {
             "ramp-s",
             "db",
             "processes",
+            "search-threads",
         ];
         if env("LOAD_METRICS").is_some_and(|v| v.trim() == "1") {
             sizes.metrics = true;
@@ -212,7 +221,8 @@ impl Sizes {
                         "unknown argument {other:?}; use --games N, --people N, --easy N, \
                          --medium N, --hard N, --expert N, --plies N, --no-restart, \
                          --min-delay-ms N, --max-delay-ms N, --time-limit-s N, \
-                         --ramp-s N, --db sled|postgres|both, --processes 1|2"
+                         --ramp-s N, --db sled|postgres|both, --processes 1|2, \
+                         --search-threads N"
                     ))
                 }
             }
@@ -639,9 +649,11 @@ async fn start_bots(
     workdir: &Path,
     metrics: bool,
     processes: usize,
+    search_threads: Option<usize>,
 ) -> Vec<BotProcess> {
     let log = std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into());
     let count = processes.to_string();
+    let threads = search_threads.map(|n| n.to_string());
     let mut bots = Vec::new();
     for i in 0..processes {
         let shards = format!("{i}-{i}");
@@ -652,6 +664,8 @@ async fn start_bots(
         if processes > 1 {
             vars.push(("DISCORD_SHARDS", &shards));
             vars.push(("DISCORD_SHARD_COUNT", &count));
+        } else if let Some(threads) = &threads {
+            vars.push(("DAMAS_SEARCH_THREADS", threads));
         }
         let launch = Launch {
             http: false,
@@ -943,7 +957,15 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
     let pids = Arc::new(Mutex::new(Vec::new()));
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
-    let mut bots = start_bots(&standin, &db, dir.path(), sizes.metrics, processes).await;
+    let mut bots = start_bots(
+        &standin,
+        &db,
+        dir.path(),
+        sizes.metrics,
+        processes,
+        sizes.search_threads,
+    )
+    .await;
     // The bot's own /move answer histogram, and its store operations, summed over its
     // processes (and over the restart).
     let mut answer_buckets: Vec<(f64, f64)> = Vec::new();
@@ -1018,7 +1040,15 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
             let stopped_in = t.elapsed();
             drop(bots);
             shared.standin.wait_disconnected().await;
-            bots = start_bots(&shared.standin, &db, dir.path(), sizes.metrics, processes).await;
+            bots = start_bots(
+                &shared.standin,
+                &db,
+                dir.path(),
+                sizes.metrics,
+                processes,
+                sizes.search_threads,
+            )
+            .await;
             *pids.lock().unwrap() = bots.iter().map(BotProcess::pid).collect();
             restart_note = format!(
                 "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",

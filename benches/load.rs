@@ -642,15 +642,16 @@ async fn bot_game(
 
 /// `processes` `damas bot`s on `db` against the stand-in, quieter than the tests'
 /// [`BotProcess::start`]; two split the gateway's two shards between them
-/// (`DISCORD_SHARDS`); with `metrics`, each with its metrics listener on a free port.
+/// (`DISCORD_SHARDS`); with `sizes.metrics`, each with its metrics listener on a free port,
+/// and one process with `sizes.search_threads`.
 async fn start_bots(
     standin: &StandIn,
     db: &str,
     workdir: &Path,
-    metrics: bool,
+    sizes: &Sizes,
     processes: usize,
-    search_threads: Option<usize>,
 ) -> Vec<BotProcess> {
+    let (metrics, search_threads) = (sizes.metrics, sizes.search_threads);
     let log = std::env::var("LOAD_BOT_LOG").unwrap_or_else(|_| "warn,serenity=error".into());
     let count = processes.to_string();
     let threads = search_threads.map(|n| n.to_string());
@@ -957,15 +958,7 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
     let pids = Arc::new(Mutex::new(Vec::new()));
     let peak = Arc::new(AtomicU64::new(0));
     let stop_sampling = Arc::new(AtomicBool::new(false));
-    let mut bots = start_bots(
-        &standin,
-        &db,
-        dir.path(),
-        sizes.metrics,
-        processes,
-        sizes.search_threads,
-    )
-    .await;
+    let mut bots = start_bots(&standin, &db, dir.path(), sizes, processes).await;
     // The bot's own /move answer histogram, and its store operations, summed over its
     // processes (and over the restart).
     let mut answer_buckets: Vec<(f64, f64)> = Vec::new();
@@ -1040,15 +1033,7 @@ async fn run(sizes: &Sizes, run_db: RunDb, processes: usize) -> Figures {
             let stopped_in = t.elapsed();
             drop(bots);
             shared.standin.wait_disconnected().await;
-            bots = start_bots(
-                &shared.standin,
-                &db,
-                dir.path(),
-                sizes.metrics,
-                processes,
-                sizes.search_threads,
-            )
-            .await;
+            bots = start_bots(&shared.standin, &db, dir.path(), sizes, processes).await;
             *pids.lock().unwrap() = bots.iter().map(BotProcess::pid).collect();
             restart_note = format!(
                 "SIGTERM at {:.1} s: {} in {} ms, back in {} ms",

@@ -10,9 +10,8 @@
 //! miss, so it never replaces them: without a network Expert still plays.
 //!
 //! The networks live in `data/eval-network.txt`, one `[variant]` section each; variants
-//! without one (today English and Portuguese, whose weights were not beaten by a network in
-//! matches) and kings-only endings (which the endgame tables and the drawish scaling judge)
-//! get no correction.
+//! without one (today Portuguese, which has no trained network yet) and kings-only endings
+//! (which the endgame tables and the drawish scaling judge) get no correction.
 //!
 //! The file keeps the weights as trained, in `f32`; Expert evaluates with them quantized on
 //! load ([`QuantizedNetwork`]): the first layer in `i16` fixed point, so that its sums are exact
@@ -997,28 +996,39 @@ mod tests {
     }
 
     #[test]
-    fn the_committed_file_reads_and_corrects_spanish_only() {
+    fn the_committed_file_reads_and_corrects_spanish_and_english_only() {
         let all = Network::parse_all(NETWORK_FILE).unwrap_or_else(|e| panic!("{e}"));
         let variants: Vec<Variant> = all.iter().map(|(v, _)| *v).collect();
         assert_eq!(
             variants,
-            [Variant::Spanish],
-            "measured in matches: Spanish only"
+            [Variant::Spanish, Variant::English],
+            "measured in matches: Spanish and English only"
         );
-        assert!(Network::of(Variant::English).is_none());
         assert!(Network::of(Variant::Portuguese).is_none());
-        // The Spanish network says something somewhere in a middle game.
-        let middle = [
-            "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
-            "B:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
-            "W:W1-12:B21-32",
-        ];
-        assert!(
-            middle
-                .iter()
-                .any(|f| correction(&pos(Variant::Spanish, f)) != 0),
-            "no correction at all"
-        );
+        // Each network says something somewhere in a middle game.
+        for (variant, middle) in [
+            (
+                Variant::Spanish,
+                [
+                    "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+                    "B:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+                    "W:W1-12:B21-32",
+                ],
+            ),
+            (
+                Variant::English,
+                [
+                    "B:W21-26,28,30,32:B2-4,7,9-12,14",
+                    "W:W21-26,28,30,32:B2-4,7,9-12,14",
+                    "B:W21-32:B1-12",
+                ],
+            ),
+        ] {
+            assert!(
+                middle.iter().any(|f| correction(&pos(variant, f)) != 0),
+                "{variant}: no correction at all"
+            );
+        }
     }
 
     #[test]

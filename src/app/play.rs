@@ -21,24 +21,63 @@ pub(super) struct Loaded {
     pub(super) game: Game,
 }
 
+/// Where a use case that writes the game back reads it from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Recall {
+    /// What this process last read or wrote of it ([`crate::store::Store::active_game_remembered`]).
+    Remembered,
+    /// The store.
+    Stored,
+}
+
 impl App {
     /// Loads the channel's active game, or the reply that there is none.
     pub(super) async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
-        let rec = match self.store.active_game(place.channel_id) {
+        Ok(self.load_from(lang, place, Recall::Stored).await?.0)
+    }
+
+    /// [`Self::load`] from `recall`; `true` beside it when the game came from memory.
+    async fn load_from(
+        &self,
+        lang: Lang,
+        place: Place,
+        recall: Recall,
+    ) -> Result<(Loaded, bool), Reply> {
+        let read = match recall {
+            Recall::Remembered => self.store.active_game_remembered(place.channel_id),
+            Recall::Stored => self
+                .store
+                .active_game(place.channel_id)
+                .map(|r| r.map(|rec| (rec, false))),
+        };
+        let (rec, remembered) = match read {
             Ok(Some(r)) => r,
             Ok(None) => return Err(Reply::refusal(t(lang, fl!("err-no-game")))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         let game = game_of(lang, &rec)?;
-        Ok(Loaded { rec, game })
+        Ok((Loaded { rec, game }, remembered))
     }
 
     /// Loads the game and checks that the actor plays in it.
     async fn load_as_player(&self, actor: &Actor, place: Place) -> Result<(Loaded, Color), Reply> {
+        let (loaded, colour, _) = self
+            .load_as_player_from(actor, place, Recall::Stored)
+            .await?;
+        Ok((loaded, colour))
+    }
+
+    /// [`Self::load_as_player`] from `recall`; `true` last when the game came from memory.
+    async fn load_as_player_from(
+        &self,
+        actor: &Actor,
+        place: Place,
+        recall: Recall,
+    ) -> Result<(Loaded, Color, bool), Reply> {
         let lang = actor.lang();
-        let loaded = self.load(lang, place).await?;
+        let (loaded, remembered) = self.load_from(lang, place, recall).await?;
         match seat_of(&loaded.rec, actor.user_id) {
-            Some(c) => Ok((loaded, c)),
+            Some(c) => Ok((loaded, c, remembered)),
             None => Err(Reply::refusal(t(lang, fl!("err-not-your-game")))),
         }
     }
@@ -96,12 +135,57 @@ impl App {
     }
 
     /// `/move`: plays a move typed in notation.
+    ///
+    /// On the game as this process last saw it first: where it made the channel's last move
+    /// (or read it since), no read of the store. Whatever that copy refuses — and a write the
+    /// store refuses because the game changed meanwhile — is tried again on the game as
+    /// stored, so no move is refused on an outdated copy, and none is made on one.
     pub async fn play_move(&self, actor: &Actor, place: Place, text: &str) -> Answer {
+        let (answer, remembered) = self
+            .play_move_from(actor, place, text, Recall::Remembered)
+            .await;
+        // A move made answers with its board, in public; a refusal is private.
+        if remembered && answer.replies.iter().all(Reply::is_private) {
+            return self
+                .play_move_from(actor, place, text, Recall::Stored)
+                .await
+                .0;
+        }
+        answer
+    }
+
+    /// [`Self::play_move`] on the game read from `recall`; `true` beside the answer when the
+    /// game came from memory.
+    async fn play_move_from(
+        &self,
+        actor: &Actor,
+        place: Place,
+        text: &str,
+        recall: Recall,
+    ) -> (Answer, bool) {
+        let (Loaded { rec, mut game }, color, remembered) =
+            match self.load_as_player_from(actor, place, recall).await {
+                Ok(x) => x,
+                // "No game here", "not your game": from memory, perhaps of an older game.
+                Err(r) => return (r.into(), recall == Recall::Remembered),
+            };
+        let answer = self
+            .play_loaded(actor, place, text, rec, &mut game, color)
+            .await;
+        (answer, remembered)
+    }
+
+    /// The rest of [`Self::play_move`], on the game loaded.
+    async fn play_loaded(
+        &self,
+        actor: &Actor,
+        place: Place,
+        text: &str,
+        rec: GameRecord,
+        game: &mut Game,
+        color: Color,
+    ) -> Answer {
         let lang = actor.lang();
-        let (Loaded { rec, mut game }, color) = match self.load_as_player(actor, place).await {
-            Ok(x) => x,
-            Err(r) => return r.into(),
-        };
         if game.is_over() {
             return Reply::refusal(t(lang, fl!("err-game-over"))).into();
         }
@@ -134,7 +218,7 @@ impl App {
         let mut rec = rec;
         // A move answers a pending draw offer with "no".
         rec.draw_offer = None;
-        let (rec, finished) = match self.save_reporting(rec, &game, ply).await {
+        let (rec, finished) = match self.save_reporting(rec, game, ply).await {
             Ok(r) => r,
             Err(e) => return self.save_error(lang, &e).into(),
         };
@@ -152,11 +236,11 @@ impl App {
             headline.push('\n');
             headline.push_str(&news);
         }
-        let mut reply = self.board_reply(lang, &rec, &game, Some(headline));
-        board::notify_side_to_move(&mut reply, &rec, &game);
+        let mut reply = self.board_reply(lang, &rec, game, Some(headline));
+        board::notify_side_to_move(&mut reply, &rec, game);
         let bot_next = !game.is_over() && bot_level(&rec, game.side_to_move()).is_some();
         if bot_next {
-            self.bot_thinking(lang, &rec, &game, &mut reply);
+            self.bot_thinking(lang, &rec, game, &mut reply);
         }
         Answer {
             replies: vec![reply],

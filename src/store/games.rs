@@ -86,6 +86,23 @@ impl Expected<'_> {
 }
 
 impl Store {
+    /// The channel's game as this process last read or wrote it ([`super::seen`]), else as
+    /// stored; `true` beside it when it came from memory. Only for a use case that writes
+    /// the game back: its compare-and-swap refuses a copy something else has changed since,
+    /// and the use case then reads the game again with [`Store::active_game`]. On PostgreSQL
+    /// a read fewer whenever this process made the channel's last move.
+    pub fn active_game_remembered(
+        &self,
+        channel_id: u64,
+    ) -> Result<Option<(GameRecord, bool)>, StoreError> {
+        if let Some(bytes) = self.seen.get(TREE_GAMES, channel_id) {
+            if let Ok(rec) = decode(TREE_GAMES, &id_key(channel_id), &bytes) {
+                return Ok(Some((rec, true)));
+            }
+        }
+        Ok(self.active_game(channel_id)?.map(|rec| (rec, false)))
+    }
+
     pub fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
         let key = id_key(channel_id);
         let Some(bytes) = self.read(TREE_GAMES, &key)? else {

@@ -21,6 +21,7 @@ mod my_data;
 mod pg_cost;
 mod puzzle_sets;
 mod puzzles;
+mod remembered;
 mod repo_hygiene;
 mod review;
 mod server_settings;

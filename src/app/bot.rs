@@ -7,7 +7,7 @@
 
 use super::board;
 use super::i18n::{n, s, t, tr, Lang};
-use super::play::forced_note;
+use super::play::{forced_note, Recall};
 use super::reply::Reply;
 use super::{bot_level, game_of, seat_arg, storage_failed, Answer, App, Place};
 use crate::ai::{self, JobClass, Level, PoolError, SearchOptions, SearchResult};
@@ -47,6 +47,10 @@ pub trait BotTurnClaims: Send + Sync {
     /// Whether this process holds the channel's claim now.
     fn held_here(&self, channel_id: u64) -> bool;
 }
+
+/// The game as this process remembered it was not the game as stored: the bot's turn starts
+/// again from the store.
+struct OutdatedCopy;
 
 /// Channels whose bot move is being searched or stored right now, in this process: the claim
 /// when one process owns the store (sled).
@@ -233,25 +237,53 @@ impl App {
     /// after [`SEARCH_ATTEMPTS`] failures the bot plays the best move of a shallow search, so
     /// a bot never loses by not moving. After [`App::stop_searches`] the answer is empty
     /// unless the search was already running (it then plays what it has found).
+    ///
+    /// It plays on the game as this process last saw it (after a person's move here, the game
+    /// that move stored: no read); where that copy shows no bot to move, or the move made on
+    /// it finds the game changed, it starts again from the game as stored.
     pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
         let Some(_claim) = self.bot_moves.claim(place.channel_id).await else {
             return Answer::default();
         };
-        let rec = match self.store.active_game(place.channel_id) {
+        match self.bot_turn_from(place, lang, Recall::Remembered).await {
+            Ok(answer) => answer,
+            Err(OutdatedCopy) => self
+                .bot_turn_from(place, lang, Recall::Stored)
+                .await
+                .unwrap_or_default(),
+        }
+    }
+
+    /// [`Self::bot_turn`] on the game read from `recall`, the claim held.
+    async fn bot_turn_from(
+        &self,
+        place: Place,
+        lang: Lang,
+        recall: Recall,
+    ) -> Result<Answer, OutdatedCopy> {
+        let (rec, remembered) = match self.active_game_from(place, recall) {
             Ok(Some(r)) => r,
-            Ok(None) => return Answer::default(),
-            Err(e) => return storage_failed(lang, &e).into(),
+            Ok(None) => return Ok(Answer::default()),
+            Err(e) => return Ok(storage_failed(lang, &e).into()),
+        };
+        // What the copy does not show may be so in the store: nothing is left undone on it.
+        let outdated = |answer: Answer| {
+            if remembered {
+                Err(OutdatedCopy)
+            } else {
+                Ok(answer)
+            }
         };
         let mut game = match game_of(lang, &rec) {
             Ok(g) => g,
-            Err(r) => return r.into(),
+            Err(r) => return outdated(r.into()),
         };
         if game.is_over() {
-            return Answer::default();
+            return outdated(Answer::default());
         }
         let side = game.side_to_move();
         let Some(level) = bot_level(&rec, side) else {
-            return Answer::default();
+            return outdated(Answer::default());
         };
         let ply = game.ply();
         let mut found = None;
@@ -268,7 +300,7 @@ impl App {
                         "channel {}: stopping; the bot's move is left to the next start",
                         place.channel_id
                     );
-                    return Answer::default();
+                    return Ok(Answer::default());
                 }
                 Err(e) => tracing::error!(
                     "bot search {attempt} of {SEARCH_ATTEMPTS} in channel {} failed: {e:?}",
@@ -278,7 +310,7 @@ impl App {
         }
         let Some(mv) = found.map(|r| r.mv).or_else(|| ai::shallow_best_move(&game)) else {
             tracing::error!("the bot has no move in channel {}", place.channel_id);
-            return Reply::failure(t(lang, fl!("err-bot-failed"))).into();
+            return Ok(Reply::failure(t(lang, fl!("err-bot-failed"))).into());
         };
         let before = *game.position();
         if game.play(mv).is_err() {
@@ -286,19 +318,21 @@ impl App {
                 "the bot chose an illegal move in channel {}",
                 place.channel_id
             );
-            return Reply::failure(t(lang, fl!("err-bot-failed"))).into();
+            return Ok(Reply::failure(t(lang, fl!("err-bot-failed"))).into());
         }
         let rec = match self.save(rec, &game, ply).await {
             Ok(r) => r,
+            // The game changed since this process last saw it: search the game as stored.
+            Err(StoreError::Conflict { .. }) if remembered => return Err(OutdatedCopy),
             // Another trigger (another process) stored a move first: it shows it.
             Err(StoreError::Conflict { .. }) => {
                 tracing::info!(
                     "channel {}: another trigger stored the bot's move first; this search was wasted",
                     place.channel_id
                 );
-                return Answer::default();
+                return Ok(Answer::default());
             }
-            Err(e) => return storage_failed(lang, &e).into(),
+            Err(e) => return Ok(storage_failed(lang, &e).into()),
         };
         let mut headline = tr(
             lang,
@@ -314,7 +348,7 @@ impl App {
         }
         let mut reply = self.board_reply(lang, &rec, &game, Some(headline));
         board::notify_side_to_move(&mut reply, &rec, &game);
-        Answer::one(reply)
+        Ok(Answer::one(reply))
     }
 
     /// One search at the level's strength, on the search pool (never on the async runtime

@@ -1140,10 +1140,7 @@ impl App {
                     .await
             }
             Command::Move(Move { mv: MoveText(text) }) => {
-                if let Some(answer) = self.puzzle_move_for(actor, place, &text).await {
-                    return answer;
-                }
-                self.play_move(actor, place, &text).await
+                self.move_command(actor, place, &text).await
             }
             Command::Board(Board {
                 text: Some(BoardInWords::Yes),

@@ -23,7 +23,7 @@ pub(super) struct Loaded {
 
 /// Where a use case that writes the game back reads it from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Recall {
+pub(super) enum Recall {
     /// What this process last read or wrote of it ([`crate::store::Store::active_game_remembered`]).
     Remembered,
     /// The store.
@@ -43,20 +43,28 @@ impl App {
         place: Place,
         recall: Recall,
     ) -> Result<(Loaded, bool), Reply> {
-        let read = match recall {
-            Recall::Remembered => self.store.active_game_remembered(place.channel_id),
-            Recall::Stored => self
-                .store
-                .active_game(place.channel_id)
-                .map(|r| r.map(|rec| (rec, false))),
-        };
-        let (rec, remembered) = match read {
+        let (rec, remembered) = match self.active_game_from(place, recall) {
             Ok(Some(r)) => r,
             Ok(None) => return Err(Reply::refusal(t(lang, fl!("err-no-game")))),
             Err(e) => return Err(storage_failed(lang, &e)),
         };
         let game = game_of(lang, &rec)?;
         Ok((Loaded { rec, game }, remembered))
+    }
+
+    /// The channel's active game read from `recall`; `true` beside it when it came from memory.
+    pub(super) fn active_game_from(
+        &self,
+        place: Place,
+        recall: Recall,
+    ) -> Result<Option<(GameRecord, bool)>, StoreError> {
+        match recall {
+            Recall::Remembered => self.store.active_game_remembered(place.channel_id),
+            Recall::Stored => self
+                .store
+                .active_game(place.channel_id)
+                .map(|r| r.map(|rec| (rec, false))),
+        }
     }
 
     /// Loads the game and checks that the actor plays in it.
@@ -152,6 +160,39 @@ impl App {
                 .0;
         }
         answer
+    }
+
+    /// The `/move` command: the move of a puzzle its player is solving (unless they play in
+    /// the channel's game), else a move in the channel's game ([`Self::play_move`]).
+    ///
+    /// Both from what this process remembers first — whether the player is solving a puzzle,
+    /// and the game — then, for any refusal, from the store, as [`Self::play_move`] does.
+    pub async fn move_command(&self, actor: &Actor, place: Place, text: &str) -> Answer {
+        let (answer, remembered) = self
+            .move_command_from(actor, place, text, Recall::Remembered)
+            .await;
+        if remembered && answer.replies.iter().all(Reply::is_private) {
+            return self
+                .move_command_from(actor, place, text, Recall::Stored)
+                .await
+                .0;
+        }
+        answer
+    }
+
+    async fn move_command_from(
+        &self,
+        actor: &Actor,
+        place: Place,
+        text: &str,
+        recall: Recall,
+    ) -> (Answer, bool) {
+        let (puzzle, puzzle_remembered) = self.puzzle_move_for(actor, place, text, recall).await;
+        if let Some(answer) = puzzle {
+            return (answer, puzzle_remembered);
+        }
+        let (answer, game_remembered) = self.play_move_from(actor, place, text, recall).await;
+        (answer, puzzle_remembered || game_remembered)
     }
 
     /// [`Self::play_move`] on the game read from `recall`; `true` beside the answer when the

@@ -9,6 +9,7 @@
 use super::board::{describe_board, last_move_sentences, off_the_async_workers};
 use super::i18n::{self, n, s, t, tr, u, Lang};
 use super::ids::{Action, ComponentId};
+use super::play::Recall;
 use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::scoring::record_puzzle_attempt;
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
@@ -267,29 +268,47 @@ impl App {
     }
 
     /// `/move` for someone solving a puzzle who does not play in the channel's game: the
-    /// move goes to their puzzle. `None` when the move is not for a puzzle.
-    pub(crate) async fn puzzle_move_for(
+    /// move goes to their puzzle. `None` when the move is not for a puzzle; `true` beside it
+    /// when that was decided on this process's memory (`recall`) of their puzzle record,
+    /// which may be outdated: the caller tries again from the store whatever it then refuses.
+    /// A puzzle is only ever played on the record as stored.
+    pub(super) async fn puzzle_move_for(
         &self,
         actor: &Actor,
         place: Place,
         text: &str,
-    ) -> Option<Answer> {
-        let session = self
-            .store
-            .puzzle_player(actor.user_id)
-            .ok()
-            .flatten()
-            .and_then(|p| p.session)
-            // A session on a puzzle since retired from its set leaves /move to the channel.
-            .filter(|s| find_puzzle(s.variant, s.puzzle_id).is_some())?;
+        recall: Recall,
+    ) -> (Option<Answer>, bool) {
+        let session_of = |player: Option<PuzzlePlayer>| {
+            player
+                .and_then(|p| p.session)
+                // A session on a puzzle since retired from its set leaves /move to the channel.
+                .filter(|s| find_puzzle(s.variant, s.puzzle_id).is_some())
+        };
+        let stored = || session_of(self.store.puzzle_player(actor.user_id).ok().flatten());
+        let (session, remembered) = match recall {
+            Recall::Stored => (stored(), false),
+            Recall::Remembered => match self.store.puzzle_player_remembered(actor.user_id) {
+                // Remembered as solving one, perhaps no longer: the store decides.
+                Ok((player, true)) if session_of(player.clone()).is_some() => (stored(), false),
+                Ok((player, remembered)) => (session_of(player), remembered),
+                Err(_) => (None, false),
+            },
+        };
+        let Some(session) = session else {
+            return (None, remembered);
+        };
         let plays_here = matches!(
             self.store.active_game(place.channel_id),
             Ok(Some(rec)) if seat_of(&rec, actor.user_id).is_some()
         );
         if plays_here {
-            return None;
+            return (None, false);
         }
-        Some(self.puzzle_move(actor, session.ply, text).await)
+        (
+            Some(self.puzzle_move(actor, session.ply, text).await),
+            false,
+        )
     }
 
     /// A move in the solver's puzzle, made at the puzzle's ply `shown_ply` (a menu of an

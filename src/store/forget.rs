@@ -82,6 +82,8 @@ impl Store {
             let erased = self.transaction(&FORGET_TREES, |tx| forget_in(tx, user_id, &plan))?;
             if let Some(mut summary) = erased {
                 self.durable().await?;
+                // Nothing of theirs stays in this process's memory either.
+                self.seen.forget(TREE_PUZZLE_PLAYERS, user_id);
                 // After the games: a tournament entry names nobody once its games say
                 // "deleted player". A crash in between leaves names that the next
                 // `/forget-me` erases.

@@ -1,12 +1,15 @@
-//! What this process last read or wrote of each channel's game, board post and challenge, as
-//! stored: the old value the next compare-and-swap of that key expects, so that a write built
-//! on a read the app just made (a move, the board of that move, an acceptance) does not read
-//! the key again — on
-//! PostgreSQL, a statement and a round trip fewer each time.
+//! What this process last read or wrote of each channel's game, board post and challenge, and
+//! of each person's puzzle record, as stored: the old value the next compare-and-swap of that
+//! key expects, so that a write built on a read the app just made (a move, the board of that
+//! move, an acceptance) does not read the key again — on PostgreSQL, a statement and a round
+//! trip fewer each time. An empty value: the key was absent (puzzle records only).
 //!
-//! Never taken for the value itself: a value another process (or another path of this one)
-//! has changed since only makes the swap fail, and the write then reads the key and goes on as
-//! it would have without this memory. So nothing here needs to be forgotten for correctness;
+//! A value another process (or another path of this one) has changed since only makes the
+//! swap fail, and the write then reads the key and goes on as it would have without this
+//! memory. Taken for the value itself only by use cases that try again on the stored value
+//! whatever they refuse on the remembered one ([`super::Store::active_game_remembered`],
+//! [`super::Store::puzzle_player_remembered`]): nothing is refused on an outdated copy, and a
+//! write on one fails its swap. So nothing here needs to be forgotten for correctness;
 //! finished games are forgotten to keep it small, and it is emptied once it holds
 //! [`CAPACITY`] keys.
 

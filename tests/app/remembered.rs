@@ -1,10 +1,14 @@
-//! `/move` plays on the game as this process last saw it, without reading it again: two
-//! processes sharing PostgreSQL each remember the game as they last left it, so each must
-//! fall back on the stored game whenever its copy is outdated — neither refusing a move the
-//! stored game allows, nor making one on the outdated copy.
+//! `/move` and the bot's move play on the game as this process last saw it, and `/move`
+//! asks its memory whether its player is solving a puzzle, without reading the store again:
+//! two processes sharing PostgreSQL each remember what they last left, so each must fall back
+//! on the store whenever its copy is outdated — neither refusing a move the stored game
+//! allows, nor making one on the outdated copy, nor leaving a bot's move unmade.
 
 use crate::support::app::{actor, button_id, only, seeded, user};
+use damas::ai::Level;
 use damas::app::boot::boot;
+use damas::app::commands::{find, ArgValue, Invocation};
+use damas::app::puzzle::puzzle_set;
 use damas::app::{Action, Actor, App, Place};
 use damas::engine::{Color, Variant};
 use std::path::Path;
@@ -89,4 +93,133 @@ async fn a_move_on_an_outdated_copy_is_played_on_the_stored_game() {
         stored
     );
     assert_eq!(stored.ply(), 6);
+}
+
+/// The stored game's ply in `place`, read through `reader` (a process that plays no part:
+/// a read refreshes the reading process's memory).
+fn stored_ply(reader: &App, place: Place) -> usize {
+    let rec = reader
+        .store()
+        .active_game(place.channel_id)
+        .unwrap()
+        .unwrap();
+    rec.ply()
+}
+
+/// `who` plays the stored game's first legal move in `place` through `app`.
+async fn moves(app: &App, who: &Actor, place: Place, reader: &App) {
+    let rec = reader
+        .store()
+        .active_game(place.channel_id)
+        .unwrap()
+        .unwrap();
+    let game = rec.to_game().unwrap();
+    let mv = game
+        .position()
+        .move_notation(&game.position().legal_moves()[0]);
+    let answer = app.play_move(who, place, &mv).await;
+    assert!(!only(&answer).is_private(), "{}", only(&answer).text);
+}
+
+/// The bot's turn through `app` makes exactly one move, shown in public.
+async fn bot_moves(app: &App, place: Place, who: &Actor, reader: &App) {
+    let before = stored_ply(reader, place);
+    let answer = app.bot_turn(place, who.lang()).await;
+    assert_eq!(
+        stored_ply(reader, place),
+        before + 1,
+        "the bot's move was made, once"
+    );
+    assert!(!only(&answer).is_private(), "{}", only(&answer).text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_move_is_made_on_the_stored_game_when_the_copy_is_outdated() {
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let db = server.fresh_database();
+    let a = boot(Path::new(&db), seeded(1)).expect("process a");
+    let b = boot(Path::new(&db), seeded(2)).expect("process b");
+    let c = boot(Path::new(&db), seeded(3)).expect("process c, which only reads");
+    let carol = actor(3, "carol");
+    let place = Place {
+        guild_id: Some(1),
+        channel_id: 40,
+    };
+    let play = a
+        .play_bot(
+            &carol,
+            place,
+            Some(Level::Easy),
+            Some(Variant::Spanish),
+            Some(Color::White),
+        )
+        .await;
+    assert!(!only(&play).is_private(), "{}", only(&play).text);
+
+    // The usual path: carol's move and the bot's answer through one process.
+    moves(&a, &carol, place, &c).await;
+    bot_moves(&a, place, &carol, &c).await;
+    // a remembers carol to move; she moves through b. a's copy shows no bot to move, yet the
+    // stored game waits for one.
+    moves(&b, &carol, place, &c).await;
+    bot_moves(&a, place, &carol, &c).await;
+    // a remembers the bot to move, two plies behind: the bot's move through b, carol's
+    // through b; a's move on its copy finds the game changed and is made on the stored game.
+    moves(&a, &carol, place, &c).await;
+    bot_moves(&b, place, &carol, &c).await;
+    moves(&b, &carol, place, &c).await;
+    bot_moves(&a, place, &carol, &c).await;
+    assert_eq!(stored_ply(&c, place), 8);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_command_finds_a_puzzle_begun_through_another_process() {
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let db = server.fresh_database();
+    let a = boot(Path::new(&db), seeded(1)).expect("process a");
+    let b = boot(Path::new(&db), seeded(2)).expect("process b");
+    let alice = actor(1, "alice");
+    let command = |name: &str, args: &[(&'static str, &str)]| {
+        let mut invocation = Invocation::new(find(name).expect("command"));
+        for (k, v) in args {
+            invocation.args.push((k, ArgValue::Text(v.to_string())));
+        }
+        invocation
+    };
+
+    // a learns that alice is solving no puzzle (there is no game here either).
+    let nothing = a
+        .run_command(&alice, PLACE, &command("move", &[("move", "11-15")]))
+        .await;
+    assert!(only(&nothing).is_private(), "{}", only(&nothing).text);
+    // She begins one through b.
+    b.run_command(&alice, PLACE, &command("puzzle", &[])).await;
+    let session = b
+        .store()
+        .puzzle_player(alice.user_id)
+        .unwrap()
+        .and_then(|p| p.session)
+        .expect("a puzzle begun");
+    let puzzle = puzzle_set(session.variant)
+        .iter()
+        .find(|p| p.id == session.puzzle_id)
+        .expect("the puzzle");
+    let first = puzzle.line_notation()[0].clone();
+
+    // Her /move through a goes to that puzzle, once.
+    let answer = a
+        .run_command(&alice, PLACE, &command("move", &[("move", &first)]))
+        .await;
+    let after = b.store().puzzle_player(alice.user_id).unwrap().unwrap();
+    assert_ne!(
+        after.session.map(|s| s.ply),
+        Some(0),
+        "the puzzle's first move was played: {}",
+        only(&answer).text
+    );
+    assert_eq!(after.failed, 0, "{}", only(&answer).text);
 }

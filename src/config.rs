@@ -123,7 +123,7 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "DAMAS_SEARCH_THREADS",
         default: "cores − 1, at least 1",
-        what: "threads of the search pool (at nice 10, so people's answers come first)",
+        what: "threads of the search pool (at nice 10, so people's answers come first), and one more for easy and medium moves",
     },
     Setting {
         name: "DAMAS_SEARCH_MEMORY_MB",

@@ -198,6 +198,7 @@ impl App {
             search_hook: None,
             pool: Arc::new(
                 SearchPool::new(settings.search_threads, settings.search_memory_mb)
+                    .with_quick_lane()
                     .with_queue_limit(settings.search_queue),
             ),
             settings,

@@ -540,3 +540,38 @@ fn a_full_queue_refuses_new_work_but_never_owed_work() {
     assert!(pool.has_room());
     assert!(pool.try_submit(JobClass::Long, |_| ()).is_ok());
 }
+
+/// With a quick lane, an easy move starts while the only other thread holds a long job, and
+/// that job is not hurried for it; a hard move (not quick) still hurries it.
+#[test]
+fn the_quick_lane_starts_an_easy_move_at_once_and_leaves_the_long_job_alone() {
+    let pool = SearchPool::new(1, 16).with_quick_lane();
+    let (started_tx, started_rx) = mpsc::channel();
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let long = pool.submit(JobClass::Long, move |ctx| {
+        let _ = started_tx.send(ctx.hurry());
+        let _ = release_rx.recv_timeout(PATIENCE);
+    });
+    let Ok(hurried) = started_rx.recv_timeout(PATIENCE) else {
+        panic!("the long job never started");
+    };
+    // The long job waits for its release, which comes only after the quick moves are made:
+    // without the lane they would wait until PATIENCE runs out.
+    for level in [Level::Easy, Level::Medium] {
+        let quick = pool.submit_best_move(Game::new(Variant::Spanish), level, nodes(1_000));
+        assert!(
+            matches!(wait(quick), Ok(Some(_))),
+            "the {level:?} move was made"
+        );
+    }
+    assert!(
+        !hurried.load(Ordering::Relaxed),
+        "the quick moves did not hurry the long job"
+    );
+    let order = start_order_recorder();
+    let hard = pool.submit(JobClass::of(Level::Hard), order(Level::Hard));
+    assert!(hurried.load(Ordering::Relaxed), "the hard move hurried it");
+    let _ = release_tx.send(());
+    assert_eq!(wait(long), Ok(()));
+    assert_eq!(wait(hard), Ok(0));
+}

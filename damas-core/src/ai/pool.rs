@@ -7,7 +7,9 @@
 //! never stuck behind hard or expert searches, nor a bot's move behind a review's; and a job
 //! that finds every thread busy with slower ones hurries one of them ([`JobContext::hurry`]):
 //! a review's search first, for any bot move, else an expert search, for a quick or short
-//! job; so it waits at most about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole slow search. When many jobs wait, an
+//! job; so it waits at most about [`EXPERT_FLOOR_UNDER_LOAD`], not a whole slow search. A pool
+//! may also keep a thread for quick jobs alone ([`SearchPool::with_quick_lane`]), so that an
+//! easy or medium move waits for no search at all. When many jobs wait, an
 //! expert search thinks for less ([`expert_time_under_load`]). Search threads run at a lower
 //! CPU priority than the rest of the process, so answering people comes before thinking.
 //! Results come back through a [`Ticket`], awaited from async code or waited for on a plain
@@ -204,6 +206,9 @@ struct Queues {
     closed: bool,
     /// Workers waiting for a job.
     idle: usize,
+    /// Quick-lane workers ([`SearchPool::with_quick_lane`]), and those waiting for a job.
+    lanes: usize,
+    lane_idle: usize,
     /// The hurry flags of the long jobs running now that nobody has hurried yet.
     unhurried_long: Vec<Arc<AtomicBool>>,
     /// The same for the review jobs running now.
@@ -218,7 +223,10 @@ impl Queues {
     /// The queued jobs no idle worker is about to take: what the running searches share
     /// their time with (a job pushed while a worker sleeps is that worker's at once).
     fn backlog(&self) -> usize {
-        self.len().saturating_sub(self.idle)
+        let lane_takes = self
+            .lane_idle
+            .min(self.waiting[JobClass::Quick.index()].len());
+        self.len().saturating_sub(self.idle + lane_takes)
     }
 
     /// The queued jobs that start before a job of `class` queued now: those of its class and
@@ -245,6 +253,8 @@ struct Shared {
     /// to read as they run.
     queued: Arc<AtomicUsize>,
     work_ready: Condvar,
+    /// Quick jobs have come (the quick lane's own signal: it takes nothing else).
+    quick_ready: Condvar,
     /// Raised at shutdown; searches submitted without their own stop flag watch it.
     stop: Arc<AtomicBool>,
 }
@@ -277,6 +287,7 @@ impl SearchPool {
             queues: Mutex::new(Queues::default()),
             queued: Arc::new(AtomicUsize::new(0)),
             work_ready: Condvar::new(),
+            quick_ready: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
         });
         let mut workers = Vec::with_capacity(threads);
@@ -310,6 +321,30 @@ impl SearchPool {
     /// makes. Bounding what starts new work bounds the owed work that follows from it.
     pub fn with_queue_limit(mut self, limit: usize) -> SearchPool {
         self.queue_limit = limit.max(1);
+        self
+    }
+
+    /// Adds a thread that takes quick jobs alone (easy and medium moves, done in
+    /// milliseconds), with a small table of its own: such a move then starts at once even
+    /// while every other thread holds a long search, rather than hurrying one and waiting for
+    /// it to stop (up to [`EXPERT_FLOOR_UNDER_LOAD`]). A thread more, idle but for those
+    /// milliseconds; the other threads take quick jobs too when they are free.
+    pub fn with_quick_lane(self) -> SearchPool {
+        let shared = Arc::clone(&self.shared);
+        let spawned = std::thread::Builder::new()
+            .name("search-quick".to_string())
+            .spawn(move || work_quick_lane(&shared));
+        match spawned {
+            Ok(handle) => {
+                self.shared.lock().lanes += 1;
+                self.workers
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(handle);
+            }
+            // Without it quick jobs hurry a slower one, as in any pool.
+            Err(e) => tracing::warn!("the quick search thread was not started: {e}"),
+        }
         self
     }
 
@@ -396,7 +431,9 @@ impl SearchPool {
         // A quicker job with no idle worker would wait for a whole slow search: one of those
         // is told to finish soon (the oldest, likeliest to be near its end anyway), a
         // review's before an expert move's.
-        if queues.idle == 0 {
+        // A quick job with a lane waits for the lane's quick jobs at most, never for a slow one.
+        let lane_takes_it = class == JobClass::Quick && queues.lanes > 0;
+        if queues.idle == 0 && !lane_takes_it {
             let slower = if class < JobClass::Review && !queues.unhurried_review.is_empty() {
                 Some(queues.unhurried_review.remove(0))
             } else if class < JobClass::Long && !queues.unhurried_long.is_empty() {
@@ -410,6 +447,9 @@ impl SearchPool {
         }
         drop(queues);
         self.shared.work_ready.notify_one();
+        if class == JobClass::Quick {
+            self.shared.quick_ready.notify_one();
+        }
         Ok(Ticket { ahead, result })
     }
 
@@ -459,12 +499,58 @@ impl SearchPool {
         drop(dropped);
         self.shared.stop.store(true, Ordering::Relaxed);
         self.shared.work_ready.notify_all();
+        self.shared.quick_ready.notify_all();
     }
 }
 
 impl Drop for SearchPool {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// The quick lane's table: quick jobs are searches of a small depth.
+const QUICK_LANE_TABLE_BYTES: usize = 4 << 20;
+
+/// The quick lane's worker ([`SearchPool::with_quick_lane`]): quick jobs only, until the pool
+/// closes.
+fn work_quick_lane(shared: &Shared) {
+    lower_this_threads_priority(SEARCH_NICENESS, "quick search thread");
+    let mut table = Table::with_memory(QUICK_LANE_TABLE_BYTES);
+    // Never hurried: nothing waits for a quick job but quicker ones, and there are none.
+    let hurry = Arc::new(AtomicBool::new(false));
+    loop {
+        let (job, waiting) = {
+            let mut queues = shared.lock();
+            loop {
+                if queues.closed {
+                    return;
+                }
+                let next = queues.waiting[JobClass::Quick.index()].pop_front();
+                shared.queued.store(queues.backlog(), Ordering::Relaxed);
+                match next {
+                    Some(job) if job.abandoned() => continue,
+                    Some(job) => break (job, queues.len()),
+                    None => {
+                        queues.lane_idle += 1;
+                        queues = shared
+                            .quick_ready
+                            .wait(queues)
+                            .unwrap_or_else(|e| e.into_inner());
+                        queues.lane_idle -= 1;
+                    }
+                }
+            }
+        };
+        let mut ctx = JobContext {
+            table: &mut table,
+            waiting,
+            stop: &shared.stop,
+            hurry: Arc::clone(&hurry),
+            queued: &shared.queued,
+            long: false,
+        };
+        job.run(&mut ctx);
     }
 }
 

@@ -522,11 +522,22 @@ async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_move
     assert_eq!(only(&a).text, only(&alices).text);
 
     // The queues full (two jobs wait behind the held thread): new work is refused.
-    let easy_game = Place {
+    // A hard game: easy and medium moves have a search thread of their own and never queue
+    // behind the held one.
+    let hard_game = Place {
         guild_id: Some(10),
         channel_id: 30,
     };
-    play_easy_bot_as_black(&app, &alice, easy_game).await;
+    let started = app
+        .play_bot(
+            &alice,
+            hard_game,
+            Some(Level::Hard),
+            Some(Variant::English),
+            Some(Color::Black),
+        )
+        .await;
+    assert!(!only(&started).is_private(), "{}", only(&started).text);
     let fillers: Vec<_> = (0..2)
         .map(|_| app.search_pool().submit(JobClass::Long, |_| ()))
         .collect();
@@ -551,13 +562,13 @@ async fn reviews_are_shared_and_limited_and_a_busy_bot_still_makes_its_owed_move
     );
     // ... but a move in a game under way is played, and the bot's answer queued past the
     // limit.
-    let a = at_once(app.play_move(&alice, easy_game, "11-15")).await;
+    let a = at_once(app.play_move(&alice, hard_game, "11-15")).await;
     assert!(!only(&a).is_private(), "{}", only(&a).text);
-    assert_eq!(a.bot_turn(), Some(easy_game));
+    assert_eq!(a.bot_turn(), Some(hard_game));
     let bot = tokio::spawn({
         let app = app.clone();
         let lang = alice.lang();
-        async move { app.bot_turn(easy_game, lang).await }
+        async move { app.bot_turn(hard_game, lang).await }
     });
     while app.searches_waiting() < 3 {
         tokio::task::yield_now().await;

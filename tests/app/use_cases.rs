@@ -613,7 +613,7 @@ async fn a_stopping_bot_leaves_its_queued_moves_to_the_next_start() {
         channel_id,
     });
     for place in [first, second] {
-        owe_the_bot_a_move(&app, &alice, place).await;
+        owe_the_hard_bot_a_move(&app, &alice, place).await;
     }
     let lang = alice.lang();
     let running = tokio::spawn({
@@ -693,6 +693,23 @@ async fn a_bot_move_waiting_past_two_leases_is_stalled() {
 /// moves first): the bot owes its move.
 async fn owe_the_bot_a_move(app: &App, alice: &Actor, place: Place) {
     play_easy_bot_as_black(app, alice, place).await;
+    let a = app.play_move(alice, place, "11-15").await;
+    assert_eq!(a.bot_turn(), Some(place), "{:?}", a.replies);
+}
+
+/// [`owe_the_bot_a_move`] against hard, whose searches wait for the pool's threads (easy and
+/// medium ones have a thread of their own besides).
+async fn owe_the_hard_bot_a_move(app: &App, alice: &Actor, place: Place) {
+    let started = app
+        .play_bot(
+            alice,
+            place,
+            Some(damas::ai::Level::Hard),
+            Some(damas::engine::Variant::English),
+            Some(damas::engine::Color::Black),
+        )
+        .await;
+    assert!(!only(&started).is_private(), "{}", only(&started).text);
     let a = app.play_move(alice, place, "11-15").await;
     assert_eq!(a.bot_turn(), Some(place), "{:?}", a.replies);
 }

@@ -46,6 +46,13 @@ pub struct ReviewArgs {
     /// Positions searched deeply at most (0: the quick pass only).
     #[arg(long)]
     pub deep_positions: Option<usize>,
+    /// Nodes of each search of the verifying pass, which searches after every move of the
+    /// loser's positions of a decided game (the review's default unless given).
+    #[arg(long)]
+    pub verify_nodes: Option<u64>,
+    /// Searches of the verifying pass at most, two a position (default 0: no verifying pass).
+    #[arg(long)]
+    pub verify_searches: Option<usize>,
 }
 
 /// `--lang`'s value.
@@ -78,6 +85,12 @@ fn options_of(a: &ReviewArgs) -> ReviewOptions {
     }
     if let Some(positions) = a.deep_positions {
         options.deep_positions = positions;
+    }
+    if let Some(nodes) = a.verify_nodes {
+        options.verify.nodes = Some(nodes);
+    }
+    if let Some(searches) = a.verify_searches {
+        options.verify_searches = searches;
     }
     options
 }
@@ -203,8 +216,9 @@ fn review_all(
             outln!("{doc}");
         } else {
             outln!(
-                "game {number}: {result}; {} positions searched deeply, {:.1} M nodes, {took:.1} s",
+                "game {number}: {result}; {} positions searched deeply, {} verified, {:.1} M nodes, {took:.1} s",
                 r.deep_positions,
+                r.verified_positions,
                 r.nodes as f64 / 1e6
             );
         }
@@ -363,6 +377,7 @@ pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value 
                 "allowed_shot": p.allowed_shot,
                 "book": p.book,
                 "deep": p.deep,
+                "verified": p.verified,
             })
         })
         .collect();
@@ -387,6 +402,7 @@ pub fn review_json_in(lang: Lang, game: &Game, r: &Review) -> serde_json::Value 
         "black": player(Color::Black),
         "nodes": r.nodes,
         "deep_positions": r.deep_positions,
+        "verified_positions": r.verified_positions,
     })
 }
 

@@ -304,3 +304,216 @@ fn scores_are_from_whites_side_even_where_black_moves_first() {
         "han ganado las negras"
     );
 }
+
+/// English endgame tables for two kings against two (and what they lead to), built in the
+/// test's temporary folder.
+fn kings_tables(dir: &std::path::Path) -> damas::ai::EndgameTables {
+    use damas::ai::egdb::{generate, GenerateOptions, Material};
+    let built = generate(
+        &GenerateOptions {
+            variant: Variant::English,
+            pieces: 4,
+            dir: dir.to_path_buf(),
+            threads: 1,
+            force: false,
+            only: Some(vec![Material::new(0, 2, 0, 2)]),
+        },
+        |_| {},
+    );
+    if let Err(e) = built {
+        panic!("{e}");
+    }
+    damas::ai::EndgameTables::open(dir)
+}
+
+/// The first of a few two-kings-against-two positions, White to move, where the tables
+/// hold a drawing move and a losing one, with both moves.
+fn draw_and_loss(
+    tables: &damas::ai::EndgameTables,
+) -> (Game, damas::engine::Move, damas::engine::Move) {
+    use damas::ai::EndgameVerdict;
+    for (w1, w2, b1, b2) in [(14, 15, 22, 23), (18, 19, 10, 11), (17, 21, 9, 10)] {
+        let fen = format!("W:WK{w1},K{w2}:BK{b1},K{b2}");
+        let Ok(start) = Position::from_fen(Variant::English, &fen) else {
+            continue;
+        };
+        let game = Game::from_position(start);
+        let Some(rated) = tables.rate_moves(&game) else {
+            continue;
+        };
+        let draw = rated.iter().find(|(_, v)| *v == EndgameVerdict::Draw);
+        let loss = rated
+            .iter()
+            .find(|(_, v)| matches!(v, EndgameVerdict::Loss { .. }));
+        if let (Some((d, _)), Some((l, _))) = (draw, loss) {
+            return (game, *d, *l);
+        }
+    }
+    panic!("none of the test's positions has both a drawing and a losing move");
+}
+
+/// A game whose loser threw the draw away in a position the endgame tables hold, played to
+/// its end by the tables' moves: the losing move is a blunder, proven so.
+#[test]
+fn a_lost_games_losing_move_the_tables_prove_is_a_blunder() {
+    use damas::ai::EndgameVerdict;
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("{e}"),
+    };
+    let tables = kings_tables(dir.path());
+    let (mut game, _, losing) = draw_and_loss(&tables);
+    assert!(game.play(losing).is_ok());
+    while !game.is_over() && game.ply() < 200 {
+        let Some((mv, _, _)) = tables.best_move(&game, |_| 0) else {
+            panic!("the tables do not hold ply {} of the test game", game.ply());
+        };
+        assert!(game.play(mv).is_ok());
+    }
+    assert_eq!(
+        game.outcome().and_then(|o| o.winner()),
+        Some(Color::Black),
+        "the tables win the ending for Black"
+    );
+    let options = ReviewOptions {
+        endgame_tables: Some(tables),
+        ..small()
+    };
+    let r = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let slip = &r.plies[0];
+    assert_eq!(slip.mover, Color::White);
+    assert_eq!(slip.class, MoveClass::Blunder, "{slip:?}");
+    assert_eq!(slip.exact_before, Some(EndgameVerdict::Draw), "{slip:?}");
+    assert!(
+        matches!(slip.exact_after, Some(EndgameVerdict::Loss { .. })),
+        "{slip:?}"
+    );
+    assert_ne!(slip.best, slip.played);
+    // The rest of the game is the tables' best play: no other error, on either side.
+    assert_eq!(
+        r.errors().count(),
+        1,
+        "{:?}",
+        r.errors().collect::<Vec<_>>()
+    );
+}
+
+/// English, a king and a man against a king, without endgame tables: both sides shuffle until
+/// the position has stood three times. Where the search scores White better without proving
+/// the win, a move it then scores as drawn (a position's return) gives nothing away; only
+/// where it proved the win is letting the draw happen an error.
+#[test]
+fn a_draw_is_charged_only_against_a_proven_win() {
+    let start = match Position::from_fen(Variant::English, "W:WK29,32:BK3") {
+        Ok(p) => p,
+        Err(e) => panic!("bad test FEN: {e}"),
+    };
+    let game = match Game::replay(
+        start,
+        &[
+            "29-25", "3-7", "25-29", "7-3", "29-25", "3-7", "25-29", "7-3",
+        ],
+    ) {
+        Ok(g) => g,
+        Err((i, e)) => panic!("move {i} of the test game is illegal: {e}"),
+    };
+    assert!(
+        matches!(
+            game.outcome(),
+            Some(damas::engine::Outcome::Draw {
+                reason: damas::engine::DrawReason::Repetition
+            })
+        ),
+        "{:?}",
+        game.outcome()
+    );
+    let options = ReviewOptions {
+        endgame_tables: Some(damas::ai::EndgameTables::none()),
+        ..small()
+    };
+    let r = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let proven = |p: &damas::ai::PlyReview| {
+        p.eval_before.abs() > damas::ai::TABLE_BOUND || p.exact_before.is_some()
+    };
+    for p in r.errors() {
+        assert!(proven(p), "an error without a proven win: {p:?}");
+    }
+    // White's moves the search scored as drawn from an edge it had not proven: not errors.
+    let unproven_draws: Vec<_> = r
+        .plies
+        .iter()
+        .filter(|p| p.mover == Color::White && p.eval_after == 0)
+        .filter(|p| p.eval_before > 50 && !proven(p))
+        .collect();
+    assert!(!unproven_draws.is_empty(), "{:?}", r.plies);
+    for p in unproven_draws {
+        assert!(!p.class.is_error(), "{p:?}");
+    }
+}
+
+/// In a decided game whose loser the quick and deep passes name nothing against, the
+/// verifying pass searches the played and the best move of the loser's positions at a budget
+/// of its own, within its count of searches; a game without a winner gets no such pass.
+#[test]
+fn the_verifying_pass_looks_only_at_a_decided_games_loser_within_its_budget() {
+    let mut game = long_game(Variant::Spanish, 40);
+    let options = ReviewOptions {
+        quick: nodes(5_000),
+        deep: nodes(20_000),
+        deep_positions: 2,
+        verify: nodes(30_000),
+        verify_searches: 6,
+        ..ReviewOptions::default()
+    };
+    let unfinished = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(unfinished.verified_positions, 0);
+    assert!(unfinished.plies.iter().all(|p| !p.verified));
+    // A side the passes name no mistake against resigns (if there is one: else the side to
+    // move, and the verifying pass has nothing to add).
+    let errors = |c: Color| unfinished.player(c).mistakes + unfinished.player(c).blunders;
+    let loser = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| errors(c) == 0)
+        .unwrap_or(game.position().side_to_move());
+    assert!(game.resign(loser).is_ok());
+    let decided = match review(&game, &options, |_, _| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let named = decided.player(loser).mistakes + decided.player(loser).blunders;
+    let before = unfinished.player(loser).mistakes + unfinished.player(loser).blunders;
+    if before == 0 {
+        assert!(decided.verified_positions > 0, "nothing verified");
+    }
+    assert!(
+        decided.verified_positions <= 3,
+        "two searches a position, 6 at most"
+    );
+    for p in decided.plies.iter().filter(|p| p.verified) {
+        assert_eq!(p.mover, loser, "{p:?}");
+        assert!(p.deep);
+    }
+    assert!(named >= before);
+    let positions = game.positions();
+    let searched = (0..positions.len())
+        .filter(|&i| {
+            let moves = positions[i].count_legal_moves();
+            moves > 1 || (i == game.ply() && moves > 0)
+        })
+        .count();
+    let budget = options.node_budget(searched).unwrap_or(0);
+    assert!(
+        decided.nodes <= budget,
+        "{} nodes of {budget}",
+        decided.nodes
+    );
+}

@@ -33,9 +33,10 @@ pub use pool::{
 };
 pub use review::{
     assemble as assemble_review, deep_candidates, evaluate_position, expected_score, format_men,
-    line_notation, move_accuracy, read_eval, review, review_in_pool, EvalReading, MoveClass,
-    PlayerSummary, PlyReview, PositionEval, Review, ReviewError, ReviewOptions, BLUNDER,
-    DEEP_NODES, DEEP_POSITIONS, EVEN_WITHIN, EXPECTED_SCORE_SCALE, INACCURACY, MISTAKE, SWING,
+    line_notation, move_accuracy, read_eval, review, review_in_pool, verify_candidates,
+    EvalReading, MoveClass, PlayerSummary, PlyReview, PositionEval, Review, ReviewError,
+    ReviewOptions, BLUNDER, DEEP_NODES, DEEP_POSITIONS, EVEN_WITHIN, EXPECTED_SCORE_SCALE,
+    INACCURACY, MISTAKE, SWING, VERIFY_NODES, VERIFY_SEARCHES,
 };
 pub use search::{
     best_move, best_move_with_table, Hurry, SearchOptions, SearchResult, MATE, MATE_BOUND,

@@ -30,6 +30,21 @@ pub(super) enum Recall {
     Stored,
 }
 
+/// `answer` on what this process remembers, then, if that was a refusal made on a remembered
+/// copy, on the store. `answer` gives `true` beside its answer when a copy was used.
+async fn remembered_then_stored<F, Fut>(answer: F) -> Answer
+where
+    F: Fn(Recall) -> Fut,
+    Fut: std::future::Future<Output = (Answer, bool)>,
+{
+    let (first, remembered) = answer(Recall::Remembered).await;
+    // A move made answers with its board, in public; a refusal is private.
+    if remembered && first.replies.iter().all(Reply::is_private) {
+        return answer(Recall::Stored).await.0;
+    }
+    first
+}
+
 impl App {
     /// Loads the channel's active game, or the reply that there is none.
     pub(super) async fn load(&self, lang: Lang, place: Place) -> Result<Loaded, Reply> {
@@ -149,17 +164,7 @@ impl App {
     /// store refuses because the game changed meanwhile — is tried again on the game as
     /// stored, so no move is refused on an outdated copy, and none is made on one.
     pub async fn play_move(&self, actor: &Actor, place: Place, text: &str) -> Answer {
-        let (answer, remembered) = self
-            .play_move_from(actor, place, text, Recall::Remembered)
-            .await;
-        // A move made answers with its board, in public; a refusal is private.
-        if remembered && answer.replies.iter().all(Reply::is_private) {
-            return self
-                .play_move_from(actor, place, text, Recall::Stored)
-                .await
-                .0;
-        }
-        answer
+        remembered_then_stored(|recall| self.play_move_from(actor, place, text, recall)).await
     }
 
     /// The `/move` command: the move of a puzzle its player is solving (unless they play in
@@ -168,16 +173,7 @@ impl App {
     /// Both from what this process remembers first — whether the player is solving a puzzle,
     /// and the game — then, for any refusal, from the store, as [`Self::play_move`] does.
     pub async fn move_command(&self, actor: &Actor, place: Place, text: &str) -> Answer {
-        let (answer, remembered) = self
-            .move_command_from(actor, place, text, Recall::Remembered)
-            .await;
-        if remembered && answer.replies.iter().all(Reply::is_private) {
-            return self
-                .move_command_from(actor, place, text, Recall::Stored)
-                .await
-                .0;
-        }
-        answer
+        remembered_then_stored(|recall| self.move_command_from(actor, place, text, recall)).await
     }
 
     async fn move_command_from(

@@ -295,7 +295,7 @@ impl SearchPool {
             let shared = Arc::clone(&shared);
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{i}"))
-                .spawn(move || work(&shared, table_bytes));
+                .spawn(move || work(&shared, table_bytes, Worker::Any));
             match spawned {
                 Ok(handle) => workers.push(handle),
                 // Fewer threads is still a working pool, as long as there is one.
@@ -333,7 +333,7 @@ impl SearchPool {
         let shared = Arc::clone(&self.shared);
         let spawned = std::thread::Builder::new()
             .name("search-quick".to_string())
-            .spawn(move || work_quick_lane(&shared));
+            .spawn(move || work(&shared, QUICK_LANE_TABLE_BYTES, Worker::QuickLane));
         match spawned {
             Ok(handle) => {
                 self.shared.lock().lanes += 1;
@@ -512,51 +512,22 @@ impl Drop for SearchPool {
 /// The quick lane's table: quick jobs are searches of a small depth.
 const QUICK_LANE_TABLE_BYTES: usize = 4 << 20;
 
-/// The quick lane's worker ([`SearchPool::with_quick_lane`]): quick jobs only, until the pool
-/// closes.
-fn work_quick_lane(shared: &Shared) {
-    lower_this_threads_priority(SEARCH_NICENESS, "quick search thread");
-    let mut table = Table::with_memory(QUICK_LANE_TABLE_BYTES);
-    // Never hurried: nothing waits for a quick job but quicker ones, and there are none.
-    let hurry = Arc::new(AtomicBool::new(false));
-    loop {
-        let (job, waiting) = {
-            let mut queues = shared.lock();
-            loop {
-                if queues.closed {
-                    return;
-                }
-                let next = queues.waiting[JobClass::Quick.index()].pop_front();
-                shared.queued.store(queues.backlog(), Ordering::Relaxed);
-                match next {
-                    Some(job) if job.abandoned() => continue,
-                    Some(job) => break (job, queues.len()),
-                    None => {
-                        queues.lane_idle += 1;
-                        queues = shared
-                            .quick_ready
-                            .wait(queues)
-                            .unwrap_or_else(|e| e.into_inner());
-                        queues.lane_idle -= 1;
-                    }
-                }
-            }
-        };
-        let mut ctx = JobContext {
-            table: &mut table,
-            waiting,
-            stop: &shared.stop,
-            hurry: Arc::clone(&hurry),
-            queued: &shared.queued,
-            long: false,
-        };
-        job.run(&mut ctx);
-    }
+/// Which jobs a worker takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Worker {
+    /// Any, quickest class first.
+    Any,
+    /// Quick jobs only ([`SearchPool::with_quick_lane`]).
+    QuickLane,
 }
 
 /// A worker: one table for its whole life, jobs until the pool closes.
-fn work(shared: &Shared, table_bytes: usize) {
-    lower_this_threads_priority(SEARCH_NICENESS, "search thread");
+fn work(shared: &Shared, table_bytes: usize, worker: Worker) {
+    let name = match worker {
+        Worker::Any => "search thread",
+        Worker::QuickLane => "quick search thread",
+    };
+    lower_this_threads_priority(SEARCH_NICENESS, name);
     let mut table = Table::with_memory(table_bytes);
     loop {
         let hurry = Arc::new(AtomicBool::new(false));
@@ -566,7 +537,12 @@ fn work(shared: &Shared, table_bytes: usize) {
                 if queues.closed {
                     return;
                 }
-                let next = queues.next();
+                let next = match worker {
+                    Worker::Any => queues.next(),
+                    Worker::QuickLane => queues.waiting[JobClass::Quick.index()]
+                        .pop_front()
+                        .map(|job| (job, JobClass::Quick)),
+                };
                 shared.queued.store(queues.backlog(), Ordering::Relaxed);
                 match next {
                     Some((job, _)) if job.abandoned() => continue,
@@ -577,6 +553,14 @@ fn work(shared: &Shared, table_bytes: usize) {
                             JobClass::Quick | JobClass::Short => {}
                         }
                         break (job, queues.len(), class >= JobClass::Long);
+                    }
+                    None if worker == Worker::QuickLane => {
+                        queues.lane_idle += 1;
+                        queues = shared
+                            .quick_ready
+                            .wait(queues)
+                            .unwrap_or_else(|e| e.into_inner());
+                        queues.lane_idle -= 1;
                     }
                     None => {
                         queues.idle += 1;

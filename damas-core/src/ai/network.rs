@@ -553,7 +553,7 @@ impl QuantizedNetwork {
     #[inline(always)]
     fn output_of_sum(&self, products: i32) -> i32 {
         // Within i32 by the bound `of_network` checked.
-        (self.b2 + products) / (1 << (self.hidden_shift + self.output_shift))
+        divide_by_power_of_two(self.b2 + products, self.hidden_shift + self.output_shift)
     }
 
     /// The correction for `pos`, counted from scratch: the same number the search's
@@ -572,6 +572,17 @@ impl QuantizedNetwork {
             .find(|l| l.variant == variant)
             .map(|l| &l.quantized)
     }
+}
+
+/// `x / 2^shift`, truncated towards 0 as `/` is, for `shift` below 31: a shift and an addition
+/// where `/` by a divisor known only at run time is a division instruction, tens of cycles at
+/// every evaluation (measured with `perf record`; docs/BENCHMARKS.md).
+#[inline(always)]
+fn divide_by_power_of_two(x: i32, shift: u32) -> i32 {
+    // A negative `x` is raised by 2^shift - 1 first, so that the shift, which rounds down,
+    // rounds it towards 0. The sum cannot overflow: it only moves a negative number up.
+    let towards_zero = (x >> 31) & ((1 << shift) - 1);
+    (x + towards_zero) >> shift
 }
 
 #[inline(always)]
@@ -643,23 +654,19 @@ fn step_path(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
     let v = viewer.index();
     let accumulators = &mut path.accumulators[..=ply];
     let planes = &path.planes[..=ply];
-    let ready = &mut path.ready[..=ply];
-    let mut from = ply;
-    // Ply 0 always has both views.
-    while from > 0 && !ready[from][v] {
-        from -= 1;
-    }
+    let made = &mut path.made[..=ply];
+    let from = made[ply][v] as usize;
     let mut sums = accumulators[from].sums[v];
     if from < ply {
         let parent = ply - 1;
         if from < parent {
             step_sums(&net.w1, &mut sums, viewer, planes[from], planes[parent]);
             accumulators[parent].sums[v] = sums;
-            ready[parent][v] = true;
+            made[parent][v] = parent as u32;
         }
         step_sums(&net.w1, &mut sums, viewer, planes[parent], planes[ply]);
         accumulators[ply].sums[v] = sums;
-        ready[ply][v] = true;
+        made[ply][v] = ply as u32;
     }
     output_sum(&sums, &net.w2)
 }
@@ -711,8 +718,11 @@ pub struct PathAccumulators<'a> {
     net: &'a QuantizedNetwork,
     accumulators: Vec<Accumulator>,
     planes: Vec<Planes>,
-    /// Which of each ply's views hold that ply's sums; both at ply 0.
-    ready: Vec<[bool; 2]>,
+    /// For each ply and view, the nearest ply at or above it whose sums of that view are made
+    /// (ply 0 has both): kept as the path is entered, so that an evaluation finds where to
+    /// step from without walking up the plies (a loop of unpredictable length, measured as a
+    /// tenth of the time the sums took).
+    made: Vec<[u32; 2]>,
     /// The side to move at even plies (the search alternates).
     root_side: Color,
 }
@@ -725,11 +735,10 @@ impl<'a> PathAccumulators<'a> {
             net,
             accumulators: vec![Accumulator::EMPTY; plies],
             planes: vec![planes(root); plies],
-            ready: vec![[false; 2]; plies],
+            made: vec![[0; 2]; plies],
             root_side: root.side_to_move(),
         };
         path.accumulators[0] = net.accumulate(root);
-        path.ready[0] = [true; 2];
         path
     }
 
@@ -739,7 +748,9 @@ impl<'a> PathAccumulators<'a> {
     pub fn enter(&mut self, ply: usize, pos: &Position) {
         debug_assert_eq!(pos.side_to_move(), self.side_at(ply));
         self.planes[ply] = planes(pos);
-        self.ready[ply] = [false; 2];
+        // The views made above stay made: those of the parent, made later, are recorded at
+        // both plies when they are.
+        self.made[ply] = self.made[ply - 1];
     }
 
     #[inline(always)]
@@ -1255,6 +1266,33 @@ mod tests {
             }
         }
         assert!(compared > 1_000, "{compared} positions");
+    }
+
+    /// The output's division by a power of two made with shifts truncates towards 0 exactly as
+    /// `/` does, for negative sums too, at every shift the quantization can choose.
+    #[test]
+    fn the_output_is_divided_as_integer_division_does() {
+        let mut rng = SmallRng::seed_from_u64(29);
+        for shift in 0..=MAX_HIDDEN_SHIFT + MAX_OUTPUT_SHIFT {
+            let d = 1i32 << shift;
+            let edges = [
+                0,
+                1,
+                -1,
+                d - 1,
+                d,
+                d + 1,
+                -d + 1,
+                -d,
+                -d - 1,
+                i32::MAX,
+                i32::MIN + d,
+            ];
+            let random = (0..2_000).map(|_| rng.gen::<i32>() >> rng.gen_range(0..31));
+            for x in edges.into_iter().chain(random) {
+                assert_eq!(divide_by_power_of_two(x, shift), x / d, "{x} / 2^{shift}");
+            }
+        }
     }
 
     /// Expert's integer network judges as the trained one: on thousands of positions of

@@ -61,6 +61,9 @@ impl PuzzlePlayer {
     }
 }
 
+/// A puzzle record as changed, with what the change returns beside it, and the bytes stored.
+type Changed<T> = ((PuzzlePlayer, T), Vec<u8>);
+
 impl Store {
     pub fn puzzle_player(&self, user_id: u64) -> Result<Option<PuzzlePlayer>, StoreError> {
         let key = id_key(user_id);
@@ -112,7 +115,7 @@ impl Store {
         let member = (guild_id != 0).then(|| pair_key(guild_id, user_id));
         let result = self.transaction(
             &[TREE_PUZZLE_PLAYERS, TREE_PUZZLE_MEMBERS],
-            |tx| -> TxResult<Result<((PuzzlePlayer, T), Vec<u8>), E>> {
+            |tx| -> TxResult<Result<Changed<T>, E>> {
                 let current = match tx.get(TREE_PUZZLE_PLAYERS, &key)? {
                     Some(v) => match decode(TREE_PUZZLE_PLAYERS, &key, &v) {
                         Ok(p) => p,

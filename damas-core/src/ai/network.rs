@@ -9,9 +9,9 @@
 //! with the result blended with a deeper search's score — to predict what the weights alone
 //! miss, so it never replaces them: without a network Expert still plays.
 //!
-//! The networks live in `data/eval-network.txt`, one `[variant]` section each; variants
-//! without one (today Portuguese, which has no trained network yet) and kings-only endings
-//! (which the endgame tables and the drawish scaling judge) get no correction.
+//! The networks live in `data/eval-network.txt`, one `[variant]` section each; a variant
+//! without one and kings-only endings (which the endgame tables and the drawish scaling judge)
+//! get no correction.
 //!
 //! The file keeps the weights as trained, in `f32`; Expert evaluates with them quantized on
 //! load ([`QuantizedNetwork`]): the first layer in `i16` fixed point, so that its sums are exact
@@ -1007,15 +1007,14 @@ mod tests {
     }
 
     #[test]
-    fn the_committed_file_reads_and_corrects_spanish_and_english_only() {
+    fn the_committed_file_reads_and_corrects_every_variant() {
         let all = Network::parse_all(NETWORK_FILE).unwrap_or_else(|e| panic!("{e}"));
         let variants: Vec<Variant> = all.iter().map(|(v, _)| *v).collect();
         assert_eq!(
             variants,
-            [Variant::Spanish, Variant::English],
-            "measured in matches: Spanish and English only"
+            [Variant::Spanish, Variant::English, Variant::Portuguese],
+            "each measured in a match before it was built in"
         );
-        assert!(Network::of(Variant::Portuguese).is_none());
         // Each network says something somewhere in a middle game.
         for (variant, middle) in [
             (
@@ -1032,6 +1031,14 @@ mod tests {
                     "B:W21-26,28,30,32:B2-4,7,9-12,14",
                     "W:W21-26,28,30,32:B2-4,7,9-12,14",
                     "B:W21-32:B1-12",
+                ],
+            ),
+            (
+                Variant::Portuguese,
+                [
+                    "W:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+                    "B:W1-3,5,6,8,11,12:B18,22,24,25,27,28,31,32",
+                    "W:W1-12:B21-32",
                 ],
             ),
         ] {

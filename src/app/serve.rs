@@ -63,28 +63,11 @@ impl App {
         if local.is_empty() {
             respond.acknowledge().await;
         }
-        // A move the bot owes here, after a plain answer (a person's move and its board):
-        // the bot starts thinking as soon as that board is shown, while what was shown is
-        // recorded. Its board can only come after the person's; a board recorded late is
-        // known as outdated ([`App::shown`]).
-        let bot_first = answer.bot_turn.filter(|_| {
-            elsewhere.is_empty()
-                && answer.strip_board.is_none()
-                && answer.close_thread.is_none()
-                && !out.answer_only(here)
-        });
-        let mut bot_started = false;
         for (i, reply) in local.into_iter().enumerate() {
             let shown = match i {
                 0 => respond.answer(reply).await,
                 _ => respond.follow_up(reply).await,
             };
-            if let (Some(owed), false) = (bot_first, matches!(shown, Shown::Lost(_))) {
-                if !bot_started {
-                    self.start_bot_turn(out, owed, lang, BotTrigger::Owed);
-                    bot_started = true;
-                }
-            }
             match shown {
                 Shown::Message(m) => self.shown(reply, m, &**out).await,
                 Shown::Shown => {}
@@ -111,9 +94,6 @@ impl App {
         }
         if out.answer_only(here) {
             self.follow_with_what_waits(place, lang, respond, out).await;
-            return;
-        }
-        if bot_started {
             return;
         }
         let (trigger, bot_place) = match answer.bot_turn {

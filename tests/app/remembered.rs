@@ -4,12 +4,12 @@
 //! on the store whenever its copy is outdated — neither refusing a move the stored game
 //! allows, nor making one on the outdated copy, nor leaving a bot's move unmade.
 
-use crate::support::app::{actor, button_id, only, seeded, user};
+use crate::support::app::{actor, only, seeded, start_spanish_game};
 use damas::ai::Level;
 use damas::app::boot::boot;
 use damas::app::commands::{find, ArgValue, Invocation};
 use damas::app::puzzle::puzzle_set;
-use damas::app::{Action, Actor, App, Place};
+use damas::app::{Actor, App, Place};
 use damas::engine::{Color, Variant};
 use std::path::Path;
 
@@ -60,17 +60,7 @@ async fn a_move_on_an_outdated_copy_is_played_on_the_stored_game() {
     let a = boot(Path::new(&db), seeded(1)).expect("process a");
     let b = boot(Path::new(&db), seeded(2)).expect("process b");
     let (alice, bob) = (actor(1, "alice"), actor(2, "bob"));
-    let challenge = a
-        .challenge(
-            &alice,
-            PLACE,
-            &user(&bob),
-            Some(Variant::Spanish),
-            Some(Color::White),
-        )
-        .await;
-    let accept = button_id(only(&challenge), Action::Accept);
-    a.component(&bob, PLACE, &accept, &[]).await;
+    start_spanish_game(&a, &alice, &bob, PLACE).await;
 
     // a makes alice's move and remembers the game with bob to move.
     plays(&a, &alice, &b).await;

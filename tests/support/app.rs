@@ -113,6 +113,22 @@ pub const PLACE: Place = Place {
 
 /// `who` starts a game against the easy bot at English draughts in `place`, taking Black: the
 /// bot (White) owes the first move after Black's.
+/// `white` challenges `black` to Spanish draughts in `place` through `app`, and `black`
+/// accepts: a game between people, White to move.
+pub async fn start_spanish_game(app: &App, white: &Actor, black: &Actor, place: Place) {
+    let challenge = app
+        .challenge(
+            white,
+            place,
+            &user(black),
+            Some(damas::engine::Variant::Spanish),
+            Some(damas::engine::Color::White),
+        )
+        .await;
+    let accept = button_id(only(&challenge), Action::Accept);
+    app.component(black, place, &accept, &[]).await;
+}
+
 pub async fn play_easy_bot_as_black(app: &App, who: &Actor, place: Place) -> Answer {
     app.play_bot(
         who,

@@ -262,7 +262,15 @@ impl PgKv {
     ) -> Result<T, StoreError> {
         match tokio::runtime::Handle::try_current() {
             Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-                return tokio::task::block_in_place(|| self.handle.block_on(fut));
+                // Not the driver's `Handle::block_on`: it parks on the same per-thread token as
+                // the runtime's own `block_on`, so called under one (a `main`, a test, the
+                // console) it swallows the wake-up meant for the caller's other futures —
+                // those `join!`ed or `select!`ed beside the statement — which then wait for
+                // ever. futures' executor parks on a token of its own.
+                return tokio::task::block_in_place(|| {
+                    let _driver = self.handle.enter();
+                    futures_executor::block_on(fut)
+                });
             }
             Err(_) => return self.handle.block_on(fut),
             Ok(_) => {}

@@ -331,3 +331,39 @@ async fn readiness_follows_the_database() {
         (503, "not ready: shutting down\n".into())
     );
 }
+
+/// A statement waited for under a runtime's own `block_on` (a `main`, the console, a test)
+/// leaves the wake-ups of the futures beside it alone: a timer `join!`ed with a run of reads
+/// ends with them. Waiting on the driver's `Handle::block_on` parked on the same per-thread
+/// token as the outer `block_on` and swallowed the timer's wake-up, which then never came.
+#[test]
+fn a_statement_under_block_on_leaves_the_wake_ups_of_the_futures_beside_it() {
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let store = Store::open(server.fresh_database()).expect("open");
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let timer = tokio::time::sleep(Duration::from_millis(20));
+            // Statements one after another, for long enough that the timer fires during one.
+            let reads = async {
+                let started = Instant::now();
+                while started.elapsed() < Duration::from_millis(300) {
+                    store.active_game(1).expect("read");
+                }
+            };
+            tokio::join!(timer, reads);
+        });
+        let _ = done.send(());
+    });
+    assert!(
+        finished.recv_timeout(Duration::from_secs(30)).is_ok(),
+        "the timer beside the reads never woke its task"
+    );
+}

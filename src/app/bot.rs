@@ -38,14 +38,44 @@ pub type BotTurnClaim = Box<dyn Send + Sync>;
 /// renewed while its holder searches and stores, so it outlasts any search, and expiring on
 /// its own when the holder dies).
 pub trait BotTurnClaims: Send + Sync {
-    /// Claims the bot's turn in `channel_id`; `None` if someone holds it already.
+    /// Claims the bot's turn in `channel_id`, as far as `scope` says; `None` if someone holds
+    /// it already.
     fn claim(
         &self,
         channel_id: u64,
+        scope: ClaimScope,
     ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>>;
 
     /// Whether this process holds the channel's claim now.
     fn held_here(&self, channel_id: u64) -> bool;
+}
+
+/// How far a claim on the bot's turn reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimScope {
+    /// Every process sharing the store: a search long enough that two processes making it
+    /// would waste more than the claim costs (hard, expert).
+    EveryProcess,
+    /// This process only: a move searched in a few milliseconds (easy, medium), which two
+    /// processes may search at once — the game's compare-and-swap lets one of them make it —
+    /// rather than pay a shared claim's round trips on every move.
+    ThisProcess,
+}
+
+impl ClaimScope {
+    /// The scope of the bot's turns in `rec`'s game: its bots' levels do not change while
+    /// it lasts, so any copy of the game, however old, tells.
+    pub fn of(rec: &GameRecord) -> ClaimScope {
+        let quick = |seat: &crate::store::Seat| match seat {
+            crate::store::Seat::Bot { level } => JobClass::of(*level) == JobClass::Quick,
+            _ => true,
+        };
+        if rec.players.iter().all(quick) {
+            ClaimScope::ThisProcess
+        } else {
+            ClaimScope::EveryProcess
+        }
+    }
 }
 
 /// The game as this process remembered it was not the game as stored: the bot's turn starts
@@ -61,6 +91,7 @@ impl BotTurnClaims for BotMovesInFlight {
     fn claim(
         &self,
         channel_id: u64,
+        _scope: ClaimScope,
     ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>> {
         let claim = self
             .enter(channel_id)
@@ -78,8 +109,14 @@ impl BotTurnClaims for crate::store::BotTurnLeases {
     fn claim(
         &self,
         channel_id: u64,
+        scope: ClaimScope,
     ) -> Pin<Box<dyn Future<Output = Option<BotTurnClaim>> + Send + '_>> {
         Box::pin(async move {
+            if scope == ClaimScope::ThisProcess {
+                return self
+                    .claim_here(channel_id)
+                    .map(|held| Box::new(held) as BotTurnClaim);
+            }
             match crate::store::BotTurnLeases::claim(self, channel_id) {
                 Ok(lease) => lease.map(|held| Box::new(held) as BotTurnClaim),
                 // The next trigger (an interaction, the periodic catch-up) tries again.
@@ -242,7 +279,14 @@ impl App {
     /// that move stored: no read); where that copy shows no bot to move, or the move made on
     /// it finds the game changed, it starts again from the game as stored.
     pub async fn bot_turn(&self, place: Place, lang: Lang) -> Answer {
-        let Some(_claim) = self.bot_moves.claim(place.channel_id).await else {
+        // The game's bot levels say how far the claim must reach; the copy read for them (or
+        // the memory the read refreshed) is the one the move is searched on.
+        let scope = match self.active_game_from(place, Recall::Remembered) {
+            Ok(Some((rec, _))) => ClaimScope::of(&rec),
+            Ok(None) => return Answer::default(),
+            Err(e) => return storage_failed(lang, &e).into(),
+        };
+        let Some(_claim) = self.bot_moves.claim(place.channel_id, scope).await else {
             return Answer::default();
         };
         match self.bot_turn_from(place, lang, Recall::Remembered).await {

@@ -40,7 +40,7 @@ pub mod titles;
 pub mod tournament;
 
 pub use crate::store::{check_db_name, db_name_problem, StoreError, UserRef, DB_ENV};
-pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, Owed};
+pub use bot::{BotMovesInFlight, BotTurnClaim, BotTurnClaims, ClaimScope, Owed};
 pub use ids::{Action, ComponentId};
 pub use reply::{
     Attachment, BoardRef, Button, ButtonStyle, ChallengeRef, Menu, MenuGroups, MenuOption, Picture,

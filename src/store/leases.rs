@@ -10,6 +10,10 @@
 //! [`LeaseGuard`] is dropped. A process that dies leaves its row behind; it expires `ttl`
 //! after its last renewal and is then taken over.
 //!
+//! A move searched in a few milliseconds (easy, medium) takes no row: two processes searching
+//! it at once waste less than the row's claim and release would cost every move
+//! ([`BotTurnLeases::claim_here`]).
+//!
 //! sled is opened by one process only: there [`Store::bot_turn_leases`] is `None` and the
 //! caller keeps its in-process claims.
 
@@ -106,6 +110,7 @@ impl BotTurnLeases {
                     leases: self.clone(),
                     channel,
                     holder,
+                    row: true,
                     renewal,
                 }))
             }
@@ -114,6 +119,20 @@ impl BotTurnLeases {
                 taken.map(|_| None)
             }
         }
+    }
+
+    /// Claims the bot's turn in `channel` in this process only, with no row: for a move so
+    /// quick that another process searching it too costs less than the row's two statements
+    /// on every move (the game's compare-and-swap lets one of them make it). `None` if a task
+    /// of this process holds the turn. Released when the guard is dropped.
+    pub fn claim_here(&self, channel: u64) -> Option<LeaseGuard> {
+        self.held_set().insert(channel).then(|| LeaseGuard {
+            leases: self.clone(),
+            channel,
+            holder: format!("{} (this process only)", self.holder),
+            row: false,
+            renewal: None,
+        })
     }
 
     /// Whether a guard of this process holds `channel`'s lease now.
@@ -138,6 +157,9 @@ pub struct LeaseGuard {
     channel: u64,
     /// This claim's holder text (the process's name and the claim's number).
     holder: String,
+    /// Whether the claim has a row in `bot_turn_leases` ([`BotTurnLeases::claim`]) or lives
+    /// in this process only ([`BotTurnLeases::claim_here`]).
+    row: bool,
     renewal: Option<tokio::task::AbortHandle>,
 }
 
@@ -163,11 +185,13 @@ impl std::fmt::Debug for LeaseGuard {
 
 impl Drop for LeaseGuard {
     fn drop(&mut self) {
-        crate::metrics::lease_released();
+        if self.row {
+            crate::metrics::lease_released();
+        }
         if let Some(renewal) = self.renewal.take() {
             renewal.abort();
         }
-        if let Kv::Postgres(pg) = &*self.leases.store.kv {
+        if let (true, Kv::Postgres(pg)) = (self.row, &*self.leases.store.kv) {
             // A release that fails leaves the row to expire: the game waits at most the ttl.
             if let Err(e) = pg.release_lease(self.channel, &self.holder) {
                 tracing::warn!(

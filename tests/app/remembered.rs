@@ -12,6 +12,7 @@ use damas::app::puzzle::puzzle_set;
 use damas::app::{Actor, App, Place};
 use damas::engine::{Color, Variant};
 use std::path::Path;
+use std::time::Duration;
 
 const PLACE: Place = Place {
     guild_id: Some(1),
@@ -212,4 +213,54 @@ async fn a_move_command_finds_a_puzzle_begun_through_another_process() {
         only(&answer).text
     );
     assert_eq!(after.failed, 0, "{}", only(&answer).text);
+}
+
+/// An easy bot's move asked of two processes at once (the person's move answered through
+/// one, the other's catch-up finding the move owed): a quick move takes no claim shared
+/// between processes, so both may search it, and the store's compare-and-swap lets exactly
+/// one of them make it and show it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_asked_for_one_easy_bot_move_at_once_make_it_once() {
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let db = server.fresh_database();
+    let a = boot(Path::new(&db), seeded(1)).expect("process a");
+    let b = boot(Path::new(&db), seeded(2)).expect("process b");
+    let c = boot(Path::new(&db), seeded(3)).expect("process c, which only reads");
+    let carol = actor(3, "carol");
+    let place = Place {
+        guild_id: Some(1),
+        channel_id: 50,
+    };
+    let play = a
+        .play_bot(
+            &carol,
+            place,
+            Some(Level::Easy),
+            Some(Variant::Spanish),
+            Some(Color::White),
+        )
+        .await;
+    assert!(!only(&play).is_private(), "{}", only(&play).text);
+    for _ in 0..5 {
+        moves(&a, &carol, place, &c).await;
+        let before = stored_ply(&c, place);
+        // Both in this task: neither may swallow the other's wake-up (src/store/pg.rs).
+        let (here, there) = tokio::time::timeout(Duration::from_secs(60), async {
+            tokio::join!(
+                a.bot_turn(place, carol.lang()),
+                b.bot_turn(place, carol.lang())
+            )
+        })
+        .await
+        .expect("both bot turns ended");
+        assert_eq!(stored_ply(&c, place), before + 1, "one bot move, made once");
+        let shown: Vec<_> = [here, there]
+            .into_iter()
+            .filter(|answer| !answer.replies.is_empty())
+            .collect();
+        assert_eq!(shown.len(), 1, "one board of the bot's move");
+        assert!(!only(&shown[0]).is_private(), "{}", only(&shown[0]).text);
+    }
 }

@@ -390,6 +390,7 @@ impl damas::app::BotTurnClaims for ClaimedElsewhere {
     fn claim(
         &self,
         _channel_id: u64,
+        _scope: damas::app::ClaimScope,
     ) -> std::pin::Pin<
         Box<dyn std::future::Future<Output = Option<damas::app::BotTurnClaim>> + Send + '_>,
     > {

@@ -124,23 +124,21 @@ async fn bot_moves(app: &App, place: Place, who: &Actor, reader: &App) {
     assert!(!only(&answer).is_private(), "{}", only(&answer).text);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_bots_move_is_made_on_the_stored_game_when_the_copy_is_outdated() {
-    let Some(server) = crate::support::postgres() else {
-        return;
-    };
-    let db = server.fresh_database();
-    let a = boot(Path::new(&db), seeded(1)).expect("process a");
-    let b = boot(Path::new(&db), seeded(2)).expect("process b");
-    let c = boot(Path::new(&db), seeded(3)).expect("process c, which only reads");
-    let carol = actor(3, "carol");
-    let place = Place {
-        guild_id: Some(1),
-        channel_id: 40,
-    };
-    let play = a
+/// Processes a and b, which play, and c, which only reads, sharing the database at `db`.
+fn three_processes(db: &str) -> (App, App, App) {
+    let process = |seed, name| boot(Path::new(db), seeded(seed)).expect(name);
+    (
+        process(1, "process a"),
+        process(2, "process b"),
+        process(3, "process c, which only reads"),
+    )
+}
+
+/// `who` starts a Spanish game against the easy bot in `place` through `app`, playing White.
+async fn plays_easy_as_white(app: &App, who: &Actor, place: Place) {
+    let play = app
         .play_bot(
-            &carol,
+            who,
             place,
             Some(Level::Easy),
             Some(Variant::Spanish),
@@ -148,6 +146,20 @@ async fn the_bots_move_is_made_on_the_stored_game_when_the_copy_is_outdated() {
         )
         .await;
     assert!(!only(&play).is_private(), "{}", only(&play).text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_move_is_made_on_the_stored_game_when_the_copy_is_outdated() {
+    let Some(server) = crate::support::postgres() else {
+        return;
+    };
+    let (a, b, c) = three_processes(&server.fresh_database());
+    let carol = actor(3, "carol");
+    let place = Place {
+        guild_id: Some(1),
+        channel_id: 40,
+    };
+    plays_easy_as_white(&a, &carol, place).await;
 
     // The usual path: carol's move and the bot's answer through one process.
     moves(&a, &carol, place, &c).await;
@@ -224,25 +236,13 @@ async fn two_processes_asked_for_one_easy_bot_move_at_once_make_it_once() {
     let Some(server) = crate::support::postgres() else {
         return;
     };
-    let db = server.fresh_database();
-    let a = boot(Path::new(&db), seeded(1)).expect("process a");
-    let b = boot(Path::new(&db), seeded(2)).expect("process b");
-    let c = boot(Path::new(&db), seeded(3)).expect("process c, which only reads");
+    let (a, b, c) = three_processes(&server.fresh_database());
     let carol = actor(3, "carol");
     let place = Place {
         guild_id: Some(1),
         channel_id: 50,
     };
-    let play = a
-        .play_bot(
-            &carol,
-            place,
-            Some(Level::Easy),
-            Some(Variant::Spanish),
-            Some(Color::White),
-        )
-        .await;
-    assert!(!only(&play).is_private(), "{}", only(&play).text);
+    plays_easy_as_white(&a, &carol, place).await;
     for _ in 0..5 {
         moves(&a, &carol, place, &c).await;
         let before = stored_ply(&c, place);

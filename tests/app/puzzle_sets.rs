@@ -60,7 +60,10 @@ fn a_folder_overrides_the_sets_it_holds_and_a_broken_file_falls_back_to_the_buil
     assert!(problem.contains("puzzles-spanish.txt"), "{problem}");
     assert!(loaded.puzzles.len() >= 300);
     let loaded = load_set(Variant::Portuguese, Some(dir.path()));
-    assert_eq!((loaded.source, loaded.problem), (PuzzleSource::BuiltIn, None));
+    assert_eq!(
+        (loaded.source, loaded.problem),
+        (PuzzleSource::BuiltIn, None)
+    );
     // A file with no puzzle at all would leave `/puzzle` empty: not used either.
     std::fs::write(dir.path().join(set_file(Variant::English)), "# nothing\n").unwrap();
     let loaded = load_set(Variant::English, Some(dir.path()));

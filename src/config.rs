@@ -91,7 +91,7 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "DAMAS_PUZZLES",
         default: "unset: the built-in sets",
-        what: "a folder whose `puzzles-spanish.txt` and `puzzles-english.txt` replace the built-in puzzle sets",
+        what: "a folder whose `puzzles-spanish.txt`, `puzzles-portuguese.txt` and `puzzles-english.txt` replace the built-in puzzle sets",
     },
     // Time.
     Setting {

@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The environment variable naming a folder whose puzzle files (`puzzles-spanish.txt`,
-/// `puzzles-english.txt`) replace the sets built into the binary. Unset: the built-in sets.
+/// `puzzles-portuguese.txt`, `puzzles-english.txt`) replace the sets built into the binary.
+/// Unset: the built-in sets.
 pub const PUZZLES_ENV: &str = "DAMAS_PUZZLES";
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
@@ -45,11 +46,13 @@ impl PuzzlePick {
     }
 }
 
-/// The file of a variant's set. Portuguese plays on the same board with the same capture
-/// laws as Spanish, so it uses Spanish's set.
+/// The file of a variant's set. Portuguese has its own although it plays on Spanish's board
+/// with Spanish's capture laws: its draw rules (and so its endgame tables) and its weights
+/// differ, and under them some of Spanish's shots win nothing or have a second winning move.
 pub fn set_file(variant: Variant) -> &'static str {
     match variant {
-        Variant::Spanish | Variant::Portuguese => "puzzles-spanish.txt",
+        Variant::Spanish => "puzzles-spanish.txt",
+        Variant::Portuguese => "puzzles-portuguese.txt",
         Variant::English => "puzzles-english.txt",
     }
 }
@@ -58,7 +61,8 @@ pub fn set_file(variant: Variant) -> &'static str {
 /// `data/puzzles-*.txt` when it was built).
 pub fn built_in_text(variant: Variant) -> &'static str {
     match variant {
-        Variant::Spanish | Variant::Portuguese => include_str!("../../data/puzzles-spanish.txt"),
+        Variant::Spanish => include_str!("../../data/puzzles-spanish.txt"),
+        Variant::Portuguese => include_str!("../../data/puzzles-portuguese.txt"),
         Variant::English => include_str!("../../data/puzzles-english.txt"),
     }
 }

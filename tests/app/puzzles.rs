@@ -6,33 +6,34 @@ use crate::support::store::puzzle_solved;
 use damas::ai::puzzles::{parse_set, solve_with, verified_depth, Puzzle};
 use damas::ai::EndgameTables;
 use damas::app::commands::{find, ArgValue, Invocation};
-use damas::app::puzzle::{daily_puzzle, puzzle_set};
+use damas::app::puzzle::{daily_puzzle, puzzle_set, set_file};
 use damas::app::{Actor, Answer, Reply};
 use damas::engine::Variant;
 use damas::store::PuzzleSession;
 
-const SETS: [(&str, Variant); 2] = [("spanish", Variant::Spanish), ("english", Variant::English)];
+/// Every variant, each with the set the bot serves it (`set_file`): the sets are checked as
+/// they are played.
+const SETS: [Variant; 3] = Variant::ALL;
 
-fn shipped_text(name: &str) -> String {
-    let path = format!("{}/data/puzzles-{name}.txt", env!("CARGO_MANIFEST_DIR"));
+fn shipped_text(variant: Variant) -> String {
+    let path = format!("{}/data/{}", env!("CARGO_MANIFEST_DIR"), set_file(variant));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn shipped(name: &str, variant: Variant) -> Vec<Puzzle> {
-    parse_set(variant, &shipped_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+fn shipped(variant: Variant) -> Vec<Puzzle> {
+    parse_set(variant, &shipped_text(variant)).unwrap_or_else(|e| panic!("{variant}: {e}"))
 }
 
 /// The depth a set was checked at, from the generating command in its header.
-fn verified_at(name: &str) -> u32 {
-    verified_depth(&shipped_text(name))
+fn verified_at(variant: Variant) -> u32 {
+    verified_depth(&shipped_text(variant))
 }
 
 #[test]
 fn every_shipped_solution_is_legal_and_the_sets_are_full() {
-    // Parsing plays every move of every line and refuses any illegal one; Portuguese reads
-    // Spanish's set under its own rules.
-    for (name, variant) in SETS.into_iter().chain([("spanish", Variant::Portuguese)]) {
-        let set = shipped(name, variant);
+    // Parsing plays every move of every line and refuses any illegal one.
+    for variant in SETS {
+        let (name, set) = (variant.id(), shipped(variant));
         assert!(set.len() >= 300, "{name}: {} puzzles", set.len());
         let mut before = 0;
         for p in &set {
@@ -66,14 +67,17 @@ fn every_shipped_solution_is_legal_and_the_sets_are_full() {
     }
 }
 
-/// Searched as the sets were verified, without endgame tables: never with the process's own
+/// Searched as the sets were verified without table files, and as the bot judges before it
+/// has any: with only the kings against one that the flying-king variants build in memory
+/// (Spanish's three-kings rule decides some shots). Never with the process's own files
 /// (`DAMAS_EGDB`, the data folder's), which would make the result depend on the machine.
 #[test]
 fn a_fixed_sample_is_still_unique_at_the_verifying_depth() {
-    let no_tables = EndgameTables::none();
-    for (name, variant) in SETS {
-        let set = shipped(name, variant);
-        let depth = verified_at(name);
+    let empty = tempfile::tempdir().expect("temp dir");
+    let no_tables = EndgameTables::open(empty.path().join("no tables"));
+    for variant in SETS {
+        let (name, set) = (variant.id(), shipped(variant));
+        let depth = verified_at(variant);
         let step = (set.len() / 20).max(1);
         for p in set.iter().step_by(step).take(20) {
             let line = solve_with(&p.position, depth, &no_tables);
@@ -373,9 +377,9 @@ fn without_tables_the_verifying_search_judges_other_moves() {
     use damas::ai::puzzles::wins_too;
     use damas::ai::EndgameTables;
     let none = EndgameTables::none();
-    for (name, variant) in SETS {
-        let depth = verified_at(name);
-        for p in shipped(name, variant).iter().take(2) {
+    for variant in SETS {
+        let (name, depth) = (variant.id(), verified_at(variant));
+        for p in shipped(variant).iter().take(2) {
             assert!(wins_too(p, 0, &p.line[0], depth, &none), "{name} #{}", p.id);
             for other in p.position.legal_moves().iter().filter(|m| **m != p.line[0]) {
                 assert!(

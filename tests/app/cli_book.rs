@@ -142,7 +142,14 @@ fn self_play_grows_games_a_book_is_built_from() {
         "1",
     ]);
     assert!(said.contains("0 unreadable"), "{said}");
-    let shown = ok(&["book", "show", "--variant", "portuguese", "--book", out_text]);
+    let shown = ok(&[
+        "book",
+        "show",
+        "--variant",
+        "portuguese",
+        "--book",
+        out_text,
+    ]);
     let counted: u32 = shown
         .lines()
         .map(|l| {
@@ -160,5 +167,8 @@ fn self_play_grows_games_a_book_is_built_from() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("the count of games: {said}"));
     assert!(games_counted >= 1, "{said}");
-    assert_eq!(counted, games_counted, "each game's first move once: {said}\n{shown}");
+    assert_eq!(
+        counted, games_counted,
+        "each game's first move once: {said}\n{shown}"
+    );
 }

@@ -490,8 +490,7 @@ pub fn weigh_moves(game: &Game, nodes: u64, seed: u64) -> Vec<(Move, i32)> {
                         ..SearchOptions::default()
                     };
                     // The opponent's best, turned round; no move for it is a loss for it.
-                    best_move(&next, Level::Expert, &opts)
-                        .map_or(super::search::MATE, |r| -r.score)
+                    best_move(&next, Level::Expert, &opts).map_or(super::search::MATE, |r| -r.score)
                 }
             };
             Some((*mv, score))
@@ -644,7 +643,11 @@ mod tests {
         let weighed = weigh_moves(&game, 2_000, 3);
         assert_eq!(weighed.len(), game.position().legal_moves().len());
         assert!(weighed.windows(2).all(|w| w[0].1 >= w[1].1), "{weighed:?}");
-        assert_eq!(weigh_moves(&game, 2_000, 3), weighed, "the same budget, the same scores");
+        assert_eq!(
+            weigh_moves(&game, 2_000, 3),
+            weighed,
+            "the same budget, the same scores"
+        );
     }
 
     /// The book plies play only moves Expert scores within the margin of the best, and a
@@ -660,8 +663,11 @@ mod tests {
             let game = self_play_game_from(&SHORT, Some(&strict), 9, index);
             let mut replay = Game::new(Variant::Spanish);
             for mv in &game.moves()[..2] {
-                let weighed =
-                    weigh_moves(&replay, strict.nodes, 9 ^ (index << 16) ^ replay.ply() as u64);
+                let weighed = weigh_moves(
+                    &replay,
+                    strict.nodes,
+                    9 ^ (index << 16) ^ replay.ply() as u64,
+                );
                 let best = weighed[0].1;
                 let played = weighed.iter().find(|(m, _)| m == mv).map(|(_, s)| *s);
                 assert_eq!(played, Some(best), "game {index}: {weighed:?}");

@@ -929,7 +929,13 @@ fn summary_reply(
     if let Some(last) = book.last() {
         lines.push(tr(
             lang,
-            fl!("review-book"),
+            // English's book holds the masters' moves; the others are grown from Expert's own
+            // self-play, and the text says whose moves they are.
+            if game.variant() == Variant::English {
+                fl!("review-book")
+            } else {
+                fl!("review-book-selfplay")
+            },
             &[
                 ("count", n(book.len() as f64)),
                 ("number", s(move_number(game, last.ply))),

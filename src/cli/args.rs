@@ -87,8 +87,8 @@ pub struct EngineArgs {
     /// off), to measure a candidate network without a build.
     #[arg(long)]
     pub network: Option<PathBuf>,
-    /// Expert never plays from the opening book (built in for English): every move is
-    /// searched, so that a match measures the search.
+    /// Expert never plays from the opening book (one is built in for each variant): every
+    /// move is searched, so that a match measures the search.
     #[arg(long = "no-book")]
     pub no_book: bool,
 }

@@ -33,8 +33,8 @@ pub struct BuildArgs {
     /// left out.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
-    /// Where to write the book (a binary file; data/book-english.bin is the built-in English
-    /// book).
+    /// Where to write the book (a binary file; data/book-english.bin, data/book-spanish.bin
+    /// and data/book-portuguese.bin are the built-in books).
     #[arg(long)]
     pub out: PathBuf,
     /// How many plies from the start of each game are counted.
@@ -148,7 +148,7 @@ fn show(a: ShowArgs) -> Result<(), String> {
         .map_err(|(i, e)| format!("move {} {:?}: {e}", i + 1, moves[i]))?;
     let pos = game.position();
     let good: Vec<_> = book
-        .good_moves(pos, &BookPolicy::EXPERT)
+        .good_moves(pos, &BookPolicy::of(a.variant))
         .into_iter()
         .map(|(_, b)| b)
         .collect();

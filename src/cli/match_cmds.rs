@@ -68,8 +68,10 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random plies of each opening (Spanish and Portuguese; English plays the ballot deck).
-    /// Three give a few hundred balanced openings; more give openings no earlier match played.
-    #[arg(long = "opening-plies", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    /// Three give a few hundred balanced openings; more give openings no earlier match played;
+    /// 0 starts every game from the start position, as the bot's games do (to measure an
+    /// opening book as the bot uses it).
+    #[arg(long = "opening-plies", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub opening_plies: u32,
     /// Plies after which a game still going is scored as a draw (a safety net: the draw
     /// rules end every game long before).
@@ -813,7 +815,7 @@ fn report_game(
 /// The openings of a match, each with its moves as text. English: the ballot deck's kept
 /// openings, in an order the seed shuffles. The flying-king games: distinct openings of
 /// `plies` random plies, kept only if a depth-10 search finds them roughly even, so that
-/// neither side starts a pair of games already lost.
+/// neither side starts a pair of games already lost; with none, the start position alone.
 fn openings(
     variant: Variant,
     count: usize,
@@ -828,6 +830,9 @@ fn openings(
         kept.shuffle(&mut rng);
         kept.truncate(count.max(1));
         return Ok(kept);
+    }
+    if plies == 0 {
+        return Ok(vec![(Game::new(variant), String::new())]);
     }
     let mut found: Vec<(Game, String)> = Vec::new();
     let mut tries = 0;
@@ -897,6 +902,13 @@ mod tests {
                 assert_eq!(text.split(' ').count(), plies, "{text}");
             }
         }
+        // None: every game from the start position.
+        let start = openings(Variant::Portuguese, 4, 1, 0).unwrap_or_default();
+        assert_eq!(start.len(), 1);
+        assert_eq!(
+            start[0].0.position(),
+            &crate::engine::Position::start(Variant::Portuguese)
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use super::fail;
 use crate::ai::network::{self, TrainOptions};
-use crate::ai::tune::{self, FitOptions, Samples, SelfPlay};
+use crate::ai::tune::{self, BookOpening, FitOptions, Samples, SelfPlay};
 use crate::ai::{EvalNetwork, EvalWeights};
 use crate::engine::{export_pdn, Game, PdnTags, Position, Variant};
 use clap::{Args, Subcommand};
@@ -54,6 +54,19 @@ pub struct SelfplayArgs {
     /// Random plies from the start before Expert plays.
     #[arg(long = "random-plies", default_value_t = 6)]
     pub random_plies: usize,
+    /// Plies after the random ones where Expert weighs every legal move with its own search
+    /// of `--book-nodes` nodes and plays one within `--book-margin` of the best, at random:
+    /// games to grow an opening book from (`damas book build`), deep where the book is and
+    /// spread over the good moves. 0: every move is one search of `--nodes`.
+    #[arg(long = "book-plies", default_value_t = 0)]
+    pub book_plies: usize,
+    /// The node budget of each of those searches (one per legal move).
+    #[arg(long = "book-nodes", default_value_t = 100_000)]
+    pub book_nodes: u64,
+    /// In those plies a move is good when Expert scores it within this many hundredths of a
+    /// man of the best.
+    #[arg(long = "book-margin", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=1000))]
+    pub book_margin: i32,
     /// Seeds the random plies: the same seed and budgets give the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -146,9 +159,21 @@ pub fn tune(args: TuneArgs) -> ExitCode {
 
 fn selfplay(a: SelfplayArgs) -> Result<(), String> {
     let variant = a.variant;
-    if a.games == 0 || a.nodes == 0 {
-        return Err("--games and --nodes must be at least 1".into());
+    if a.games == 0 || a.nodes == 0 || a.book_nodes == 0 {
+        return Err("--games, --nodes and --book-nodes must be at least 1".into());
     }
+    let book = (a.book_plies > 0).then_some(BookOpening {
+        plies: a.book_plies,
+        nodes: a.book_nodes,
+        margin: a.book_margin,
+    });
+    let book_event = match &book {
+        Some(b) => format!(
+            " --book-plies {} --book-nodes {} --book-margin {}",
+            b.plies, b.nodes, b.margin
+        ),
+        None => String::new(),
+    };
     let settings = SelfPlay {
         variant,
         random_plies: a.random_plies,
@@ -168,10 +193,10 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
                 if i >= a.games {
                     break;
                 }
-                let game = tune::self_play_game(&settings, a.seed, i);
+                let game = tune::self_play_game_from(&settings, book.as_ref(), a.seed, i);
                 let tags = PdnTags {
                     event: Some(format!(
-                        "damas tune selfplay --nodes {} --random-plies {} --seed {}",
+                        "damas tune selfplay --nodes {} --random-plies {}{book_event} --seed {}",
                         a.nodes, a.random_plies, a.seed
                     )),
                     site: Some(format!("game {}", i + 1)),

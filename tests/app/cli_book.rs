@@ -87,3 +87,88 @@ fn review_names_the_book_moves() {
         "{json}"
     );
 }
+
+/// `damas tune selfplay --book-plies`: games for a book, whose deep plies `damas book build`
+/// counts; a zero budget is refused and writes nothing.
+#[test]
+fn self_play_grows_games_a_book_is_built_from() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("sp.pdn");
+    let games_text = games.to_str().expect("a UTF-8 path");
+    let selfplay = |book_nodes: &'static str| {
+        vec![
+            "tune",
+            "selfplay",
+            "--variant",
+            "portuguese",
+            "--games",
+            "3",
+            "--random-plies",
+            "0",
+            "--book-plies",
+            "2",
+            "--book-nodes",
+            book_nodes,
+            "--nodes",
+            "200",
+            "--out",
+            games_text,
+        ]
+    };
+    let err = user_error(&selfplay("0"));
+    assert!(err.contains("--book-nodes"), "{err}");
+    assert!(!games.exists(), "nothing is written");
+    ok(&selfplay("1000"));
+    let text = std::fs::read_to_string(&games).expect("the games are written");
+    assert_eq!(
+        text.matches("--book-plies 2 --book-nodes 1000 --book-margin 10")
+            .count(),
+        3,
+        "each game's Event says how it was played: {text}"
+    );
+    let out = dir.path().join("book.bin");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let said = ok(&[
+        "book",
+        "build",
+        "--variant",
+        "portuguese",
+        games_text,
+        "--out",
+        out_text,
+        "--plies",
+        "2",
+        "--min-games",
+        "1",
+    ]);
+    assert!(said.contains("0 unreadable"), "{said}");
+    let shown = ok(&[
+        "book",
+        "show",
+        "--variant",
+        "portuguese",
+        "--book",
+        out_text,
+    ]);
+    let counted: u32 = shown
+        .lines()
+        .map(|l| {
+            l.split(": ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or_else(|| panic!("a move's games: {l}"))
+        })
+        .sum();
+    // Games that repeat another (a small budget may replay one) count once.
+    let games_counted: u32 = said
+        .split(" games counted")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the count of games: {said}"));
+    assert!(games_counted >= 1, "{said}");
+    assert_eq!(
+        counted, games_counted,
+        "each game's first move once: {said}\n{shown}"
+    );
+}

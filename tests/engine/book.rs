@@ -1,6 +1,7 @@
-//! The opening book: the builder counts games exactly, the built-in English book knows the
-//! masters' main lines, Expert plays from it without searching (and searches when told not
-//! to use it), and the review calls a book move no error.
+//! The opening books: the builder counts games exactly, the built-in English book knows the
+//! masters' main lines, the Spanish and Portuguese books (grown from self-play) answer the
+//! start and spread over several lines, Expert plays from each without searching (and
+//! searches when told not to use it), and the review calls a book move no error.
 
 use damas::ai::book::{self, Book, BookBuilder, BookMove, BookPolicy, BuildTally, GameUse};
 use damas::ai::{
@@ -108,7 +109,72 @@ fn the_embedded_english_book_knows_the_main_lines() {
     }
     let good = book.good_moves(&after(&[]), &BookPolicy::EXPERT);
     assert!(!good.is_empty());
-    assert!(Book::embedded(Variant::Spanish).is_none());
+}
+
+#[test]
+fn every_variant_has_a_built_in_book_that_answers_the_start_with_legal_moves() {
+    for variant in [Variant::English, Variant::Spanish, Variant::Portuguese] {
+        let book = Book::embedded(variant)
+            .unwrap_or_else(|| panic!("{variant} has a built-in book that reads back"));
+        assert_eq!(book.variant(), variant);
+        let start = Position::start(variant);
+        let listed = book.moves(&start);
+        assert!(!listed.is_empty(), "{variant}: the start is in the book");
+        for m in listed {
+            assert!(
+                m.resolve(&start).is_some(),
+                "{variant}: {m} is a legal first move"
+            );
+        }
+        // Expert plays from the book at the start: enough games went through it.
+        let good = book.good_moves(&start, &BookPolicy::of(variant));
+        assert!(!good.is_empty(), "{variant}: {listed:?}");
+        for (mv, _) in &good {
+            assert!(start.legal_moves().contains(mv), "{variant}: {mv:?}");
+        }
+        // A book is of its own variant only.
+        let other = Position::start(if variant == Variant::Spanish {
+            Variant::Portuguese
+        } else {
+            Variant::Spanish
+        });
+        assert!(book.moves(&other).is_empty(), "{variant}");
+    }
+}
+
+/// The lines Expert plays from the book from the start, with the seeds `0..seeds` (each move
+/// drawn with its own seed, as the bot's seed changes with the ply), until the book no longer
+/// answers.
+fn book_lines(variant: Variant, seeds: u64) -> Vec<Vec<String>> {
+    let book = Book::embedded(variant).expect("built in");
+    let mut lines: Vec<Vec<String>> = Vec::new();
+    for seed in 0..seeds {
+        let mut game = Game::new(variant);
+        let mut line = Vec::new();
+        while let Some(mv) = book.choose(
+            game.position(),
+            &BookPolicy::of(variant),
+            seed ^ (game.ply() as u64) << 8,
+        ) {
+            line.push(game.position().move_notation(&mv));
+            game.play(mv).expect("a book move is legal");
+        }
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+#[test]
+fn books_grown_from_self_play_do_not_lock_expert_into_one_line() {
+    for variant in [Variant::Spanish, Variant::Portuguese] {
+        let lines = book_lines(variant, 64);
+        // Self-play by an engine that always plays its favourite move would give one line;
+        // the games the books were grown from spread over the moves Expert scores alike.
+        assert!(lines.len() >= 3, "{variant}: {lines:?}");
+        assert!(lines.iter().all(|l| !l.is_empty()), "{variant}: {lines:?}");
+    }
 }
 
 fn expert_opts(book: bool) -> SearchOptions {
@@ -126,34 +192,52 @@ fn expert_opts(book: bool) -> SearchOptions {
 
 #[test]
 fn expert_plays_a_book_move_without_searching_and_searches_without_the_book() {
-    let game = Game::replay(Position::start(Variant::English), &["11-15", "23-19"])
-        .expect("legal opening");
-    let book = Book::embedded(Variant::English).expect("built in");
-    let good = book.good_moves(game.position(), &BookPolicy::EXPERT);
-    let from_book = best_move(&game, Level::Expert, &expert_opts(true)).expect("a move");
-    assert_eq!(from_book.nodes, 0, "the book's move needs no search");
-    assert!(good.iter().any(|(m, _)| *m == from_book.mv));
-    let searched = best_move(&game, Level::Expert, &expert_opts(false)).expect("a move");
-    assert!(searched.nodes > 0, "without the book Expert searches");
-    // Only Expert opens from the book.
-    let hard = best_move(&game, Level::Hard, &expert_opts(true)).expect("a move");
-    assert!(hard.nodes > 0);
+    // English after a ballot's first moves; Spanish and Portuguese from the start, where the
+    // bot's games begin.
+    for (variant, moves) in [
+        (Variant::English, &["11-15", "23-19"][..]),
+        (Variant::Spanish, &[][..]),
+        (Variant::Portuguese, &[][..]),
+    ] {
+        let game = Game::replay(Position::start(variant), moves).expect("legal opening");
+        let book = Book::embedded(variant).expect("built in");
+        let good = book.good_moves(game.position(), &BookPolicy::of(variant));
+        let from_book = best_move(&game, Level::Expert, &expert_opts(true)).expect("a move");
+        assert_eq!(
+            from_book.nodes, 0,
+            "{variant}: the book's move needs no search"
+        );
+        assert!(good.iter().any(|(m, _)| *m == from_book.mv), "{variant}");
+        let searched = best_move(&game, Level::Expert, &expert_opts(false)).expect("a move");
+        assert!(
+            searched.nodes > 0,
+            "{variant}: without the book Expert searches"
+        );
+        // Only Expert opens from the book.
+        let hard = best_move(&game, Level::Hard, &expert_opts(true)).expect("a move");
+        assert!(hard.nodes > 0, "{variant}");
+    }
 }
 
 #[test]
 fn the_review_calls_a_book_move_no_error() {
-    // 11-15 is the book's main move; the judge's line prefers 9-14 and, were it right, 11-15
-    // would lose three men's worth.
-    let judged = |variant: Variant| {
+    // The judge's line prefers another move and, were it right, the move played would lose
+    // three men's worth. English plays 11-15, the masters' main move; the others their
+    // first move that is (or is not) in the book grown from self-play.
+    let judged = |variant: Variant, in_book: bool| {
         let mut game = Game::new(variant);
         let start = Position::start(variant);
         let legal = start.legal_moves();
-        let first = match variant {
-            Variant::English => game.play_text("11-15").expect("legal"),
-            _ => {
-                game.play(legal[0]).expect("legal");
-                legal[0]
-            }
+        let book = Book::embedded(variant).expect("built in");
+        let first = if variant == Variant::English {
+            game.play_text("11-15").expect("legal")
+        } else {
+            let first = *legal
+                .iter()
+                .find(|m| book.is_book_move(&start, m) == in_book)
+                .expect("a first move in (out of) the book");
+            game.play(first).expect("legal");
+            first
         };
         let other = legal
             .into_iter()
@@ -175,12 +259,14 @@ fn the_review_calls_a_book_move_no_error() {
         ];
         assemble_review(&game, evals, &[]).plies[0].clone()
     };
-    let english = judged(Variant::English);
-    assert!(english.book);
-    assert_eq!(english.class, MoveClass::Good);
-    assert_eq!(english.loss, 0.0);
-    // The same judgement where no book holds the move (Spanish has none): a blunder.
-    let spanish = judged(Variant::Spanish);
+    for variant in [Variant::English, Variant::Spanish, Variant::Portuguese] {
+        let from_book = judged(variant, true);
+        assert!(from_book.book, "{variant}");
+        assert_eq!(from_book.class, MoveClass::Good, "{variant}");
+        assert_eq!(from_book.loss, 0.0, "{variant}");
+    }
+    // The same judgement where the book does not hold the move: a blunder.
+    let spanish = judged(Variant::Spanish, false);
     assert!(!spanish.book);
     assert_eq!(spanish.class, MoveClass::Blunder);
 }

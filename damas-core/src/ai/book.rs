@@ -38,8 +38,23 @@ const MAGIC: &[u8; 8] = b"DAMASBK1";
 /// games (docs/CLI.md has the command that made it).
 const ENGLISH: &[u8] = include_bytes!("../../../data/book-english.bin");
 
+/// The built Spanish and Portuguese books: no master collection exists for them, so they are
+/// grown from Expert's own deep self-play (`damas tune selfplay --book-plies`; docs/TUNING.md
+/// has the commands that made them).
+const SPANISH: &[u8] = include_bytes!("../../../data/book-spanish.bin");
+const PORTUGUESE: &[u8] = include_bytes!("../../../data/book-portuguese.bin");
+
 /// Where the English book lives in the repository (the builder's usual output).
 pub const ENGLISH_PATH: &str = "data/book-english.bin";
+
+/// Where `variant`'s built-in book lives in the repository.
+pub fn embedded_path(variant: Variant) -> &'static str {
+    match variant {
+        Variant::English => ENGLISH_PATH,
+        Variant::Spanish => "data/book-spanish.bin",
+        Variant::Portuguese => "data/book-portuguese.bin",
+    }
+}
 
 /// The plies the English book was built to, and the fewest games a position needed to be
 /// kept: the options `damas book build` records in the file, repeated here for the test that
@@ -123,6 +138,24 @@ impl BookPolicy {
         margin: 0.05,
         floor: 0.40,
     };
+
+    /// Expert's in a book grown from its own self-play (Spanish, Portuguese): every move
+    /// there already passed a deep search (within a few hundredths of a man of the best), and
+    /// the few dozen games behind most moves measure a score only to about ±10%, so the
+    /// results drop a move only when it did clearly worse: within 10% of the best.
+    pub const GROWN: BookPolicy = BookPolicy {
+        margin: 0.10,
+        ..BookPolicy::EXPERT
+    };
+
+    /// The policy Expert plays `variant`'s built-in book with: the masters' English book
+    /// [`BookPolicy::EXPERT`], the books grown from self-play [`BookPolicy::GROWN`].
+    pub fn of(variant: Variant) -> BookPolicy {
+        match variant {
+            Variant::English => BookPolicy::EXPERT,
+            Variant::Spanish | Variant::Portuguese => BookPolicy::GROWN,
+        }
+    }
 }
 
 /// An opening book of one variant.
@@ -155,20 +188,24 @@ pub enum BookError {
 }
 
 impl Book {
-    /// The book built into the binary for `variant`, if it has one (English only for now).
+    /// The book built into the binary for `variant` (every variant has one; `None` only if
+    /// the built-in bytes were damaged, which a test rules out).
     pub fn embedded(variant: Variant) -> Option<&'static Book> {
         static ENGLISH_BOOK: OnceLock<Option<Book>> = OnceLock::new();
-        match variant {
-            Variant::English => ENGLISH_BOOK
-                .get_or_init(|| match Book::from_bytes(ENGLISH) {
-                    Ok(b) if b.variant == Variant::English => Some(b),
-                    // A test reads the embedded book back, so this is only a safety net: a
-                    // bot without a book still plays.
-                    _ => None,
-                })
-                .as_ref(),
-            Variant::Spanish | Variant::Portuguese => None,
-        }
+        static SPANISH_BOOK: OnceLock<Option<Book>> = OnceLock::new();
+        static PORTUGUESE_BOOK: OnceLock<Option<Book>> = OnceLock::new();
+        let (cell, bytes) = match variant {
+            Variant::English => (&ENGLISH_BOOK, ENGLISH),
+            Variant::Spanish => (&SPANISH_BOOK, SPANISH),
+            Variant::Portuguese => (&PORTUGUESE_BOOK, PORTUGUESE),
+        };
+        cell.get_or_init(|| match Book::from_bytes(bytes) {
+            Ok(b) if b.variant == variant => Some(b),
+            // A test reads the embedded books back, so this is only a safety net: a bot
+            // without a book still plays.
+            _ => None,
+        })
+        .as_ref()
     }
 
     pub fn variant(&self) -> Variant {

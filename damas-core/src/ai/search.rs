@@ -67,8 +67,8 @@ pub struct SearchOptions {
     /// puzzles, whose margins (a win is 1.5 men over the static score) count material.
     pub weights_only: bool,
     /// Expert plays a move of the variant's built-in opening book, without searching, when
-    /// the book knows the position well ([`BookPolicy::EXPERT`]; drawn with `seed`). Only
-    /// for the moves Expert plays: a judge of positions (the review, the puzzles, the
+    /// the book knows the position well ([`BookPolicy::of`] the variant; drawn with `seed`).
+    /// Only for the moves Expert plays: a judge of positions (the review, the puzzles, the
     /// ballot's verdicts) wants the search's score.
     pub book: bool,
 }
@@ -193,7 +193,8 @@ fn search_on(
     }
     if opts.book && level == Level::Expert {
         let book = Book::embedded(pos.variant());
-        if let Some(mv) = book.and_then(|b| b.choose(&pos, &BookPolicy::EXPERT, opts.seed)) {
+        let policy = BookPolicy::of(pos.variant());
+        if let Some(mv) = book.and_then(|b| b.choose(&pos, &policy, opts.seed)) {
             return Some(unsearched(mv));
         }
     }

@@ -19,7 +19,7 @@ use super::eval::{self, feature, FeatureSink, Weights, FULL_BOARD, WEIGHT_SCALE}
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
 use super::search::{best_move, best_move_with_table, SearchOptions};
-use crate::engine::{Color, Game, Outcome, Position, Variant};
+use crate::engine::{Color, Game, Move, Outcome, Position, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -447,9 +447,72 @@ pub struct SelfPlay {
     pub max_plies: usize,
 }
 
+/// How self-play games meant to grow an opening book play their first plies after the random
+/// ones: Expert weighs every legal move with a deep search of its own and plays one of those
+/// it finds good, at random, so that the games are deep where the book will be and spread
+/// over the good moves instead of repeating Expert's one favourite line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookOpening {
+    /// Plies played this way (after [`SelfPlay::random_plies`]).
+    pub plies: usize,
+    /// Nodes of the search that weighs each legal move.
+    pub nodes: u64,
+    /// A move is good when its score is within this many hundredths of a man of the best.
+    pub margin: i32,
+}
+
+/// Every legal move of `game` with its score for the side to move, each from an Expert search
+/// of `nodes` nodes of the position it leads to, best first (ties in the order of the legal
+/// moves). A move that ends the game scores the game's result.
+pub fn weigh_moves(game: &Game, nodes: u64, seed: u64) -> Vec<(Move, i32)> {
+    let mover = game.position().side_to_move();
+    let mut weighed: Vec<(Move, i32)> = game
+        .position()
+        .legal_moves()
+        .iter()
+        .filter_map(|mv| {
+            let mut next = game.clone();
+            next.play(*mv).ok()?;
+            let score = match next.outcome() {
+                Some(o) => match o.winner() {
+                    Some(w) if w == mover => super::search::MATE,
+                    Some(_) => -super::search::MATE,
+                    None => 0,
+                },
+                None => {
+                    let opts = SearchOptions {
+                        seed,
+                        limits: Some(SearchLimits {
+                            time: None,
+                            nodes: Some(nodes),
+                            depth: None,
+                        }),
+                        ..SearchOptions::default()
+                    };
+                    // The opponent's best, turned round; no move for it is a loss for it.
+                    best_move(&next, Level::Expert, &opts).map_or(super::search::MATE, |r| -r.score)
+                }
+            };
+            Some((*mv, score))
+        })
+        .collect();
+    weighed.sort_by_key(|(_, score)| std::cmp::Reverse(*score));
+    weighed
+}
+
 /// Self-play game number `index` of a series seeded by `seed`: the same arguments give the
 /// same game.
 pub fn self_play_game(settings: &SelfPlay, seed: u64, index: u64) -> Game {
+    self_play_game_from(settings, None, seed, index)
+}
+
+/// [`self_play_game`] whose first plies after the random ones are played as `book` says.
+pub fn self_play_game_from(
+    settings: &SelfPlay,
+    book: Option<&BookOpening>,
+    seed: u64,
+    index: u64,
+) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = Game::new(settings.variant);
     for _ in 0..settings.random_plies {
@@ -459,6 +522,28 @@ pub fn self_play_game(settings: &SelfPlay, seed: u64, index: u64) -> Game {
         };
         if game.play(*mv).is_err() || game.is_over() {
             break;
+        }
+    }
+    if let Some(book) = book {
+        for _ in 0..book.plies {
+            if game.is_over() {
+                break;
+            }
+            let weighed = weigh_moves(&game, book.nodes, seed ^ (index << 16) ^ game.ply() as u64);
+            let Some(&(_, best)) = weighed.first() else {
+                break;
+            };
+            let good: Vec<Move> = weighed
+                .iter()
+                .take_while(|(_, score)| *score >= best.saturating_sub(book.margin))
+                .map(|(mv, _)| *mv)
+                .collect();
+            let Some(mv) = good.choose(&mut rng) else {
+                break;
+            };
+            if game.play(*mv).is_err() {
+                break;
+            }
         }
     }
     while !game.is_over() && game.ply() < settings.max_plies {
@@ -543,6 +628,65 @@ mod tests {
         let prior = Weights::prior(Variant::Spanish);
         let (_, report) = fit(&samples, &prior, FitOptions::default());
         assert!(report.after.0 <= report.before.0 + 1e-6, "{report:?}");
+    }
+
+    const SHORT: SelfPlay = SelfPlay {
+        variant: Variant::Spanish,
+        random_plies: 0,
+        nodes: 200,
+        max_plies: 30,
+    };
+
+    #[test]
+    fn weighing_scores_every_legal_move_best_first() {
+        let game = Game::new(Variant::Spanish);
+        let weighed = weigh_moves(&game, 2_000, 3);
+        assert_eq!(weighed.len(), game.position().legal_moves().len());
+        assert!(weighed.windows(2).all(|w| w[0].1 >= w[1].1), "{weighed:?}");
+        assert_eq!(
+            weigh_moves(&game, 2_000, 3),
+            weighed,
+            "the same budget, the same scores"
+        );
+    }
+
+    /// The book plies play only moves Expert scores within the margin of the best, and a
+    /// margin lets different games take different good moves.
+    #[test]
+    fn book_plies_play_good_moves_and_spread_over_them() {
+        let strict = BookOpening {
+            plies: 2,
+            nodes: 2_000,
+            margin: 0,
+        };
+        for index in 0..3 {
+            let game = self_play_game_from(&SHORT, Some(&strict), 9, index);
+            let mut replay = Game::new(Variant::Spanish);
+            for mv in &game.moves()[..2] {
+                let weighed = weigh_moves(
+                    &replay,
+                    strict.nodes,
+                    9 ^ (index << 16) ^ replay.ply() as u64,
+                );
+                let best = weighed[0].1;
+                let played = weighed.iter().find(|(m, _)| m == mv).map(|(_, s)| *s);
+                assert_eq!(played, Some(best), "game {index}: {weighed:?}");
+                replay.play(*mv).expect("legal");
+            }
+        }
+        let wide = BookOpening {
+            margin: 1_000,
+            ..strict
+        };
+        let firsts: std::collections::HashSet<Move> = (0..12)
+            .map(|index| self_play_game_from(&SHORT, Some(&wide), 9, index).moves()[0])
+            .collect();
+        assert!(firsts.len() >= 2, "{firsts:?}");
+        assert_eq!(
+            self_play_game_from(&SHORT, Some(&wide), 9, 4).moves(),
+            self_play_game_from(&SHORT, Some(&wide), 9, 4).moves(),
+            "the same seed and index, the same game"
+        );
     }
 
     /// A few short Spanish games' samples.

@@ -953,3 +953,11 @@ activity-sign-in-busy = { $seconds ->
     [one] Many people are opening the board right now. Try again in a second.
    *[other] Many people are opening the board right now. Try again in { $seconds } seconds.
 }
+
+## books grown from self-play
+# The Spanish and Portuguese opening books are grown from Expert's own deep self-play (no
+# master collection exists): the review names their moves with whose they are.
+review-book-selfplay = { $count ->
+    [one] One move came from the opening book
+   *[other] { $count } moves came from the opening book
+}, up to { $number } { $move }: the bot at expert level chose them thinking deeply in games against itself, so none counts as an error.

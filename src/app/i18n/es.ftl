@@ -955,3 +955,11 @@ activity-sign-in-busy = { $seconds ->
     [one] Mucha gente está abriendo el tablero ahora mismo. Vuelve a intentarlo en un segundo.
    *[other] Mucha gente está abriendo el tablero ahora mismo. Vuelve a intentarlo en { $seconds } segundos.
 }
+
+## books grown from self-play
+# The Spanish and Portuguese opening books are grown from Expert's own deep self-play (no
+# master collection exists): the review names their moves with whose they are.
+review-book-selfplay = { $count ->
+    [one] Una jugada salió del libro de aperturas
+   *[other] { $count } jugadas salieron del libro de aperturas
+}, hasta { $number } { $move }: el bot en nivel experto las eligió pensando a fondo en partidas contra sí mismo, así que no cuentan como errores.

@@ -192,11 +192,10 @@ fn expert_opts(book: bool) -> SearchOptions {
 
 #[test]
 fn expert_plays_a_book_move_without_searching_and_searches_without_the_book() {
-    // English after a ballot's first moves; Spanish and Portuguese from the start, where the
-    // bot's games begin.
+    // English after a ballot's first moves; Portuguese from the start, where the bot's games
+    // begin.
     for (variant, moves) in [
         (Variant::English, &["11-15", "23-19"][..]),
-        (Variant::Spanish, &[][..]),
         (Variant::Portuguese, &[][..]),
     ] {
         let game = Game::replay(Position::start(variant), moves).expect("legal opening");
@@ -217,6 +216,18 @@ fn expert_plays_a_book_move_without_searching_and_searches_without_the_book() {
         let hard = best_move(&game, Level::Hard, &expert_opts(true)).expect("a move");
         assert!(hard.nodes > 0, "{variant}");
     }
+}
+
+/// Spanish's book is built in, and knows the start, but Expert searches there: it played
+/// weaker with the book than without it (`book::played_by_expert`).
+#[test]
+fn expert_searches_the_spanish_start_its_book_knows() {
+    let game = Game::new(Variant::Spanish);
+    let book = Book::embedded(Variant::Spanish).expect("built in");
+    let policy = BookPolicy::of(Variant::Spanish);
+    assert!(!book.good_moves(game.position(), &policy).is_empty());
+    let searched = best_move(&game, Level::Expert, &expert_opts(true)).expect("a move");
+    assert!(searched.nodes > 0, "Expert searches the Spanish start");
 }
 
 #[test]

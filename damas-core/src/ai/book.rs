@@ -115,6 +115,18 @@ impl BookMove {
     }
 }
 
+/// Whether Expert plays from `variant`'s built-in book. Spanish's is built in — the review
+/// names its moves, `damas book show` shows it — but Expert searches instead: against itself
+/// without the book it lost, −23 Elo (−46 to −0.3) over 150 games at 100,000 nodes a move
+/// (docs/BENCHMARKS.md), where Portuguese's gained +20. A longer match at Expert's own budget
+/// may bring it back.
+pub fn played_by_expert(variant: Variant) -> bool {
+    match variant {
+        Variant::English | Variant::Portuguese => true,
+        Variant::Spanish => false,
+    }
+}
+
 /// Which book moves Expert plays, and when it searches instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BookPolicy {

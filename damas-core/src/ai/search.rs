@@ -7,7 +7,7 @@
 //! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
 //! side ahead avoids and the side behind seeks.
 
-use super::book::{Book, BookPolicy};
+use super::book::{self, Book, BookPolicy};
 use super::egdb::{EndgameTables, EndgameVerdict};
 use super::eval;
 use super::hash::{self, Bound, Table};
@@ -67,7 +67,8 @@ pub struct SearchOptions {
     /// puzzles, whose margins (a win is 1.5 men over the static score) count material.
     pub weights_only: bool,
     /// Expert plays a move of the variant's built-in opening book, without searching, when
-    /// the book knows the position well ([`BookPolicy::of`] the variant; drawn with `seed`).
+    /// the book knows the position well ([`BookPolicy::of`] the variant; drawn with `seed`)
+    /// and the variant's book is one Expert plays ([`book::played_by_expert`]).
     /// Only for the moves Expert plays: a judge of positions (the review, the puzzles, the
     /// ballot's verdicts) wants the search's score.
     pub book: bool,
@@ -191,7 +192,7 @@ fn search_on(
     if legal.len() == 1 {
         return Some(unsearched(first));
     }
-    if opts.book && level == Level::Expert {
+    if opts.book && level == Level::Expert && book::played_by_expert(pos.variant()) {
         let book = Book::embedded(pos.variant());
         let policy = BookPolicy::of(pos.variant());
         if let Some(mv) = book.and_then(|b| b.choose(&pos, &policy, opts.seed)) {

@@ -124,21 +124,34 @@ async fn bot_moves(app: &App, place: Place, who: &Actor, reader: &App) {
     assert!(!only(&answer).is_private(), "{}", only(&answer).text);
 }
 
-/// Processes a and b, which play, and c, which only reads, sharing the database at `db`.
-fn three_processes(db: &str) -> (App, App, App) {
-    let process = |seed, name| boot(Path::new(db), seeded(seed)).expect(name);
-    (
+/// Carol's Spanish game against the easy bot, playing White, in a fresh database shared by
+/// processes a and b, which play, and c, which only reads; begun through a.
+struct EasyGameOnThreeProcesses {
+    a: App,
+    b: App,
+    c: App,
+    carol: Actor,
+    place: Place,
+}
+
+/// [`EasyGameOnThreeProcesses`] in channel `channel_id`; `None` (the test skipped) without
+/// PostgreSQL.
+async fn easy_game_on_three_processes(channel_id: u64) -> Option<EasyGameOnThreeProcesses> {
+    let db = crate::support::postgres()?.fresh_database();
+    let process = |seed, name| boot(Path::new(&db), seeded(seed)).expect(name);
+    let (a, b, c) = (
         process(1, "process a"),
         process(2, "process b"),
         process(3, "process c, which only reads"),
-    )
-}
-
-/// `who` starts a Spanish game against the easy bot in `place` through `app`, playing White.
-async fn plays_easy_as_white(app: &App, who: &Actor, place: Place) {
-    let play = app
+    );
+    let carol = actor(3, "carol");
+    let place = Place {
+        guild_id: Some(1),
+        channel_id,
+    };
+    let play = a
         .play_bot(
-            who,
+            &carol,
             place,
             Some(Level::Easy),
             Some(Variant::Spanish),
@@ -146,20 +159,27 @@ async fn plays_easy_as_white(app: &App, who: &Actor, place: Place) {
         )
         .await;
     assert!(!only(&play).is_private(), "{}", only(&play).text);
+    Some(EasyGameOnThreeProcesses {
+        a,
+        b,
+        c,
+        carol,
+        place,
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bots_move_is_made_on_the_stored_game_when_the_copy_is_outdated() {
-    let Some(server) = crate::support::postgres() else {
+    let Some(EasyGameOnThreeProcesses {
+        a,
+        b,
+        c,
+        carol,
+        place,
+    }) = easy_game_on_three_processes(40).await
+    else {
         return;
     };
-    let (a, b, c) = three_processes(&server.fresh_database());
-    let carol = actor(3, "carol");
-    let place = Place {
-        guild_id: Some(1),
-        channel_id: 40,
-    };
-    plays_easy_as_white(&a, &carol, place).await;
 
     // The usual path: carol's move and the bot's answer through one process.
     moves(&a, &carol, place, &c).await;
@@ -233,16 +253,16 @@ async fn a_move_command_finds_a_puzzle_begun_through_another_process() {
 /// one of them make it and show it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_asked_for_one_easy_bot_move_at_once_make_it_once() {
-    let Some(server) = crate::support::postgres() else {
+    let Some(EasyGameOnThreeProcesses {
+        a,
+        b,
+        c,
+        carol,
+        place,
+    }) = easy_game_on_three_processes(50).await
+    else {
         return;
     };
-    let (a, b, c) = three_processes(&server.fresh_database());
-    let carol = actor(3, "carol");
-    let place = Place {
-        guild_id: Some(1),
-        channel_id: 50,
-    };
-    plays_easy_as_white(&a, &carol, place).await;
     for _ in 0..5 {
         moves(&a, &carol, place, &c).await;
         let before = stored_ply(&c, place);

@@ -179,6 +179,7 @@ fn selfplay(a: SelfplayArgs) -> Result<(), String> {
         random_plies: a.random_plies,
         nodes: a.nodes,
         max_plies: 400,
+        endgame_tables: None,
     };
     let file = std::fs::File::create(&a.out)
         .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
@@ -421,7 +422,7 @@ fn searched_scores(
     let total = samples.len();
     let step = (total / 20).max(1);
     let reported = AtomicU64::new(0);
-    let scores = tune::search_scores(samples.positions(), nodes, a.concurrency, &|done| {
+    let scores = tune::search_scores(samples.positions(), nodes, None, a.concurrency, &|done| {
         let mark = (done / step) as u64;
         if reported.fetch_max(mark, Ordering::Relaxed) < mark {
             eprintln!(

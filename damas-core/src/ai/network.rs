@@ -1415,6 +1415,7 @@ mod tests {
             random_plies: 6,
             nodes: 300,
             max_plies: 200,
+            endgame_tables: Some(crate::ai::EndgameTables::none()),
         };
         let mut samples = Samples::default();
         for index in 0..40 {

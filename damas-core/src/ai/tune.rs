@@ -19,6 +19,7 @@ use super::eval::{self, feature, FeatureSink, Weights, FULL_BOARD, WEIGHT_SCALE}
 use super::hash::Table;
 use super::level::{Level, SearchLimits};
 use super::search::{best_move, best_move_with_table, SearchOptions};
+use super::EndgameTables;
 use crate::engine::{Color, Game, Move, Outcome, Position, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -376,12 +377,13 @@ const CHUNK: usize = 16;
 /// White's score (hundredths; beyond ±[`super::search::TABLE_BOUND`] a proven win or loss)
 /// from Expert's search of each of `positions` at `nodes` nodes, searched on `threads`
 /// threads, each position from scratch (no history, an emptied table), so that the scores do
-/// not depend on the threads or the machine. Endgame positions the process's tables hold
-/// ([`super::EndgameTables::global`]) get the tables' verdict. `progress` hears the number
-/// of positions done now and then.
+/// not depend on the threads or the machine. Endgame positions `tables` hold (`None`: the
+/// process's own, [`EndgameTables::global`]) get the tables' verdict. `progress` hears the
+/// number of positions done now and then.
 pub fn search_scores(
     positions: &[Position],
     nodes: u64,
+    tables: Option<&EndgameTables>,
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<i32> {
@@ -400,7 +402,7 @@ pub fn search_scores(
                     let end = (start + CHUNK).min(positions.len());
                     let chunk: Vec<i32> = positions[start..end]
                         .iter()
-                        .map(|pos| white_search_score(pos, nodes, &mut table))
+                        .map(|pos| white_search_score(pos, nodes, tables, &mut table))
                         .collect();
                     scores.lock().unwrap_or_else(|e| e.into_inner())[start..end]
                         .copy_from_slice(&chunk);
@@ -413,7 +415,12 @@ pub fn search_scores(
 }
 
 /// White's score of `pos` after a search of `nodes` nodes.
-fn white_search_score(pos: &Position, nodes: u64, table: &mut Table) -> i32 {
+fn white_search_score(
+    pos: &Position,
+    nodes: u64,
+    tables: Option<&EndgameTables>,
+    table: &mut Table,
+) -> i32 {
     let opts = SearchOptions {
         seed: 1,
         limits: Some(SearchLimits {
@@ -421,6 +428,7 @@ fn white_search_score(pos: &Position, nodes: u64, table: &mut Table) -> i32 {
             nodes: Some(nodes),
             depth: None,
         }),
+        endgame_tables: tables.cloned(),
         ..SearchOptions::default()
     };
     let game = Game::from_position(*pos);
@@ -436,7 +444,7 @@ fn white_search_score(pos: &Position, nodes: u64, table: &mut Table) -> i32 {
 }
 
 /// Settings of self-play games.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SelfPlay {
     pub variant: Variant,
     /// Random plies from the start before Expert plays, so that games differ.
@@ -445,6 +453,10 @@ pub struct SelfPlay {
     pub nodes: u64,
     /// Plies after which a game is scored a draw.
     pub max_plies: usize,
+    /// The endgame tables Expert probes; `None` for the process's own
+    /// ([`EndgameTables::global`], from the data folder). Tests pass
+    /// [`EndgameTables::none`]: their games must not depend on what the user generated.
+    pub endgame_tables: Option<EndgameTables>,
 }
 
 /// How self-play games meant to grow an opening book play their first plies after the random
@@ -463,8 +475,14 @@ pub struct BookOpening {
 
 /// Every legal move of `game` with its score for the side to move, each from an Expert search
 /// of `nodes` nodes of the position it leads to, best first (ties in the order of the legal
-/// moves). A move that ends the game scores the game's result.
-pub fn weigh_moves(game: &Game, nodes: u64, seed: u64) -> Vec<(Move, i32)> {
+/// moves). A move that ends the game scores the game's result. `tables` as in
+/// [`SelfPlay::endgame_tables`].
+pub fn weigh_moves(
+    game: &Game,
+    nodes: u64,
+    tables: Option<&EndgameTables>,
+    seed: u64,
+) -> Vec<(Move, i32)> {
     let mover = game.position().side_to_move();
     let mut weighed: Vec<(Move, i32)> = game
         .position()
@@ -487,6 +505,7 @@ pub fn weigh_moves(game: &Game, nodes: u64, seed: u64) -> Vec<(Move, i32)> {
                             nodes: Some(nodes),
                             depth: None,
                         }),
+                        endgame_tables: tables.cloned(),
                         ..SearchOptions::default()
                     };
                     // The opponent's best, turned round; no move for it is a loss for it.
@@ -529,7 +548,12 @@ pub fn self_play_game_from(
             if game.is_over() {
                 break;
             }
-            let weighed = weigh_moves(&game, book.nodes, seed ^ (index << 16) ^ game.ply() as u64);
+            let weighed = weigh_moves(
+                &game,
+                book.nodes,
+                settings.endgame_tables.as_ref(),
+                seed ^ (index << 16) ^ game.ply() as u64,
+            );
             let Some(&(_, best)) = weighed.first() else {
                 break;
             };
@@ -554,6 +578,7 @@ pub fn self_play_game_from(
                 nodes: Some(settings.nodes),
                 depth: None,
             }),
+            endgame_tables: settings.endgame_tables.clone(),
             ..SearchOptions::default()
         };
         let Some(r) = best_move(&game, Level::Expert, &opts) else {
@@ -582,6 +607,7 @@ mod tests {
                     random_plies: 10,
                     nodes: 300,
                     max_plies: 60,
+                    endgame_tables: Some(EndgameTables::none()),
                 },
                 seed,
                 seed,
@@ -619,6 +645,7 @@ mod tests {
                 random_plies: 6,
                 nodes: 500,
                 max_plies: 200,
+                endgame_tables: Some(EndgameTables::none()),
             };
             let game = self_play_game(&settings, 7, seed);
             if let Some(white) = white_score(game.outcome()) {
@@ -630,21 +657,30 @@ mod tests {
         assert!(report.after.0 <= report.before.0 + 1e-6, "{report:?}");
     }
 
-    const SHORT: SelfPlay = SelfPlay {
-        variant: Variant::Spanish,
-        random_plies: 0,
-        nodes: 200,
-        max_plies: 30,
-    };
+    fn short() -> SelfPlay {
+        SelfPlay {
+            variant: Variant::Spanish,
+            random_plies: 0,
+            nodes: 200,
+            max_plies: 30,
+            endgame_tables: Some(EndgameTables::none()),
+        }
+    }
+
+    /// No tables: the tests' searches must not depend on what the user has generated.
+    fn no_tables() -> Option<&'static EndgameTables> {
+        static NONE: std::sync::OnceLock<EndgameTables> = std::sync::OnceLock::new();
+        Some(NONE.get_or_init(EndgameTables::none))
+    }
 
     #[test]
     fn weighing_scores_every_legal_move_best_first() {
         let game = Game::new(Variant::Spanish);
-        let weighed = weigh_moves(&game, 2_000, 3);
+        let weighed = weigh_moves(&game, 2_000, no_tables(), 3);
         assert_eq!(weighed.len(), game.position().legal_moves().len());
         assert!(weighed.windows(2).all(|w| w[0].1 >= w[1].1), "{weighed:?}");
         assert_eq!(
-            weigh_moves(&game, 2_000, 3),
+            weigh_moves(&game, 2_000, no_tables(), 3),
             weighed,
             "the same budget, the same scores"
         );
@@ -660,12 +696,13 @@ mod tests {
             margin: 0,
         };
         for index in 0..3 {
-            let game = self_play_game_from(&SHORT, Some(&strict), 9, index);
+            let game = self_play_game_from(&short(), Some(&strict), 9, index);
             let mut replay = Game::new(Variant::Spanish);
             for mv in &game.moves()[..2] {
                 let weighed = weigh_moves(
                     &replay,
                     strict.nodes,
+                    no_tables(),
                     9 ^ (index << 16) ^ replay.ply() as u64,
                 );
                 let best = weighed[0].1;
@@ -679,12 +716,12 @@ mod tests {
             ..strict
         };
         let firsts: std::collections::HashSet<Move> = (0..12)
-            .map(|index| self_play_game_from(&SHORT, Some(&wide), 9, index).moves()[0])
+            .map(|index| self_play_game_from(&short(), Some(&wide), 9, index).moves()[0])
             .collect();
         assert!(firsts.len() >= 2, "{firsts:?}");
         assert_eq!(
-            self_play_game_from(&SHORT, Some(&wide), 9, 4).moves(),
-            self_play_game_from(&SHORT, Some(&wide), 9, 4).moves(),
+            self_play_game_from(&short(), Some(&wide), 9, 4).moves(),
+            self_play_game_from(&short(), Some(&wide), 9, 4).moves(),
             "the same seed and index, the same game"
         );
     }
@@ -697,6 +734,7 @@ mod tests {
             random_plies: 6,
             nodes: 300,
             max_plies: 200,
+            endgame_tables: Some(EndgameTables::none()),
         };
         for index in 0..games {
             let game = self_play_game(&settings, 5, index);
@@ -784,8 +822,8 @@ mod tests {
         // deep enough that a table kept from one position to the next changes some scores.
         positions.extend(samples.positions().iter().take(46));
         assert!(positions.len() > 2 * CHUNK, "{} positions", positions.len());
-        let one = search_scores(&positions, 20_000, 1, &|_| {});
-        let two = search_scores(&positions, 20_000, 2, &|_| {});
+        let one = search_scores(&positions, 20_000, no_tables(), 1, &|_| {});
+        let two = search_scores(&positions, 20_000, no_tables(), 2, &|_| {});
         assert_eq!(one, two);
         assert!(one[0] > 200, "{}", one[0]);
         assert!(one[1] < -200, "{}", one[1]);
@@ -798,6 +836,7 @@ mod tests {
             random_plies: 4,
             nodes: 300,
             max_plies: 40,
+            endgame_tables: Some(EndgameTables::none()),
         };
         let a = self_play_game(&settings, 1, 3);
         let b = self_play_game(&settings, 1, 3);

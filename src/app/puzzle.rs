@@ -13,7 +13,7 @@ use super::play::Recall;
 use super::reply::{Menu, MenuOption, Picture, Reply};
 use super::scoring::record_puzzle_attempt;
 use super::{seat_of, storage_failed, Actor, Answer, App, Place};
-use crate::ai::puzzles::{parse_set, wins_too, Puzzle};
+use crate::ai::puzzles::{parse_set, wins_too, Puzzle, JUDGE_DEPTH};
 use crate::engine::{legal_notations, Move, Position, Variant};
 use crate::fl;
 use crate::render::{self, BoardView, Caption};
@@ -489,10 +489,6 @@ impl App {
     }
 }
 
-/// The depth of the search that judges a move other than the line's where the endgame tables
-/// do not hold the position: the deepest the shipped sets were checked at.
-const OTHER_WIN_DEPTH: u32 = crate::ai::puzzles::VERIFY_DEPTH;
-
 /// What a move does to a puzzle in `session`'s state. A move other than the line's that wins
 /// all the same (the endgame tables, or the search that checks puzzles, say so) solves the
 /// puzzle; the main line is then shown rather than played on from a position it never saw.
@@ -504,7 +500,7 @@ fn judge(
 ) -> Attempt {
     let ply = session.ply as usize;
     if puzzle.line.get(ply) != Some(mv) {
-        if wins_too(puzzle, ply, mv, OTHER_WIN_DEPTH, tables) {
+        if wins_too(puzzle, ply, mv, JUDGE_DEPTH, tables) {
             return Attempt::SolvedOther {
                 counted: !session.missed,
             };

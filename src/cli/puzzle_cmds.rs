@@ -53,6 +53,11 @@ pub struct GenerateArgs {
     /// Depth of the search that checks each candidate.
     #[arg(long = "verify-depth", default_value_t = crate::ai::puzzles::VERIFY_DEPTH)]
     pub verify_depth: u32,
+    /// Depth at which each puzzle found is searched again for another winning first move,
+    /// one `/move`'s judge (at depth 9) would call wrong: such a puzzle is dropped. 0 skips
+    /// this look.
+    #[arg(long = "deeper-depth", default_value_t = crate::ai::puzzles::DEEPER_DEPTH)]
+    pub deeper_depth: u32,
 }
 
 #[derive(Args, Debug)]
@@ -78,6 +83,21 @@ pub struct VerifyArgs {
     /// puzzles are appended under new ids, those whose solution line the set has aside.
     #[arg(long)]
     pub add: Option<PathBuf>,
+    /// Depth at which each puzzle that holds is searched again for another winning first
+    /// move, one `/move`'s judge (at depth 9) would call wrong: such a puzzle is retired.
+    /// 0 skips this look.
+    #[arg(long = "deeper-depth", default_value_t = crate::ai::puzzles::DEEPER_DEPTH)]
+    pub deeper_depth: u32,
+}
+
+/// `--deeper-depth`: 0 for no look, else deeper than the judge and at most 20.
+fn deeper_depth(arg: u32) -> Result<Option<u32>, String> {
+    let judge = crate::ai::puzzles::JUDGE_DEPTH;
+    match arg {
+        0 => Ok(None),
+        d if d > judge && d <= 20 => Ok(Some(d)),
+        _ => Err(format!("--deeper-depth must be 0 or {} to 20", judge + 1)),
+    }
 }
 
 pub fn puzzles(args: PuzzlesArgs) -> ExitCode {
@@ -89,6 +109,10 @@ pub fn puzzles(args: PuzzlesArgs) -> ExitCode {
 
 fn verify_cmd(args: VerifyArgs) -> ExitCode {
     let variant = args.variant;
+    let deeper = match deeper_depth(args.deeper_depth) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
     let text = match std::fs::read_to_string(&args.set) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", args.set.display())),
@@ -117,11 +141,22 @@ fn verify_cmd(args: VerifyArgs) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let results = recheck_all(&set, depth, args.threads, |p, r| {
+    let results = recheck_all(&set, depth, deeper, args.threads, |p, r| {
         let what = match r {
             Recheck::Holds => "holds".to_string(),
             Recheck::NewLine(_) => "first move holds, another line".to_string(),
             Recheck::Gone => "no longer the only winning first move".to_string(),
+            Recheck::Refused(moves) => format!(
+                "{} also win{} at depth {}, and /move would refuse {}",
+                moves
+                    .iter()
+                    .map(|m| p.position.move_notation(m))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if moves.len() == 1 { "s" } else { "" },
+                args.deeper_depth,
+                if moves.len() == 1 { "it" } else { "them" },
+            ),
         };
         eprintln!(
             "{:.0}s: #{} {}: {what}",
@@ -135,10 +170,11 @@ fn verify_cmd(args: VerifyArgs) -> ExitCode {
     let rebuilt = rebuild(&set, &results, given, &added);
     let given = rebuilt.new_ids.last().copied().unwrap_or(given);
     let mut summary = format!(
-        "re-verified by: damas puzzles verify --variant {} --set {} --verify-depth {depth}: \
-         {} of {} hold; retired {}; back under new ids {}",
+        "re-verified by: damas puzzles verify --variant {} --set {} --verify-depth {depth} \
+         --deeper-depth {}: {} of {} hold; retired {}; back under new ids {}",
         variant.id(),
         args.set.display(),
+        args.deeper_depth,
         set.len() - rebuilt.retired.len(),
         set.len(),
         id_list(&rebuilt.retired),
@@ -197,11 +233,13 @@ fn ids_given(text: &str) -> u32 {
         .unwrap_or(0)
 }
 
-/// Every puzzle of `set` checked again, in order, on `threads` threads; `progress` hears of
-/// each as it is done.
+/// Every puzzle of `set` checked again at `depth` (and at `deeper` for a winning first move
+/// the judge refuses), in order, on `threads` threads; `progress` hears of each as it is
+/// done.
 fn recheck_all(
     set: &[Puzzle],
     depth: u32,
+    deeper: Option<u32>,
     threads: usize,
     progress: impl Fn(&Puzzle, &Recheck) + Sync,
 ) -> Vec<Recheck> {
@@ -212,7 +250,7 @@ fn recheck_all(
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(puzzle) = set.get(i) else { break };
-                let result = recheck(puzzle, depth);
+                let result = recheck(puzzle, depth, deeper);
                 progress(puzzle, &result);
                 results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
             });
@@ -254,7 +292,7 @@ fn rebuild(set: &[Puzzle], results: &[Recheck], given: u32, added: &[Puzzle]) ->
                     ..p.clone()
                 });
             }
-            Recheck::Gone => retired.push(p.id),
+            Recheck::Gone | Recheck::Refused(_) => retired.push(p.id),
         }
     }
     let mut lines: HashSet<Vec<String>> = kept.iter().map(Puzzle::line_notation).collect();
@@ -317,16 +355,21 @@ fn generate_cmd(args: GenerateArgs) -> ExitCode {
     settings.play_nodes = args.play_nodes;
     settings.scan_depth = args.scan_depth;
     settings.verify_depth = args.verify_depth;
+    settings.deeper_depth = match deeper_depth(args.deeper_depth) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
     let command = format!(
         "damas puzzles generate --variant {} --count {} --out {} --seed {} --play-nodes {} \
-         --scan-depth {} --verify-depth {}",
+         --scan-depth {} --verify-depth {} --deeper-depth {}",
         variant.id(),
         args.count,
         args.out.display(),
         args.seed,
         args.play_nodes,
         args.scan_depth,
-        args.verify_depth
+        args.verify_depth,
+        args.deeper_depth
     );
     // Fail before hours of work, not after.
     if let Err(e) = write_set(&args.out, &command, 0, &[]) {
@@ -339,8 +382,15 @@ fn generate_cmd(args: GenerateArgs) -> ExitCode {
         all.push(puzzle.clone());
         let secs = started.elapsed().as_secs();
         eprintln!(
-            "{secs}s: {}/{} found after {} games ({} candidates); #{} difficulty {}",
-            stats.found, args.count, stats.games, stats.candidates, puzzle.id, puzzle.difficulty
+            "{secs}s: {}/{} found after {} games ({} candidates, {} dropped for a winning move \
+             /move would refuse); #{} difficulty {}",
+            stats.found,
+            args.count,
+            stats.games,
+            stats.candidates,
+            stats.refused,
+            puzzle.id,
+            puzzle.difficulty
         );
         match write_set(&args.out, &command, secs, &all) {
             Ok(()) => true,

@@ -233,6 +233,10 @@ fn bad_input_is_a_message_and_exit_code_2_never_a_panic() {
             &["puzzles", "verify", "--set", "x", "--threads", "65"],
             "--threads",
         ),
+        (
+            &["puzzles", "verify", "--set", "x", "--deeper-depth", "9"],
+            "--deeper-depth",
+        ),
         (&["bestmove", "--level", "godlike"], "--level"),
         (
             &["review", "--variant", "x", "--pdn", "none.pdn"],

@@ -92,6 +92,45 @@ fn a_fixed_sample_is_still_unique_at_the_verifying_depth() {
     }
 }
 
+/// Every winning first move is accepted: a puzzle where a search deeper than `/move`'s judge
+/// finds a second winning first move that the judge refuses (a solver who found a win would be
+/// told it is wrong) is found by `refused_winners`, which the sets' check uses to retire it.
+/// English #481, retired for it: without tables 14-10 wins too at depth 11, where the judge
+/// at depth 9 sees only the line's 14-18. A fixed sample of each shipped set has no such move.
+#[test]
+fn no_shipped_puzzle_refuses_a_first_move_a_deeper_search_calls_winning() {
+    use damas::ai::puzzles::{refused_winners, DEEPER_DEPTH};
+    let none = EndgameTables::none();
+    let retired = parse_set(
+        Variant::English,
+        "481\tB:W29,K11,K15:B8,K14,K22\t14-18 11x4 18x11 4-8 11x4\t3\n",
+    )
+    .expect("a puzzle");
+    let refused: Vec<String> = refused_winners(&retired[0], DEEPER_DEPTH, &none)
+        .iter()
+        .map(|m| retired[0].position.move_notation(m))
+        .collect();
+    assert_eq!(refused, ["14-10"]);
+    for variant in SETS {
+        let set = shipped(variant);
+        let step = (set.len() / 8).max(1);
+        for p in set.iter().step_by(step).take(8) {
+            let refused = refused_winners(p, DEEPER_DEPTH, &none);
+            assert!(
+                refused.is_empty(),
+                "{variant} #{} ({}): {} win too",
+                p.id,
+                p.position.fen(),
+                refused
+                    .iter()
+                    .map(|m| p.position.move_notation(m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+}
+
 /// Noon on a fixed day.
 const NOON: u64 = 20_000 * 86_400_000 + 12 * 3_600_000;
 

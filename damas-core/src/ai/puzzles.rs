@@ -38,6 +38,16 @@ const MAX_MOVES: usize = 25;
 /// winning one at this depth (the tests check a sample again).
 pub const VERIFY_DEPTH: u32 = 9;
 
+/// The depth of the search that judges a solver's move other than the line's where the
+/// endgame tables do not hold the position (`/move`): the deepest the shipped sets were
+/// checked at.
+pub const JUDGE_DEPTH: u32 = VERIFY_DEPTH;
+
+/// How far past [`JUDGE_DEPTH`] a set's check looks for a winning first move the judge would
+/// refuse ([`refused_winners`]): a puzzle with one tells a solver who found a win that it is
+/// wrong, so the check retires it.
+pub const DEEPER_DEPTH: u32 = JUDGE_DEPTH + 2;
+
 /// One puzzle of a shipped set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
@@ -388,15 +398,43 @@ pub enum Recheck {
     NewLine(Vec<Move>),
     /// The first move is no longer the only winning one: no move wins, or several do.
     Gone,
+    /// The first move wins alone at the check's depth, but a deeper search finds these other
+    /// first moves winning too, and `/move`'s judge would call them wrong.
+    Refused(Vec<Move>),
 }
 
-/// Checks `puzzle` again at `depth`, as [`solve`] checked it when it was found.
-pub fn recheck(puzzle: &Puzzle, depth: u32) -> Recheck {
-    match solve(&puzzle.position, depth) {
+/// Checks `puzzle` again at `depth`, as [`solve`] checked it when it was found; then, when
+/// its first move still wins alone and `deeper` is given, looks at that depth for a winning
+/// first move the judge would refuse ([`refused_winners`]). Positions the process's endgame
+/// tables hold are judged by them.
+pub fn recheck(puzzle: &Puzzle, depth: u32, deeper: Option<u32>) -> Recheck {
+    let tables = EndgameTables::global();
+    let result = match solve_with(&puzzle.position, depth, tables) {
         Some(line) if line == puzzle.line => Recheck::Holds,
         Some(line) if line.first() == puzzle.line.first() => Recheck::NewLine(line),
-        _ => Recheck::Gone,
+        _ => return Recheck::Gone,
+    };
+    match deeper.map(|d| refused_winners(puzzle, d, tables)) {
+        Some(refused) if !refused.is_empty() => Recheck::Refused(refused),
+        _ => result,
     }
+}
+
+/// The first moves of `puzzle`, other than its line's, that win at `depth` (by
+/// [`wins_too`]'s rule) and that `/move`'s judge — the same rule at [`JUDGE_DEPTH`] —
+/// refuses: a solver playing one would be told a winning move is wrong. Where the endgame
+/// tables hold the position both answer with the tables' verdict, so none is refused.
+pub fn refused_winners(puzzle: &Puzzle, depth: u32, tables: &EndgameTables) -> Vec<Move> {
+    let first = puzzle.line.first();
+    puzzle
+        .position
+        .legal_moves()
+        .iter()
+        .filter(|mv| Some(*mv) != first)
+        .filter(|mv| wins_too(puzzle, 0, mv, depth, tables))
+        .filter(|mv| !wins_too(puzzle, 0, mv, JUDGE_DEPTH, tables))
+        .copied()
+        .collect()
 }
 
 /// The shortest prefix of `full` (the expected line from `pos`) that ends with the solver's
@@ -429,6 +467,8 @@ pub struct GenerationStats {
     pub games: u64,
     pub candidates: u64,
     pub found: usize,
+    /// Puzzles dropped for a winning first move the judge would refuse.
+    pub refused: u64,
 }
 
 /// The budgets of a generation run.
@@ -443,6 +483,9 @@ pub struct GenerationSettings {
     pub scan_depth: u32,
     /// Depth of the check that keeps them.
     pub verify_depth: u32,
+    /// Depth at which a kept puzzle is searched again for a winning first move `/move`'s
+    /// judge would refuse ([`refused_winners`]), which drops it; `None` skips the look.
+    pub deeper_depth: Option<u32>,
     /// Random plies at the start of each game, for varied openings: from 2 to this.
     pub opening_plies: u32,
 }
@@ -456,6 +499,7 @@ impl GenerationSettings {
             play_nodes: 20_000,
             scan_depth: 6,
             verify_depth: VERIFY_DEPTH,
+            deeper_depth: Some(DEEPER_DEPTH),
             opening_plies: 8,
         }
     }
@@ -519,6 +563,13 @@ pub fn generate(
                         line,
                     };
                     if !lines.insert(puzzle.line_notation()) {
+                        continue;
+                    }
+                    let refused = settings
+                        .deeper_depth
+                        .map(|d| refused_winners(&puzzle, d, EndgameTables::global()).is_empty());
+                    if refused == Some(false) {
+                        stats.refused += 1;
                         continue;
                     }
                     puzzles.push(puzzle);

@@ -632,8 +632,29 @@ mod tests {
             },
         );
         assert!(report.after.0 < report.before.0, "{report:?}");
-        let mean_man: i32 = (0..32).map(|s| w.full[feature::MAN + s]).sum::<i32>() / 32;
-        assert!(mean_man > 0, "a man is worth something: {mean_man}");
+        // A man up is worth something — through the men's own weights or the lead's, which
+        // share the material between them differently from one fit to the next: a position
+        // with one of Black's men taken off scores above the full board, whichever man it is.
+        let full = Position::start(Variant::English);
+        let gains: Vec<i32> = (1..=12)
+            .map(|taken| {
+                let fen = format!(
+                    "B:W21-32:B{}",
+                    (1..=12)
+                        .filter(|s| *s != taken)
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                );
+                let up = Position::from_fen(Variant::English, &fen).expect("a FEN");
+                // Black to move in both: Black's score, turned to White's.
+                eval::expert_with(&full, &w) - eval::expert_with(&up, &w)
+            })
+            .collect();
+        assert!(
+            gains.iter().all(|g| *g > 0),
+            "a man up is worth something: {gains:?}"
+        );
     }
 
     #[test]

@@ -163,7 +163,7 @@ fn a_fixed_node_count_gives_the_same_move_on_any_machine() {
             Some(spanish_middle),
             Level::Expert,
             "5-10",
-            147,
+            130,
             9,
         ),
         (
@@ -178,7 +178,7 @@ fn a_fixed_node_count_gives_the_same_move_on_any_machine() {
             Variant::Portuguese,
             Some(spanish_middle),
             Level::Expert,
-            "5-10",
+            "5-9",
             103,
             8,
         ),

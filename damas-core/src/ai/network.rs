@@ -42,10 +42,21 @@ pub const NETWORK_FILE: &str = include_str!("../../../data/eval-network.txt");
 /// Where the networks live in the repository.
 pub const NETWORK_PATH: &str = "data/eval-network.txt";
 
+/// How far outside the search's window (hundredths of a man) the weights alone must put a quiet
+/// leaf for the search to leave a network's correction out there, when its file does not say
+/// ([`Network::reach`]): wide enough for the largest corrections seen where it matters.
+pub const DEFAULT_REACH: i32 = 400;
+
 /// One variant's network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     hidden: usize,
+    /// How far its corrections are trusted to reach, in hundredths of a man: a quiet leaf whose
+    /// weighted score lies this far outside the search's window gets the bound the weights give,
+    /// without the network. Measured for each committed network on the leaves of searches
+    /// (docs/BENCHMARKS.md, "The network's cost"); a network trained anew gets
+    /// [`DEFAULT_REACH`] until its own is measured.
+    reach: i32,
     /// `INPUTS` rows of `hidden` weights: the hidden layer's sums start from `b1` and add the
     /// row of each piece on the board.
     w1: Vec<f32>,
@@ -104,6 +115,7 @@ impl Network {
         let mut rng = SmallRng::seed_from_u64(seed);
         Network {
             hidden,
+            reach: DEFAULT_REACH,
             w1: (0..INPUTS * hidden)
                 .map(|_| rng.gen_range(-0.1..0.1))
                 .collect(),
@@ -115,6 +127,11 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// See [`Network`]'s `reach`.
+    pub fn reach(&self) -> i32 {
+        self.reach
     }
 
     /// The output for the active `inputs` and, into `h`, the hidden layer after its
@@ -165,9 +182,10 @@ impl Network {
             format!("{name} {}\n", words.join(" "))
         };
         format!(
-            "[{}]\nhidden {}\n{}{}{}b2 {}\n",
+            "[{}]\nhidden {}\nreach {}\n{}{}{}b2 {}\n",
             variant.id(),
             self.hidden,
+            self.reach,
             row("w1", &self.w1),
             row("b1", &self.b1),
             row("w2", &self.w2),
@@ -175,8 +193,9 @@ impl Network {
         )
     }
 
-    /// The networks in `text`: `[variant]` sections of `hidden N`, `w1 …`, `b1 …`, `w2 …`
-    /// and `b2 x` lines (shortest round-trip decimals); `#` starts a comment.
+    /// The networks in `text`: `[variant]` sections of `hidden N`, `reach N` (optional:
+    /// [`DEFAULT_REACH`]), `w1 …`, `b1 …`, `w2 …` and `b2 x` lines (shortest round-trip
+    /// decimals); `#` starts a comment.
     pub fn parse_all(text: &str) -> Result<Vec<(Variant, Network)>, NetworkError> {
         type Rows = Vec<(String, usize, Vec<f32>)>;
         let mut sections: Vec<(Variant, usize, Rows)> = Vec::new();
@@ -199,9 +218,9 @@ impl Network {
             };
             let mut words = line.split_whitespace();
             let name = words.next().unwrap_or_default().to_string();
-            if !["hidden", "w1", "b1", "w2", "b2"].contains(&name.as_str()) {
+            if !["hidden", "reach", "w1", "b1", "w2", "b2"].contains(&name.as_str()) {
                 return Err(bad(format!(
-                    "unknown row {name:?} (expected hidden, w1, b1, w2 or b2)"
+                    "unknown row {name:?} (expected hidden, reach, w1, b1, w2 or b2)"
                 )));
             }
             if rows.iter().any(|(r, ..)| *r == name) {
@@ -238,6 +257,18 @@ impl Network {
                         )))
                     }
                 };
+                let reach = match rows.iter().find(|(r, ..)| r == "reach") {
+                    None => DEFAULT_REACH,
+                    Some((_, _, v)) => match v[..] {
+                        [r] if (1.0..=10_000.0).contains(&r) && r.fract() == 0.0 => r as i32,
+                        _ => {
+                            return Err(bad(
+                                "reach must be one whole number of hundredths from 1 to 10000"
+                                    .into(),
+                            ))
+                        }
+                    },
+                };
                 let (w1, b1, w2, b2) = (row("w1")?, row("b1")?, row("w2")?, row("b2")?);
                 for (name, got, want) in [
                     ("w1", w1.len(), INPUTS * hidden),
@@ -255,6 +286,7 @@ impl Network {
                     variant,
                     Network {
                         hidden,
+                        reach,
                         w1,
                         b1,
                         w2,
@@ -353,6 +385,8 @@ pub struct QuantizedNetwork {
     w2: [i16; MAX_HIDDEN],
     /// In 1/2^(hidden_shift + output_shift) hundredths.
     b2: i32,
+    /// [`Network::reach`].
+    reach: i32,
     hidden_shift: u32,
     output_shift: u32,
     /// The vector instructions the sums are made with: the widest this processor has. Every
@@ -462,10 +496,16 @@ impl QuantizedNetwork {
             b1,
             w2,
             b2,
+            reach: net.reach,
             hidden_shift,
             output_shift,
             simd: Simd::best(),
         })
+    }
+
+    /// [`Network::reach`].
+    pub fn reach(&self) -> i32 {
+        self.reach
     }
 
     /// This network with its sums made by `simd` (tests compare the kinds).
@@ -740,6 +780,12 @@ impl<'a> PathAccumulators<'a> {
         };
         path.accumulators[0] = net.accumulate(root);
         path
+    }
+
+    /// The network's [`Network::reach`].
+    #[inline(always)]
+    pub fn reach(&self) -> i32 {
+        self.net.reach
     }
 
     /// The path now reaches `pos` at `ply` (from 1), a child of the position at `ply - 1`;
@@ -1360,9 +1406,17 @@ mod tests {
         let mut net = Network::untrained(8, 3);
         net.w2 = (0..8).map(|i| i as f32 * 0.37 - 1.1).collect();
         net.b2 = -3.25;
+        net.reach = 175;
         let text = format!("# note\n{}", net.to_text(Variant::Portuguese));
         let read = Network::parse_all(&text).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(read, vec![(Variant::Portuguese, net)]);
+        assert_eq!(read, vec![(Variant::Portuguese, net.clone())]);
+        assert_eq!(
+            QuantizedNetwork::of_network(&net).map(|q| q.reach()),
+            Ok(175)
+        );
+        // A file without the row: the default reach.
+        let read = Network::parse_all(&text.replace("reach 175\n", "")).expect("reads");
+        assert_eq!(read[0].1.reach(), DEFAULT_REACH);
     }
 
     #[test]
@@ -1375,17 +1429,25 @@ mod tests {
             ),
             (
                 good.replace("b2 0", "b2 zero"),
-                "line 6: not a number: zero",
+                "line 7: not a number: zero",
             ),
-            (good.replace("b2 0", "b2 NaN"), "line 6: not a number: NaN"),
+            (good.replace("b2 0", "b2 NaN"), "line 7: not a number: NaN"),
             (good.replace("b2 0\n", ""), "[spanish]: no b2 row"),
             (
                 good.replace("b2 0", "b3 0"),
-                "line 6: unknown row \"b3\" (expected hidden, w1, b1, w2 or b2)",
+                "line 7: unknown row \"b3\" (expected hidden, reach, w1, b1, w2 or b2)",
+            ),
+            (
+                good.replace("reach 400", "reach 0"),
+                "[spanish]: reach must be one whole number of hundredths from 1 to 10000",
+            ),
+            (
+                good.replace("reach 400", "reach 2.5"),
+                "[spanish]: reach must be one whole number",
             ),
             (
                 format!("{good}{good}"),
-                "line 7: a second [spanish] section",
+                "line 8: a second [spanish] section",
             ),
             (
                 good.replace("[spanish]", "[polish]"),

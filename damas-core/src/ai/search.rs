@@ -775,7 +775,10 @@ impl<'a> Searcher<'a> {
                 };
                 // Kings-only endings get no correction: their score is exact without it.
                 let has_men = (pos.men(Color::White).0 | pos.men(Color::Black).0) != 0;
-                if let Some(bound) = beyond_the_network(weighted, alpha, beta).filter(|_| has_men) {
+                let reach = path.reach();
+                if let Some(bound) =
+                    beyond_the_network(weighted, alpha, beta, reach).filter(|_| has_men)
+                {
                     return self.with_noise(bound, key);
                 }
                 let correction = path.correction(ply);
@@ -861,26 +864,20 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// How far (hundredths of a man) outside the window the weights alone must put a quiet leaf
-/// for the search to leave the network's correction out there. Larger corrections exist (the
-/// Spanish network's reach 11 men, and one leaf in a hundred gets more than 7), but seldom
-/// where the weights alone are that far outside the window: on the leaves of searches of the
-/// start and a middle game, this margin judged 12 of 831,511 Spanish leaves, and no English
-/// one, on the other side of the window from the corrected score, and left the network out at
-/// 53–68% of the Spanish leaves and 9–56% of the English ones (docs/BENCHMARKS.md, with the
-/// matches that show no loss).
-const NETWORK_MARGIN: i32 = 400;
-
 /// The bound a quiet leaf gets without the network when its weighted score `weighted` is
-/// beyond the window `alpha`..`beta` by [`NETWORK_MARGIN`]: what the score is at least (a
-/// fail-high) or at most (a fail-low) whatever the correction, as long as the correction
-/// is within the margin; `None` when the network must judge.
+/// beyond the window `alpha`..`beta` by the network's `reach` ([`Network::reach`]): what the
+/// score is at least (a fail-high) or at most (a fail-low) whatever the correction, as long as
+/// the correction is within the reach; `None` when the network must judge. Larger corrections
+/// exist (the Spanish network's reach 11 men), but seldom where the weights alone are that
+/// far outside the window (docs/BENCHMARKS.md, with the matches that show no loss).
+///
+/// [`Network::reach`]: super::network::Network::reach
 #[inline(always)]
-fn beyond_the_network(weighted: i32, alpha: i32, beta: i32) -> Option<i32> {
-    if weighted - NETWORK_MARGIN >= beta {
-        Some(weighted - NETWORK_MARGIN)
-    } else if weighted + NETWORK_MARGIN <= alpha {
-        Some(weighted + NETWORK_MARGIN)
+fn beyond_the_network(weighted: i32, alpha: i32, beta: i32, reach: i32) -> Option<i32> {
+    if weighted - reach >= beta {
+        Some(weighted - reach)
+    } else if weighted + reach <= alpha {
+        Some(weighted + reach)
     } else {
         None
     }
@@ -1125,9 +1122,12 @@ mod tests {
                 let (score, ..) = leaf(fen, (alpha, beta));
                 assert_eq!(score, exact, "{fen} in {alpha}..{beta}");
             }
-            let below = weighted - NETWORK_MARGIN;
+            let reach = QuantizedNetwork::of(Variant::Spanish)
+                .expect("a network")
+                .reach();
+            let below = weighted - reach;
             let (high, ..) = leaf(fen, (below - 1, below));
-            let above = weighted + NETWORK_MARGIN;
+            let above = weighted + reach;
             let (low, ..) = leaf(fen, (above, above + 1));
             if fen == kings_only {
                 assert_eq!((high, low), (exact, exact), "{fen}: no men, no network");
@@ -1136,7 +1136,7 @@ mod tests {
             assert_eq!((high, low), (below, above), "{fen}");
             // A fail-high at most the corrected score, a fail-low at least it, where the
             // correction is within the margin.
-            if (exact - weighted).abs() <= NETWORK_MARGIN {
+            if (exact - weighted).abs() <= reach {
                 assert!(high <= exact && low >= exact, "{fen}");
                 bounded += 1;
             }

@@ -184,7 +184,9 @@ fn review_all(
         seconds += took;
         let side = |c: Color| if c == Color::White { "White" } else { "Black" };
         let name = |c: Color| record.tag(side(c)).unwrap_or("?").to_string();
-        let result = match record.result {
+        // The loser is the board's where the game ended on it: not every program writes an
+        // English result the way the checkers archives do.
+        let result = match record.decided_result() {
             Some(PdnResult::Win(winner)) => {
                 let loser = !winner;
                 decided += 1;

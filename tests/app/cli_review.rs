@@ -303,3 +303,31 @@ fn review_speaks_spanish_with_lang_es() {
     let err = user_error(&["review", "--pdn", &pdn, "--lang", "fr"]);
     assert!(err.contains("use es or en"), "{err}");
 }
+
+/// Black gives its man away (14-18, 23x14) and loses the last one; the result is written
+/// White's score first ("1-0" for White), as some programs write English results, the
+/// opposite of the checkers archives' convention that the reader follows.
+const WHITE_FIRST_RESULT: &str = "[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"B:W23:B5,14\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. 14-18 23x14 2. 5-9 14x5 1-0\n";
+
+#[test]
+fn review_all_takes_the_loser_from_the_board_where_the_game_ended_on_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = write(dir.path(), "white-first.pdn", WHITE_FIRST_RESULT);
+    let out = ok(&[
+        "review",
+        "--deep-nodes",
+        SMALL_DEEP_NODES,
+        "--pdn",
+        &pdn,
+        "--all",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("game 1: Black (B) lost: 1 mistakes+blunders;"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"decided games: 1, the loser's mistake or blunder named in 1 (100%)"),
+        "{out}"
+    );
+}

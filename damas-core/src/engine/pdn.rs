@@ -352,6 +352,29 @@ impl PdnRecord {
         tag_of(&self.tags, name)
     }
 
+    /// The game's result as its moves decide it where they end it on the board (a player
+    /// without a piece or a move), else as the record states it. Programs disagree on which
+    /// side an English "1-0" names: the checkers archives (the Open Checkers Archive,
+    /// Tinsley's games) count the first player, Black, first, and [`PdnResult`] reads them so;
+    /// other programs write White's score first, as the tag's order White–Black suggests.
+    /// The board is never ambiguous.
+    ///
+    /// ```
+    /// use damas_core::engine::{read_pdn, Color, PdnResult, Variant};
+    ///
+    /// // White takes Black's last man; the result is written White first.
+    /// let text = "[GameType \"21\"]\n[FEN \"B:W23:B14\"]\n1. 14-18 23x14 1-0\n";
+    /// let record = read_pdn(text, Variant::English).next().unwrap().unwrap();
+    /// assert_eq!(record.result, Some(PdnResult::Win(Color::Black)));
+    /// assert_eq!(record.decided_result(), Some(PdnResult::Win(Color::White)));
+    /// ```
+    pub fn decided_result(&self) -> Option<PdnResult> {
+        match self.game.outcome() {
+            Some(Outcome::Win { winner, .. }) => Some(PdnResult::Win(winner)),
+            _ => self.result,
+        }
+    }
+
     /// The record's tags as [`export_pdn`] writes them.
     pub fn pdn_tags(&self) -> PdnTags {
         let tag = |name: &str| self.tag(name).map(str::to_string);

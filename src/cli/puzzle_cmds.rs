@@ -150,7 +150,11 @@ fn verify_cmd(args: VerifyArgs) -> ExitCode {
                 "{} also win{} at depth {}, and /move would refuse {}",
                 moves
                     .iter()
-                    .map(|m| p.position.move_notation(m))
+                    .map(|(ply, m)| format!(
+                        "{} (the solver's move {})",
+                        p.position_at(*ply).move_notation(m),
+                        ply / 2 + 1
+                    ))
                     .collect::<Vec<_>>()
                     .join(", "),
                 if moves.len() == 1 { "s" } else { "" },

@@ -43,9 +43,9 @@ pub const VERIFY_DEPTH: u32 = 9;
 /// checked at.
 pub const JUDGE_DEPTH: u32 = VERIFY_DEPTH;
 
-/// How far past [`JUDGE_DEPTH`] a set's check looks for a winning first move the judge would
-/// refuse ([`refused_winners`]): a puzzle with one tells a solver who found a win that it is
-/// wrong, so the check retires it.
+/// How far past [`JUDGE_DEPTH`] a set's check looks for a winning move the judge would refuse
+/// at one of the solver's turns ([`refused_winners`]): a puzzle with one tells a solver who
+/// found a win that it is wrong, so the check retires it.
 pub const DEEPER_DEPTH: u32 = JUDGE_DEPTH + 2;
 
 /// One puzzle of a shipped set.
@@ -90,6 +90,19 @@ impl Puzzle {
                 text
             })
             .collect()
+    }
+
+    /// The position after the first `ply` moves of the line (the whole line if it is
+    /// shorter).
+    pub fn position_at(&self, ply: usize) -> Position {
+        self.line[..ply.min(self.line.len())]
+            .iter()
+            .fold(self.position, |p, m| p.apply(m))
+    }
+
+    /// The plies of the line where the solver is to move: 0, 2, 4…
+    pub fn solver_plies(&self) -> impl Iterator<Item = usize> {
+        (0..self.line.len()).step_by(2)
     }
 
     /// A starting strength for the puzzle's rating, from its difficulty.
@@ -269,9 +282,7 @@ pub fn wins_too(
     depth: u32,
     tables: &EndgameTables,
 ) -> bool {
-    let pos = puzzle.line[..ply.min(puzzle.line.len())]
-        .iter()
-        .fold(puzzle.position, |p, m| p.apply(m));
+    let pos = puzzle.position_at(ply);
     if pos.side_to_move() != puzzle.solver() || !pos.legal_moves().contains(mv) {
         return false;
     }
@@ -398,14 +409,15 @@ pub enum Recheck {
     NewLine(Vec<Move>),
     /// The first move is no longer the only winning one: no move wins, or several do.
     Gone,
-    /// The first move wins alone at the check's depth, but a deeper search finds these other
-    /// first moves winning too, and `/move`'s judge would call them wrong.
-    Refused(Vec<Move>),
+    /// The first move wins alone at the check's depth, but at these turns of the line (the
+    /// ply, the move) a deeper search finds another move winning too, and `/move`'s judge
+    /// would call it wrong.
+    Refused(Vec<(usize, Move)>),
 }
 
 /// Checks `puzzle` again at `depth`, as [`solve`] checked it when it was found; then, when
 /// its first move still wins alone and `deeper` is given, looks at that depth for a winning
-/// first move the judge would refuse ([`refused_winners`]). Positions the process's endgame
+/// move the judge would refuse at any of the solver's turns ([`refused_winners`]). Positions the process's endgame
 /// tables hold are judged by them.
 pub fn recheck(puzzle: &Puzzle, depth: u32, deeper: Option<u32>) -> Recheck {
     let tables = EndgameTables::global();
@@ -420,21 +432,25 @@ pub fn recheck(puzzle: &Puzzle, depth: u32, deeper: Option<u32>) -> Recheck {
     }
 }
 
-/// The first moves of `puzzle`, other than its line's, that win at `depth` (by
-/// [`wins_too`]'s rule) and that `/move`'s judge — the same rule at [`JUDGE_DEPTH`] —
-/// refuses: a solver playing one would be told a winning move is wrong. Where the endgame
-/// tables hold the position both answer with the tables' verdict, so none is refused.
-pub fn refused_winners(puzzle: &Puzzle, depth: u32, tables: &EndgameTables) -> Vec<Move> {
-    let first = puzzle.line.first();
-    puzzle
-        .position
-        .legal_moves()
-        .iter()
-        .filter(|mv| Some(*mv) != first)
-        .filter(|mv| wins_too(puzzle, 0, mv, depth, tables))
-        .filter(|mv| !wins_too(puzzle, 0, mv, JUDGE_DEPTH, tables))
-        .copied()
-        .collect()
+/// The moves of `puzzle` at the solver's turns (the ply of the line, the move), other than
+/// the line's, that win at `depth` (by [`wins_too`]'s rule) and that `/move`'s judge — the
+/// same rule at [`JUDGE_DEPTH`] — refuses: a solver playing one would be told a winning move
+/// is wrong, at the first turn or any later one. Where the endgame tables hold the position
+/// both answer with the tables' verdict, so none is refused.
+pub fn refused_winners(puzzle: &Puzzle, depth: u32, tables: &EndgameTables) -> Vec<(usize, Move)> {
+    let mut refused = Vec::new();
+    for ply in puzzle.solver_plies() {
+        let line_move = puzzle.line[ply];
+        for mv in puzzle.position_at(ply).legal_moves().iter() {
+            if *mv != line_move
+                && wins_too(puzzle, ply, mv, depth, tables)
+                && !wins_too(puzzle, ply, mv, JUDGE_DEPTH, tables)
+            {
+                refused.push((ply, *mv));
+            }
+        }
+    }
+    refused
 }
 
 /// The shortest prefix of `full` (the expected line from `pos`) that ends with the solver's

@@ -89,7 +89,8 @@ fn build(a: BuildArgs) -> Result<(), String> {
                 Ok(r) => {
                     builder.add(
                         &r.game,
-                        r.result.unwrap_or(crate::engine::PdnResult::Unfinished),
+                        r.decided_result()
+                            .unwrap_or(crate::engine::PdnResult::Unfinished),
                     );
                 }
                 Err(_) => refused += 1,

@@ -9,8 +9,8 @@
 use super::fail;
 use crate::app::i18n::{self, Lang};
 use crate::engine::{
-    pdn_text, read_pdn, read_pdn_by_game_type, variant_of_game_type, PdnReader, PdnRecord,
-    PdnRefusal, Variant,
+    pdn_text, read_pdn, read_pdn_by_game_type, variant_of_game_type, Color, PdnReader, PdnRecord,
+    PdnRefusal, PdnResult, Variant,
 };
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -200,6 +200,8 @@ pub fn check(a: CheckArgs) -> ExitCode {
     let (mut read, mut replayed) = (0usize, 0usize);
     let mut refused = Vec::new();
     let mut unclaimed = Vec::new();
+    // Games whose stated result the board contradicts: (number, stated, the board's).
+    let mut contradicted = Vec::new();
     let mut read_as_tally = ReadAs::default();
     for game in games(&text, a.variant) {
         read += 1;
@@ -209,6 +211,11 @@ pub fn check(a: CheckArgs) -> ExitCode {
                 read_as_tally.add(Some(record.game.variant()));
                 if let Some((ply, reason)) = record.game.unclaimed_draw() {
                     unclaimed.push((record.number, ply, reason, record.game.ply() > ply));
+                }
+                if let (Some(stated), Some(board)) = (record.result, record.decided_result()) {
+                    if stated != board {
+                        contradicted.push((record.number, stated, board));
+                    }
                 }
             }
             Err(r) => {
@@ -254,11 +261,29 @@ pub fn check(a: CheckArgs) -> ExitCode {
                 "replayed": replayed,
                 "refused": refused,
                 "unclaimed_draws": unclaimed,
+                "contradicted_results": contradicted
+                    .iter()
+                    .map(|(game, stated, board)| json!({
+                        "game": game,
+                        "stated": result_words(*stated),
+                        "board": result_words(*board),
+                    }))
+                    .collect::<Vec<_>>(),
             })
         );
     } else {
         for r in &refused {
             outln!("{}", refusal_line(r));
+        }
+        for (game, stated, board) in &contradicted {
+            outln!(
+                "game {game}: the record says {}, the board {}",
+                result_words(*stated),
+                result_words(*board)
+            );
+        }
+        if !contradicted.is_empty() {
+            outln!("{}", CONTRADICTED_HINT);
         }
         outln!(
             "read {read}{}, replayed {replayed}, refused {}",
@@ -273,6 +298,23 @@ pub fn check(a: CheckArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)
+    }
+}
+
+/// Why a record's result and its board disagree, most often: an English "1-0" read as the
+/// checkers archives write it, in a file whose program wrote White's score first.
+const CONTRADICTED_HINT: &str =
+    "note: in English draughts \"1-0\" is read as the checkers archives \
+     write it, Black (the first player) winning; some programs write White's score first. Where \
+     the board decides a game, review, replay and book build follow the board";
+
+/// "White won", "Black won", "a draw", "no result".
+fn result_words(r: PdnResult) -> &'static str {
+    match r {
+        PdnResult::Win(Color::White) => "White won",
+        PdnResult::Win(Color::Black) => "Black won",
+        PdnResult::Draw => "a draw",
+        PdnResult::Unfinished => "no result",
     }
 }
 

@@ -330,4 +330,15 @@ fn review_all_takes_the_loser_from_the_board_where_the_game_ended_on_it() {
         lines.contains(&"decided games: 1, the loser's mistake or blunder named in 1 (100%)"),
         "{out}"
     );
+    // `pdn check` says where a record's result and its board disagree.
+    let checked = ok(&["pdn", "check", &pdn]);
+    assert!(
+        checked.contains("game 1: the record says Black won, the board White won"),
+        "{checked}"
+    );
+    let json: Value = serde_json::from_str(&ok(&["pdn", "check", &pdn, "--json"])).expect("JSON");
+    assert_eq!(
+        json["contradicted_results"],
+        serde_json::json!([{"game": 1, "stated": "Black won", "board": "White won"}])
+    );
 }

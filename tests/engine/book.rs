@@ -310,7 +310,7 @@ fn the_embedded_book_is_the_archives_rebuilt() {
     let mut b = BookBuilder::new(Variant::English, book::ENGLISH_PLIES);
     for text in [&oca, &tinsley] {
         for r in read_pdn(text, Variant::English).flatten() {
-            b.add(&r.game, r.result.unwrap_or(PdnResult::Unfinished));
+            b.add(&r.game, r.decided_result().unwrap_or(PdnResult::Unfinished));
         }
     }
     let rebuilt = b.finish(book::ENGLISH_MIN_GAMES);

@@ -92,56 +92,47 @@ fn a_fixed_sample_is_still_unique_at_the_verifying_depth() {
     }
 }
 
+/// The moves `refused_winners` finds in `puzzle` without tables at the default deeper depth, as (ply
+/// of the line, notation).
+fn refused_in(puzzle: &Puzzle) -> Vec<(usize, String)> {
+    use damas::ai::puzzles::{refused_winners, DEEPER_DEPTH};
+    refused_winners(puzzle, DEEPER_DEPTH, &EndgameTables::none())
+        .iter()
+        .map(|(ply, m)| (*ply, puzzle.position_at(*ply).move_notation(m)))
+        .collect()
+}
+
 /// Every winning move is accepted: a puzzle where a search deeper than `/move`'s judge finds a
 /// second winning move, at the first turn or a later one, that the judge refuses (a solver who
 /// found a win would be told it is wrong) is found by `refused_winners`, which the sets' check
-/// uses to retire it.
-/// English #481, retired for it: without tables 14-10 wins too at depth 11, where the judge
-/// at depth 9 sees only the line's 14-18. A fixed sample of each shipped set has no such move.
+/// uses to retire it. English #481, retired for it: without tables 14-10 wins too at depth 11,
+/// where the judge at depth 9 sees only the line's 14-18; Spanish #572: at the solver's second
+/// turn 22x15 wins too, where the judge sees only the line's 11x4. A fixed sample of each
+/// shipped set has no such move.
 #[test]
 fn no_shipped_puzzle_refuses_a_move_a_deeper_search_calls_winning() {
-    use damas::ai::puzzles::{refused_winners, DEEPER_DEPTH};
-    let none = EndgameTables::none();
-    let retired = parse_set(
+    let first_turn = parse_set(
         Variant::English,
         "481\tB:W29,K11,K15:B8,K14,K22\t14-18 11x4 18x11 4-8 11x4\t3\n",
     )
     .expect("a puzzle");
-    let refused: Vec<(usize, String)> = refused_winners(&retired[0], DEEPER_DEPTH, &none)
-        .iter()
-        .map(|(ply, m)| (*ply, retired[0].position_at(*ply).move_notation(m)))
-        .collect();
-    assert_eq!(refused, [(0, "14-10".to_string())]);
-    // Spanish #572, retired for it: at the solver's second turn 22x15 wins too at depth 11,
-    // where the judge sees only the line's 11x4.
-    let later = parse_set(
+    assert_eq!(refused_in(&first_turn[0]), [(0, "14-10".to_string())]);
+    let later_turn = parse_set(
         Variant::Spanish,
         "572\tB:W1-3,5,7,10,13:B14,15,22,25,26,28,30,32\t15-11 10x19 11x4 19-23 28x19\t3\n",
     )
     .expect("a puzzle");
-    let refused: Vec<(usize, String)> = refused_winners(&later[0], DEEPER_DEPTH, &none)
-        .iter()
-        .map(|(ply, m)| (*ply, later[0].position_at(*ply).move_notation(m)))
-        .collect();
-    assert_eq!(refused, [(2, "22x15".to_string())]);
+    assert_eq!(refused_in(&later_turn[0]), [(2, "22x15".to_string())]);
     for variant in SETS {
         let set = shipped(variant);
         let step = (set.len() / 8).max(1);
         for p in set.iter().step_by(step).take(8) {
-            let refused = refused_winners(p, DEEPER_DEPTH, &none);
+            let refused = refused_in(p);
             assert!(
                 refused.is_empty(),
-                "{variant} #{} ({}): {} win too",
+                "{variant} #{} ({}): {refused:?} win too",
                 p.id,
                 p.position.fen(),
-                refused
-                    .iter()
-                    .map(|(ply, m)| format!(
-                        "{} at ply {ply}",
-                        p.position_at(*ply).move_notation(m)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
             );
         }
     }

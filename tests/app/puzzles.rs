@@ -92,8 +92,8 @@ fn a_fixed_sample_is_still_unique_at_the_verifying_depth() {
     }
 }
 
-/// The moves `refused_winners` finds in `puzzle` without tables at the default deeper depth, as (ply
-/// of the line, notation).
+/// The moves `refused_winners` finds in `puzzle` without tables at the default deeper depth,
+/// as (ply of the line, notation).
 fn refused_in(puzzle: &Puzzle) -> Vec<(usize, String)> {
     use damas::ai::puzzles::{refused_winners, DEEPER_DEPTH};
     refused_winners(puzzle, DEEPER_DEPTH, &EndgameTables::none())

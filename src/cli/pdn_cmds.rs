@@ -202,6 +202,7 @@ pub fn check(a: CheckArgs) -> ExitCode {
     let mut unclaimed = Vec::new();
     // Games whose stated result the board contradicts: (number, stated, the board's).
     let mut contradicted = Vec::new();
+    let mut english_contradicted = false;
     let mut read_as_tally = ReadAs::default();
     for game in games(&text, a.variant) {
         read += 1;
@@ -212,9 +213,12 @@ pub fn check(a: CheckArgs) -> ExitCode {
                 if let Some((ply, reason)) = record.game.unclaimed_draw() {
                     unclaimed.push((record.number, ply, reason, record.game.ply() > ply));
                 }
-                if let (Some(stated), Some(board)) = (record.result, record.decided_result()) {
+                // A record without a result ("*") contradicts nothing.
+                let stated = record.result.filter(|r| *r != PdnResult::Unfinished);
+                if let (Some(stated), Some(board)) = (stated, record.decided_result()) {
                     if stated != board {
                         contradicted.push((record.number, stated, board));
+                        english_contradicted |= record.game.variant() == Variant::English;
                     }
                 }
             }
@@ -282,7 +286,7 @@ pub fn check(a: CheckArgs) -> ExitCode {
                 result_words(*board)
             );
         }
-        if !contradicted.is_empty() {
+        if english_contradicted {
             outln!("{}", CONTRADICTED_HINT);
         }
         outln!(
@@ -301,7 +305,7 @@ pub fn check(a: CheckArgs) -> ExitCode {
     }
 }
 
-/// Why a record's result and its board disagree, most often: an English "1-0" read as the
+/// Why an English record's result and its board disagree, most often: its "1-0" read as the
 /// checkers archives write it, in a file whose program wrote White's score first.
 const CONTRADICTED_HINT: &str =
     "note: in English draughts \"1-0\" is read as the checkers archives \

@@ -341,4 +341,12 @@ fn review_all_takes_the_loser_from_the_board_where_the_game_ended_on_it() {
         json["contradicted_results"],
         serde_json::json!([{"game": 1, "stated": "Black won", "board": "White won"}])
     );
+    // A record without a result contradicts nothing.
+    let open = write(
+        dir.path(),
+        "open.pdn",
+        &WHITE_FIRST_RESULT.replace("1-0", "*"),
+    );
+    let checked = ok(&["pdn", "check", &open]);
+    assert!(!checked.contains("the record says"), "{checked}");
 }

@@ -417,8 +417,8 @@ pub enum Recheck {
 
 /// Checks `puzzle` again at `depth`, as [`solve`] checked it when it was found; then, when
 /// its first move still wins alone and `deeper` is given, looks at that depth for a winning
-/// move the judge would refuse at any of the solver's turns ([`refused_winners`]). Positions the process's endgame
-/// tables hold are judged by them.
+/// move the judge would refuse at any of the solver's turns ([`refused_winners`]). Positions
+/// the process's endgame tables hold are judged by them.
 pub fn recheck(puzzle: &Puzzle, depth: u32, deeper: Option<u32>) -> Recheck {
     let tables = EndgameTables::global();
     let result = match solve_with(&puzzle.position, depth, tables) {

@@ -600,7 +600,7 @@ mod tests {
     #[test]
     fn the_fit_learns_what_decides_the_games() {
         let mut samples = Samples::default();
-        for seed in 0..60u64 {
+        for seed in 0..100u64 {
             let game = self_play_game(
                 &SelfPlay {
                     variant: Variant::English,

@@ -7,6 +7,8 @@ use crate::support::bot::*;
 use crate::support::stand_in::*;
 use damas::engine::{Game, Variant};
 use serde_json::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A stand-in that, like Discord, refuses an interaction answered after 3 s.
@@ -420,9 +422,22 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     let dir = tempfile::tempdir().unwrap();
     let standin = strict_standin().await;
     let mut config = bot_config(&standin, &dir.path().join("db"));
-    config.settings.move_time = Duration::from_secs(2);
-    config.settings.challenge_ttl = Duration::from_secs(1);
-    let (bot, app) = start_bot_app(&standin, config.clone(), |app| app).await;
+    // The app's clock is the test's: each limit is passed by moving it, so a sweep the busy
+    // machine delays cannot run past the reminder into the loss.
+    config.settings.move_time = Duration::from_secs(60);
+    config.settings.challenge_ttl = Duration::from_secs(60);
+    let clock = Arc::new(AtomicU64::new(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64,
+    ));
+    let advance = |ms: u64| clock.fetch_add(ms, Ordering::SeqCst);
+    let (bot, app) = start_bot_app(&standin, config.clone(), |app| {
+        let clock = Arc::clone(&clock);
+        app.with_clock(move || clock.load(Ordering::SeqCst))
+    })
+    .await;
     standin.commands_put().await;
     let handler = damas::discord::router::Handler::new(app.clone(), &config);
     let sweeper = tokio::spawn(damas::discord::sweep_every(
@@ -433,12 +448,13 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     let alice = TestUser::random("alice");
     let bob = TestUser::random("bob");
 
-    // A challenge nobody answers: after 1 s its message says so and loses its buttons.
+    // A challenge nobody answers: past its time its message says so and loses its buttons.
     let place = Place::guild(GUILD, snowflake());
     let sent = standin
         .send_slash(&alice, place, Slash::challenge(&bob))
         .await;
     standin.callback(&sent).await;
+    advance(61_000);
     let challenge = standin.original_message(&sent);
     let id: u64 = challenge["id"].as_str().unwrap().parse().unwrap();
     let edit = standin
@@ -466,6 +482,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         )
         .await;
     standin.callback(&click).await;
+    advance(31_000);
     let reminder = standin.channel_post(place.channel).await;
     assert_says(&reminder, "lose on time");
     assert!(reminder.content().contains(&format!("<@{}>", alice.id)));
@@ -473,6 +490,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         reminder.body()["allowed_mentions"]["users"],
         serde_json::json!([alice.id.to_string()])
     );
+    advance(30_000);
     let lost = standin.channel_post(place.channel).await;
     assert_says(&lost, "ran out of time");
     assert!(lost.file("board.png").is_some(), "the final board");

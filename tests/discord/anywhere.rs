@@ -278,7 +278,6 @@ async fn a_server_command_outside_a_server_says_it_needs_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
     use damas::app::{App, Settings};
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
     let dir = tempfile::tempdir().unwrap();
     let standin = StandIn::start().await;
@@ -287,11 +286,7 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
     // are each seen by the sweeper however busy the machine is. On the wall clock a sweep
     // late by the gap between them showed the loss alone.
     config.settings.move_time = Duration::from_secs(60);
-    let start = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64;
-    let clock = Arc::new(AtomicU64::new(start));
+    let clock = TestClock::new();
     let store = open_store(&config.db_path).await;
     let app = App::new(
         store,
@@ -301,11 +296,8 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
             search_memory_mb: 32,
             ..Settings::default()
         },
-    )
-    .with_clock({
-        let clock = Arc::clone(&clock);
-        move || clock.load(Ordering::SeqCst)
-    });
+    );
+    let app = clock.drive(app);
     // The sweeper shares the handler of the interactions, as `damas bot` runs them: it knows
     // which channels take answers only.
     let handler = Arc::new(damas::discord::router::Handler::new(app.clone(), &config));
@@ -336,7 +328,7 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
         .await;
     standin.callback(&click).await;
     // Half her time gone: the sweeper reminds her (held, nothing can be posted here).
-    clock.store(start + 31_000, Ordering::SeqCst);
+    clock.advance(31_000);
     let reminded = |app: &App| {
         app.store()
             .active_game(place.channel)
@@ -351,7 +343,7 @@ async fn a_reminder_and_a_loss_on_time_in_a_group_dm_follow_the_next_request() {
     }
     assert!(reminded(&app), "the sweeper never reminded alice");
     // All of it gone: she loses on time.
-    clock.store(start + 61_000, Ordering::SeqCst);
+    clock.advance(30_000);
     for _ in 0..150 {
         if app.store().active_game(place.channel).unwrap().is_none() {
             break;

@@ -7,8 +7,6 @@ use crate::support::bot::*;
 use crate::support::stand_in::*;
 use damas::engine::{Game, Variant};
 use serde_json::Value;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// A stand-in that, like Discord, refuses an interaction answered after 3 s.
@@ -426,18 +424,8 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
     // machine delays cannot run past the reminder into the loss.
     config.settings.move_time = Duration::from_secs(60);
     config.settings.challenge_ttl = Duration::from_secs(60);
-    let clock = Arc::new(AtomicU64::new(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis() as u64,
-    ));
-    let advance = |ms: u64| clock.fetch_add(ms, Ordering::SeqCst);
-    let (bot, app) = start_bot_app(&standin, config.clone(), |app| {
-        let clock = Arc::clone(&clock);
-        app.with_clock(move || clock.load(Ordering::SeqCst))
-    })
-    .await;
+    let clock = TestClock::new();
+    let (bot, app) = start_bot_app(&standin, config.clone(), |app| clock.drive(app)).await;
     standin.commands_put().await;
     let handler = damas::discord::router::Handler::new(app.clone(), &config);
     let sweeper = tokio::spawn(damas::discord::sweep_every(
@@ -454,7 +442,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         .send_slash(&alice, place, Slash::challenge(&bob))
         .await;
     standin.callback(&sent).await;
-    advance(61_000);
+    clock.advance(61_000);
     let challenge = standin.original_message(&sent);
     let id: u64 = challenge["id"].as_str().unwrap().parse().unwrap();
     let edit = standin
@@ -482,7 +470,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         )
         .await;
     standin.callback(&click).await;
-    advance(31_000);
+    clock.advance(31_000);
     let reminder = standin.channel_post(place.channel).await;
     assert_says(&reminder, "lose on time");
     assert!(reminder.content().contains(&format!("<@{}>", alice.id)));
@@ -490,7 +478,7 @@ async fn time_limits_close_challenges_end_games_and_deleted_channels_cancel() {
         reminder.body()["allowed_mentions"]["users"],
         serde_json::json!([alice.id.to_string()])
     );
-    advance(30_000);
+    clock.advance(30_000);
     let lost = standin.channel_post(place.channel).await;
     assert_says(&lost, "ran out of time");
     assert!(lost.file("board.png").is_some(), "the final board");

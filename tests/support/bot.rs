@@ -507,3 +507,30 @@ pub fn metric(scrape: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> 
     }
     found
 }
+
+/// A clock the test moves: given to the app ([`TestClock::drive`]), it makes time limits pass
+/// when the test says, however late a sweep runs on a busy machine. It starts at the wall
+/// clock's now, so what the store records looks like any day's.
+#[derive(Clone)]
+pub struct TestClock(Arc<std::sync::atomic::AtomicU64>);
+
+impl TestClock {
+    pub fn new() -> TestClock {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("the clock is after 1970")
+            .as_millis() as u64;
+        TestClock(Arc::new(std::sync::atomic::AtomicU64::new(now)))
+    }
+
+    /// `app` on this clock.
+    pub fn drive(&self, app: App) -> App {
+        let clock = self.0.clone();
+        app.with_clock(move || clock.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    /// Moves the clock `ms` milliseconds on.
+    pub fn advance(&self, ms: u64) {
+        self.0.fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
+    }
+}

@@ -147,7 +147,7 @@ fn a_fixed_node_count_gives_the_same_move_on_any_machine() {
         (Variant::Spanish, None, Level::Hard, "10-14", 0, 7),
         (Variant::Spanish, None, Level::Expert, "12-15", -2, 9),
         (Variant::Portuguese, None, Level::Hard, "10-14", 0, 7),
-        (Variant::Portuguese, None, Level::Expert, "10-13", -2, 8),
+        (Variant::Portuguese, None, Level::Expert, "12-15", 6, 8),
         (Variant::English, None, Level::Hard, "11-16", 2, 7),
         (Variant::English, None, Level::Expert, "11-15", -1, 9),
         (
@@ -178,8 +178,8 @@ fn a_fixed_node_count_gives_the_same_move_on_any_machine() {
             Variant::Portuguese,
             Some(spanish_middle),
             Level::Expert,
-            "5-9",
-            103,
+            "6-10",
+            93,
             8,
         ),
         (

@@ -1183,6 +1183,29 @@ mod tests {
         games
     }
 
+    /// Expert, network and all, finds the start balanced, with the last ply the side to
+    /// move's and the other's: the verdict a player meets (a network's static word on the
+    /// start is an extrapolation, see `eval::tests::start_is_balanced_for_both_evaluations`).
+    #[test]
+    fn expert_finds_the_start_balanced_at_odd_and_even_depths() {
+        for variant in Variant::ALL {
+            for depth in [4, 5] {
+                let opts = SearchOptions {
+                    limits: Some(SearchLimits {
+                        time: None,
+                        nodes: None,
+                        depth: Some(depth),
+                    }),
+                    endgame_tables: Some(EndgameTables::none()),
+                    ..SearchOptions::default()
+                };
+                let game = Game::new(variant);
+                let score = best_move(&game, Level::Expert, &opts).expect("moves").score;
+                assert!(score.abs() <= 30, "{variant} at depth {depth}: {score}");
+            }
+        }
+    }
+
     #[test]
     fn late_moves_are_reduced_more_the_deeper_and_later_and_never_into_the_capture_search() {
         for depth in 3..=64 {

@@ -240,6 +240,7 @@ fn score_line(
             ..SearchLimits::default()
         }),
         weights_only: true,
+        without_shallow_cuts: true,
         endgame_tables: tables.cloned(),
         ..SearchOptions::default()
     };

@@ -1,8 +1,10 @@
 //! The alpha-beta search behind every level.
 //!
 //! One searcher, configured per level by a [`Style`]: negamax with principal-variation
-//! search, iterative deepening, and a capture search at the horizon — captures are
-//! mandatory, so a position where one is pending is never judged statically. The game's
+//! search, iterative deepening, late move reductions, shallow cuts (a null-window node that a
+//! search at two fifths of its depth already wins by a margin is cut), and a capture search
+//! at the horizon — captures are mandatory, so a position where one is pending is never
+//! judged statically. The game's
 //! history comes in with the [`Game`], so the search knows which positions would repeat
 //! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
 //! side ahead avoids and the side behind seeks.
@@ -66,6 +68,10 @@ pub struct SearchOptions {
     /// Expert judges with its weights alone, without the network's correction — for the
     /// puzzles, whose margins (a win is 1.5 men over the static score) count material.
     pub weights_only: bool,
+    /// Expert searches without its shallow cuts (every node at its full depth, as before
+    /// they came) — for the puzzles, whose sets were verified at a depth that must keep
+    /// meaning the same tree: a cut made on a shallower look can miss a shot's refutation.
+    pub without_shallow_cuts: bool,
     /// Expert plays a move of the variant's built-in opening book, without searching, when
     /// the book knows the position well ([`BookPolicy::of`] the variant; drawn with `seed`)
     /// and the variant's book is one Expert plays ([`book::played_by_expert`]).
@@ -151,6 +157,9 @@ fn search_on(
     let mut style = Style::of(level);
     if opts.weights_only && style.eval == EvalKind::Rich {
         style.eval = EvalKind::Weights;
+    }
+    if opts.without_shallow_cuts {
+        style.shallow_cuts = false;
     }
     let static_score = |p: &Position| style.eval.score(p);
     // A move chosen without a search (the only one, the book's, a random one): judged by the
@@ -280,6 +289,8 @@ struct Style {
     extend_forced: bool,
     /// Late move reductions: later quiet moves first get a shallower look.
     reductions: bool,
+    /// Cut a node early when a much shallower search already beats its beta by a margin.
+    shallow_cuts: bool,
     /// Probe the endgame tables, at the root and in the tree.
     endgame_table: bool,
 }
@@ -295,6 +306,7 @@ impl Style {
             quiet_ordering: false,
             extend_forced: false,
             reductions: false,
+            shallow_cuts: false,
             endgame_table: false,
         };
         match level {
@@ -316,6 +328,7 @@ impl Style {
                 quiet_ordering: true,
                 extend_forced: true,
                 reductions: true,
+                shallow_cuts: true,
                 endgame_table: true,
                 ..base
             },
@@ -340,6 +353,8 @@ struct Searcher<'a> {
     stop: Option<&'a AtomicBool>,
     hurry: Option<&'a Hurry>,
     aborted: bool,
+    /// Inside a shallow cut's own search, which cuts nothing itself.
+    in_shallow_cut: bool,
     nodes: u64,
     noise_seed: u64,
     table: Option<&'a mut Table>,
@@ -393,6 +408,7 @@ impl<'a> Searcher<'a> {
             stop: opts.stop.as_deref(),
             hurry: opts.hurry.as_ref(),
             aborted: false,
+            in_shallow_cut: false,
             nodes: 0,
             noise_seed,
             table,
@@ -561,6 +577,28 @@ impl<'a> Searcher<'a> {
                         }
                     }
                 }
+            }
+        }
+
+        // A null-window node whose search at two fifths of the depth beats beta by a margin
+        // that grows with the depth is taken to fail high at full depth too (the pruning of
+        // draughts engines, where a null move would meet zugzwang). Never inside such a
+        // search, nor for scores of won or lost games.
+        if self.style.shallow_cuts
+            && !self.in_shallow_cut
+            && !pv_node
+            && depth >= 3
+            && beta.abs() < TABLE_BOUND - SHALLOW_CUT_MARGIN * depth
+        {
+            let raised = beta + SHALLOW_CUT_MARGIN * depth;
+            self.in_shallow_cut = true;
+            let score = self.search(node, depth * 2 / 5, raised - 1, raised, ply);
+            self.in_shallow_cut = false;
+            if self.aborted {
+                return 0;
+            }
+            if score >= raised {
+                return score - SHALLOW_CUT_MARGIN * depth;
             }
         }
 
@@ -975,6 +1013,9 @@ fn reduction(depth: i32, n: usize) -> i32 {
     (r as i32).clamp(1, depth - 2)
 }
 
+/// A shallow cut's margin a ply of the depth it stands for, in hundredths of a man.
+const SHALLOW_CUT_MARGIN: i32 = 5;
+
 const HASH_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 26;
 const KILLER_1: i32 = 1 << 25;
@@ -1204,6 +1245,43 @@ mod tests {
                 assert!(score.abs() <= 30, "{variant} at depth {depth}: {score}");
             }
         }
+    }
+
+    /// The shallow cuts are what let Expert see further on the same nodes: on every test
+    /// position at least as deep, and deeper on the whole by more than a ply a position.
+    #[test]
+    fn shallow_cuts_search_deeper_on_the_same_nodes() {
+        let depth = |game: &Game, without: bool| {
+            let opts = SearchOptions {
+                without_shallow_cuts: without,
+                seed: 5,
+                limits: Some(SearchLimits {
+                    time: None,
+                    nodes: Some(100_000),
+                    depth: None,
+                }),
+                endgame_tables: Some(EndgameTables::none()),
+                ..SearchOptions::default()
+            };
+            best_move(game, Level::Expert, &opts).expect("moves").depth
+        };
+        let games = positions();
+        let (mut with, mut without) = (0, 0);
+        for game in &games {
+            let (a, b) = (depth(game, false), depth(game, true));
+            assert!(
+                a >= b,
+                "{}: {a} with the cuts, {b} without",
+                game.position().fen()
+            );
+            with += a;
+            without += b;
+        }
+        assert!(
+            with > without + games.len() as u32,
+            "{with} plies with the cuts, {without} without, over {} positions",
+            games.len()
+        );
     }
 
     #[test]

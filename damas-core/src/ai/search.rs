@@ -4,10 +4,9 @@
 //! search, iterative deepening, late move reductions, shallow cuts (a null-window node that a
 //! search at two fifths of its depth already wins by a margin is cut), and a capture search
 //! at the horizon — captures are mandatory, so a position where one is pending is never
-//! judged statically. The game's
-//! history comes in with the [`Game`], so the search knows which positions would repeat
-//! and how far the no-progress and three-kings counts have run: a draw scores 0, which the
-//! side ahead avoids and the side behind seeks.
+//! judged statically. The game's history comes in with the [`Game`], so the search knows
+//! which positions would repeat and how far the no-progress and three-kings counts have run:
+//! a draw scores 0, which the side ahead avoids and the side behind seeks.
 
 use super::book::{self, Book, BookPolicy};
 use super::egdb::{EndgameTables, EndgameVerdict};

@@ -1187,18 +1187,25 @@ mod tests {
         );
     }
 
+    /// A search stopped by `nodes` or `depth` alone, without endgame tables.
+    fn limited(nodes: Option<u64>, depth: Option<u32>) -> SearchOptions {
+        SearchOptions {
+            limits: Some(SearchLimits {
+                time: None,
+                nodes,
+                depth,
+            }),
+            endgame_tables: Some(EndgameTables::none()),
+            ..SearchOptions::default()
+        }
+    }
+
     /// Expert on `game` with a clock of `hard`, every node taking `each`, at most `depth`.
     fn on_virtual_clock(game: &Game, hard: Duration, each: Duration, depth: u32) -> SearchResult {
         let opts = SearchOptions {
             seed: 7,
             time: Some(hard),
-            limits: Some(SearchLimits {
-                time: None,
-                nodes: None,
-                depth: Some(depth),
-            }),
-            endgame_tables: Some(EndgameTables::none()),
-            ..SearchOptions::default()
+            ..limited(None, Some(depth))
         };
         search_on(game, Level::Expert, &opts, None, Clock::PerNode(each))
             .expect("the position has moves")
@@ -1230,15 +1237,7 @@ mod tests {
     fn expert_finds_the_start_balanced_at_odd_and_even_depths() {
         for variant in Variant::ALL {
             for depth in [4, 5] {
-                let opts = SearchOptions {
-                    limits: Some(SearchLimits {
-                        time: None,
-                        nodes: None,
-                        depth: Some(depth),
-                    }),
-                    endgame_tables: Some(EndgameTables::none()),
-                    ..SearchOptions::default()
-                };
+                let opts = limited(None, Some(depth));
                 let game = Game::new(variant);
                 let score = best_move(&game, Level::Expert, &opts).expect("moves").score;
                 assert!(score.abs() <= 30, "{variant} at depth {depth}: {score}");
@@ -1254,13 +1253,7 @@ mod tests {
             let opts = SearchOptions {
                 without_shallow_cuts: without,
                 seed: 5,
-                limits: Some(SearchLimits {
-                    time: None,
-                    nodes: Some(100_000),
-                    depth: None,
-                }),
-                endgame_tables: Some(EndgameTables::none()),
-                ..SearchOptions::default()
+                ..limited(Some(100_000), None)
             };
             best_move(game, Level::Expert, &opts).expect("moves").depth
         };

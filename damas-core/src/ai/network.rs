@@ -388,7 +388,9 @@ pub struct QuantizedNetwork {
     /// [`Network::reach`].
     reach: i32,
     hidden_shift: u32,
-    output_shift: u32,
+    /// 2^(hidden_shift + output_shift): what the output layer's sum is divided by to give
+    /// hundredths, the output layer's weights being in 1/2^output_shift.
+    output_divisor: PowerOfTwo,
     /// The vector instructions the sums are made with: the widest this processor has. Every
     /// kind gives the same integers.
     simd: Simd,
@@ -498,7 +500,7 @@ impl QuantizedNetwork {
             b2,
             reach: net.reach,
             hidden_shift,
-            output_shift,
+            output_divisor: PowerOfTwo::new(hidden_shift + output_shift),
             simd: Simd::best(),
         })
     }
@@ -593,7 +595,7 @@ impl QuantizedNetwork {
     #[inline(always)]
     fn output_of_sum(&self, products: i32) -> i32 {
         // Within i32 by the bound `of_network` checked.
-        divide_by_power_of_two(self.b2 + products, self.hidden_shift + self.output_shift)
+        self.output_divisor.divide(self.b2 + products)
     }
 
     /// The correction for `pos`, counted from scratch: the same number the search's
@@ -614,15 +616,34 @@ impl QuantizedNetwork {
     }
 }
 
-/// `x / 2^shift`, truncated towards 0 as `/` is, for `shift` below 31: a shift and an addition
-/// where `/` by a divisor known only at run time is a division instruction, tens of cycles at
-/// every evaluation (measured with `perf record`; docs/BENCHMARKS.md).
-#[inline(always)]
-fn divide_by_power_of_two(x: i32, shift: u32) -> i32 {
-    // A negative `x` is raised by 2^shift - 1 first, so that the shift, which rounds down,
-    // rounds it towards 0. The sum cannot overflow: it only moves a negative number up.
-    let towards_zero = (x >> 31) & ((1 << shift) - 1);
-    (x + towards_zero) >> shift
+/// A division by 2^`shift`, truncated towards 0 as `/` is, for `shift` below 31: a shift and an
+/// addition where `/` by a divisor known only at run time is a division instruction, tens of
+/// cycles at every evaluation (measured with `perf record`; docs/BENCHMARKS.md). Made once per
+/// network, so that an evaluation does not count `2^shift - 1` again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PowerOfTwo {
+    shift: u32,
+    /// `2^shift - 1`.
+    below: i32,
+}
+
+impl PowerOfTwo {
+    fn new(shift: u32) -> PowerOfTwo {
+        debug_assert!(shift < 31);
+        PowerOfTwo {
+            shift,
+            below: (1 << shift) - 1,
+        }
+    }
+
+    /// `x / 2^shift`.
+    #[inline(always)]
+    fn divide(self, x: i32) -> i32 {
+        // A negative `x` is raised by 2^shift - 1 first, so that the shift, which rounds down,
+        // rounds it towards 0. The sum cannot overflow: it only moves a negative number up.
+        let towards_zero = (x >> 31) & self.below;
+        (x + towards_zero) >> self.shift
+    }
 }
 
 #[inline(always)]
@@ -642,6 +663,12 @@ fn sub_row(sums: &mut Sums, row: &Sums) {
 /// A position's pieces as the network's inputs with White to move: for each side a 64-bit
 /// word, its men then its kings, whose bit `n` is input `64 * side + n`.
 type Planes = [u64; 2];
+
+/// Whether the pieces `planes` holds include men (each word's low half).
+#[inline(always)]
+fn has_men_planes(planes: Planes) -> bool {
+    (planes[0] | planes[1]) as u32 != 0
+}
 
 #[inline(always)]
 fn planes(pos: &Position) -> Planes {
@@ -692,21 +719,24 @@ fn output_sum(sums: &Sums, w2: &Sums) -> i32 {
 fn step_path(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
     let net = path.net;
     let v = viewer.index();
-    let accumulators = &mut path.accumulators[..=ply];
-    let planes = &path.planes[..=ply];
-    let made = &mut path.made[..=ply];
-    let from = made[ply][v] as usize;
-    let mut sums = accumulators[from].sums[v];
+    // Plies wrap at the path's length (a power of two), which costs an `and` where a bound
+    // check would cost a comparison and a branch at every node: the search never goes
+    // deeper (`enter` asserts it in tests).
+    let ply = ply % PATH_PLIES;
+    let from = path.plies[ply].made[v] as usize % PATH_PLIES;
+    let mut sums = path.accumulators[from].sums[v];
     if from < ply {
         let parent = ply - 1;
         if from < parent {
-            step_sums(&net.w1, &mut sums, viewer, planes[from], planes[parent]);
-            accumulators[parent].sums[v] = sums;
-            made[parent][v] = parent as u32;
+            let (old, new) = (path.plies[from].planes, path.plies[parent].planes);
+            step_sums(&net.w1, &mut sums, viewer, old, new);
+            path.accumulators[parent].sums[v] = sums;
+            path.plies[parent].made[v] = parent as u8;
         }
-        step_sums(&net.w1, &mut sums, viewer, planes[parent], planes[ply]);
-        accumulators[ply].sums[v] = sums;
-        made[ply][v] = ply as u32;
+        let (old, new) = (path.plies[parent].planes, path.plies[ply].planes);
+        step_sums(&net.w1, &mut sums, viewer, old, new);
+        path.accumulators[ply].sums[v] = sums;
+        path.plies[ply].made[v] = ply as u8;
     }
     output_sum(&sums, &net.w2)
 }
@@ -747,6 +777,22 @@ unsafe fn step_path_avx2(path: &mut PathAccumulators, ply: usize, viewer: Color)
     step_path(path, ply, viewer)
 }
 
+/// How many plies a [`PathAccumulators`] holds: the deepest path a search may follow. A power
+/// of two, so that indexing wraps with an `and`.
+pub const PATH_PLIES: usize = 128;
+const _: () = assert!(PATH_PLIES.is_power_of_two() && PATH_PLIES <= u8::MAX as usize + 1);
+
+/// What the path records at one ply when it is entered: its pieces, and for each side's view
+/// the nearest ply at or above it whose sums of that view are made (ply 0 has both), so that
+/// an evaluation finds where to step from without walking up the plies (a loop of
+/// unpredictable length, measured as a tenth of the time the sums took). Kept together and
+/// small: entering a ply, at every node of the search, is one store.
+#[derive(Clone, Copy)]
+struct PlyRecord {
+    planes: Planes,
+    made: [u8; 2],
+}
+
 /// The network's first layer along a search's current path: the pieces at each ply and, for
 /// each side's view, the sums once an evaluation asked for them. Entering a ply only records
 /// its pieces; an evaluation makes its side's view from the nearest ply above that has it.
@@ -756,47 +802,52 @@ unsafe fn step_path_avx2(path: &mut PathAccumulators, ply: usize, viewer: Color)
 /// every move.
 pub struct PathAccumulators<'a> {
     net: &'a QuantizedNetwork,
-    accumulators: Vec<Accumulator>,
-    planes: Vec<Planes>,
-    /// For each ply and view, the nearest ply at or above it whose sums of that view are made
-    /// (ply 0 has both): kept as the path is entered, so that an evaluation finds where to
-    /// step from without walking up the plies (a loop of unpredictable length, measured as a
-    /// tenth of the time the sums took).
-    made: Vec<[u32; 2]>,
+    /// The network's reach, kept here to spare the leaf a pointer to follow.
+    reach: i32,
+    accumulators: Box<[Accumulator; PATH_PLIES]>,
+    plies: Box<[PlyRecord; PATH_PLIES]>,
     /// The side to move at even plies (the search alternates).
     root_side: Color,
 }
 
 impl<'a> PathAccumulators<'a> {
-    /// A path of up to `plies` plies from `root`, whose sums are counted now.
-    pub fn new(net: &'a QuantizedNetwork, root: &Position, plies: usize) -> PathAccumulators<'a> {
-        let plies = plies.max(1);
-        let mut path = PathAccumulators {
+    /// A path of up to [`PATH_PLIES`] plies from `root`, whose sums are counted now.
+    pub fn new(net: &'a QuantizedNetwork, root: &Position) -> PathAccumulators<'a> {
+        let mut accumulators = Box::new([Accumulator::EMPTY; PATH_PLIES]);
+        accumulators[0] = net.accumulate(root);
+        PathAccumulators {
             net,
-            accumulators: vec![Accumulator::EMPTY; plies],
-            planes: vec![planes(root); plies],
-            made: vec![[0; 2]; plies],
+            reach: net.reach,
+            accumulators,
+            plies: Box::new(
+                [PlyRecord {
+                    planes: planes(root),
+                    made: [0; 2],
+                }; PATH_PLIES],
+            ),
             root_side: root.side_to_move(),
-        };
-        path.accumulators[0] = net.accumulate(root);
-        path
+        }
     }
 
     /// The network's [`Network::reach`].
     #[inline(always)]
     pub fn reach(&self) -> i32 {
-        self.net.reach
+        self.reach
     }
 
-    /// The path now reaches `pos` at `ply` (from 1), a child of the position at `ply - 1`;
-    /// what was recorded at `ply` and below is forgotten.
+    /// The path now reaches `pos` at `ply` (from 1 to [`PATH_PLIES`] - 1), a child of the
+    /// position at `ply - 1`; what was recorded at `ply` and below is forgotten.
     #[inline(always)]
     pub fn enter(&mut self, ply: usize, pos: &Position) {
+        debug_assert!((1..PATH_PLIES).contains(&ply));
         debug_assert_eq!(pos.side_to_move(), self.side_at(ply));
-        self.planes[ply] = planes(pos);
         // The views made above stay made: those of the parent, made later, are recorded at
         // both plies when they are.
-        self.made[ply] = self.made[ply - 1];
+        let made = self.plies[(ply - 1) % PATH_PLIES].made;
+        self.plies[ply % PATH_PLIES] = PlyRecord {
+            planes: planes(pos),
+            made,
+        };
     }
 
     #[inline(always)]
@@ -808,14 +859,12 @@ impl<'a> PathAccumulators<'a> {
         }
     }
 
-    /// The network's correction for the position at `ply` ([`QuantizedNetwork::output`]).
+    /// The network's correction for the position at `ply` ([`QuantizedNetwork::output`]),
+    /// which has men: kings-only endings get none, and the search knows it has men before it
+    /// asks.
     #[inline]
     pub fn correction(&mut self, ply: usize) -> i32 {
-        let [white, black] = self.planes[ply];
-        // The men are each word's low half.
-        if (white | black) as u32 == 0 {
-            return 0;
-        }
+        debug_assert!(has_men_planes(self.plies[ply % PATH_PLIES].planes));
         let products = self.step_to(ply, self.side_at(ply));
         self.net.output_of_sum(products)
     }
@@ -838,9 +887,9 @@ impl<'a> PathAccumulators<'a> {
         let viewer = self.side_at(ply);
         self.step_to(ply, viewer);
         let v = viewer.index();
-        self.planes[ply] == planes(pos)
+        self.plies[ply % PATH_PLIES].planes == planes(pos)
             && viewer == pos.side_to_move()
-            && self.accumulators[ply].sums[v] == self.net.accumulate(pos).sums[v]
+            && self.accumulators[ply % PATH_PLIES].sums[v] == self.net.accumulate(pos).sums[v]
     }
 }
 
@@ -1247,7 +1296,7 @@ mod tests {
                     // A walk through a tree: down by a random legal move, now and then back
                     // up to a random ply, evaluating one position in two.
                     let mut line = vec![Position::start(variant)];
-                    let mut path = PathAccumulators::new(&net, &line[0], 64);
+                    let mut path = PathAccumulators::new(&net, &line[0]);
                     for _ in 0..400 {
                         let here = *line.last().unwrap_or(&line[0]);
                         let moves = here.legal_moves();
@@ -1263,8 +1312,14 @@ mod tests {
                         if rng.gen_bool(0.5) {
                             let ply = line.len() - 1;
                             let pos = &line[ply];
+                            // The path is asked only where there are men, as the search asks.
+                            let stepped = if has_men(pos) {
+                                path.correction(ply)
+                            } else {
+                                0
+                            };
                             assert_eq!(
-                                path.correction(ply),
+                                stepped,
                                 net.correction(pos),
                                 "{variant}, {simd:?}: {}",
                                 pos.fen()
@@ -1343,7 +1398,7 @@ mod tests {
             ];
             let random = (0..2_000).map(|_| rng.gen::<i32>() >> rng.gen_range(0..31));
             for x in edges.into_iter().chain(random) {
-                assert_eq!(divide_by_power_of_two(x, shift), x / d, "{x} / 2^{shift}");
+                assert_eq!(PowerOfTwo::new(shift).divide(x), x / d, "{x} / 2^{shift}");
             }
         }
     }

@@ -13,7 +13,7 @@ use super::egdb::{EndgameTables, EndgameVerdict};
 use super::eval;
 use super::hash::{self, Bound, Table};
 use super::level::{Level, SearchLimits};
-use super::network::{PathAccumulators, QuantizedNetwork};
+use super::network::{PathAccumulators, QuantizedNetwork, PATH_PLIES};
 use crate::engine::{Color, DrawCounters, Game, Move, MoveList, Position, Square, Variant};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -32,8 +32,9 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// longer, so it ranks below any win the search sees to the end).
 pub const TABLE_BOUND: i32 = MATE_BOUND - 1_000;
 const INFINITY: i32 = MATE + 1;
-/// Deepest path the search follows, captures and extensions included.
-const MAX_PLY: usize = 128;
+/// Deepest path the search follows, captures and extensions included: as deep as the
+/// network's path goes.
+const MAX_PLY: usize = PATH_PLIES;
 /// Deepest nominal iteration.
 const MAX_DEPTH: u32 = 64;
 /// How often (in nodes) the clock and the stop flag are read.
@@ -397,7 +398,7 @@ impl<'a> Searcher<'a> {
             EvalKind::Rich => QuantizedNetwork::of(pos.variant()),
             EvalKind::Basic | EvalKind::Weights => None,
         }
-        .map(|net| PathAccumulators::new(net, &pos, MAX_PLY));
+        .map(|net| PathAccumulators::new(net, &pos));
         Searcher {
             variant: pos.variant(),
             style,
@@ -811,11 +812,10 @@ impl<'a> Searcher<'a> {
                     return self.with_noise(weighted, key);
                 };
                 // Kings-only endings get no correction: their score is exact without it.
-                let has_men = (pos.men(Color::White).0 | pos.men(Color::Black).0) != 0;
-                let reach = path.reach();
-                if let Some(bound) =
-                    beyond_the_network(weighted, alpha, beta, reach).filter(|_| has_men)
-                {
+                if (pos.men(Color::White).0 | pos.men(Color::Black).0) == 0 {
+                    return self.with_noise(weighted, key);
+                }
+                if let Some(bound) = beyond_the_network(weighted, alpha, beta, path.reach()) {
                     return self.with_noise(bound, key);
                 }
                 let correction = path.correction(ply);

@@ -786,7 +786,7 @@ const _: () = assert!(PATH_PLIES.is_power_of_two() && PATH_PLIES <= u8::MAX as u
 /// the nearest ply at or above it whose sums of that view are made (ply 0 has both), so that
 /// an evaluation finds where to step from without walking up the plies (a loop of
 /// unpredictable length, measured as a tenth of the time the sums took). Kept together and
-/// small: entering a ply, at every node of the search, is one store.
+/// small: entering a ply, at every node of the search, writes one record.
 #[derive(Clone, Copy)]
 struct PlyRecord {
     planes: Planes,

@@ -33,8 +33,13 @@ use std::sync::OnceLock;
 pub const INPUTS: usize = 128;
 
 /// The widest hidden layer a network file may have: the evaluation keeps it on the stack, and
-/// wider layers cost nodes a second that 64 units already feel (docs/BENCHMARKS.md).
-pub const MAX_HIDDEN: usize = 64;
+/// wider layers cost nodes a second (docs/BENCHMARKS.md).
+pub const MAX_HIDDEN: usize = 128;
+
+/// How many of the [`MAX_HIDDEN`] units the search's sums step for a network: its hidden size
+/// rounded up to one of these (the units past it are 0), so that a network of 64 units costs
+/// what it did before wider ones could be read.
+const LANES: [usize; 2] = [64, MAX_HIDDEN];
 
 /// The committed networks (`damas tune network` writes them).
 pub const NETWORK_FILE: &str = include_str!("../../../data/eval-network.txt");
@@ -394,6 +399,8 @@ pub struct QuantizedNetwork {
     /// The vector instructions the sums are made with: the widest this processor has. Every
     /// kind gives the same integers.
     simd: Simd,
+    /// How many units the search steps ([`LANES`]).
+    lanes: usize,
 }
 
 /// Which vector instructions step the sums and sum the output layer: the same code, compiled
@@ -502,6 +509,7 @@ impl QuantizedNetwork {
             hidden_shift,
             output_divisor: PowerOfTwo::new(hidden_shift + output_shift),
             simd: Simd::best(),
+            lanes: LANES.into_iter().find(|&l| n <= l).unwrap_or(MAX_HIDDEN),
         })
     }
 
@@ -647,17 +655,30 @@ impl PowerOfTwo {
 }
 
 #[inline(always)]
-fn add_row(sums: &mut Sums, row: &Sums) {
-    for (x, w) in sums.iter_mut().zip(row) {
+fn add_row<const H: usize>(sums: &mut [i16; H], row: &Sums) {
+    for (x, w) in sums.iter_mut().zip(first::<H>(row)) {
         *x = x.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
-fn sub_row(sums: &mut Sums, row: &Sums) {
-    for (x, w) in sums.iter_mut().zip(row) {
+fn sub_row<const H: usize>(sums: &mut [i16; H], row: &Sums) {
+    for (x, w) in sums.iter_mut().zip(first::<H>(row)) {
         *x = x.wrapping_sub(*w);
     }
+}
+
+/// The first `H` units of `sums` (`H` is one of [`LANES`]).
+#[inline(always)]
+fn first<const H: usize>(sums: &Sums) -> &[i16; H] {
+    sums.first_chunk::<H>()
+        .expect("no more lanes than MAX_HIDDEN")
+}
+
+#[inline(always)]
+fn first_mut<const H: usize>(sums: &mut Sums) -> &mut [i16; H] {
+    sums.first_chunk_mut::<H>()
+        .expect("no more lanes than MAX_HIDDEN")
 }
 
 /// A position's pieces as the network's inputs with White to move: for each side a 64-bit
@@ -681,7 +702,13 @@ fn planes(pos: &Position) -> Planes {
 /// Black to move sees the other side's pieces, the board turned: input `plane * 32 + i` is its
 /// `(plane ^ 2) * 32 + (31 - i)`, which is the input XOR 0b101_1111.
 #[inline(always)]
-fn step_sums(w1: &[Row; INPUTS], sums: &mut Sums, viewer: Color, before: Planes, after: Planes) {
+fn step_sums<const H: usize>(
+    w1: &[Row; INPUTS],
+    sums: &mut [i16; H],
+    viewer: Color,
+    before: Planes,
+    after: Planes,
+) {
     let turn = match viewer {
         Color::White => 0,
         Color::Black => 0b101_1111,
@@ -701,9 +728,9 @@ fn step_sums(w1: &[Row; INPUTS], sums: &mut Sums, viewer: Color, before: Planes,
 
 /// The output layer's sum of products, before its bias: the rectified sums times the weights.
 #[inline(always)]
-fn output_sum(sums: &Sums, w2: &Sums) -> i32 {
+fn output_sum<const H: usize>(sums: &[i16; H], w2: &Sums) -> i32 {
     let mut total = 0i32;
-    for (&x, &w) in sums.iter().zip(w2) {
+    for (&x, &w) in sums.iter().zip(first::<H>(w2)) {
         // Each product fits: |x|, |w| < 2^15.
         total = total.wrapping_add(i32::from(x.max(0)) * i32::from(w));
     }
@@ -714,9 +741,10 @@ fn output_sum(sums: &Sums, w2: &Sums) -> i32 {
 /// sum there ([`output_sum`]). They come from the nearest ply above that has that view: if it
 /// is not the parent, the parent's sums are made first, straight from that ply's (a step over
 /// several moves: the pieces that are gone, the pieces that came), for the parent's other
-/// children; then the move to `ply`. In one function, so that the sums stay in registers.
+/// children; then the move to `ply`. In one function, so that the sums stay in registers. Only
+/// the first `H` units, the network's lanes: the others are 0.
 #[inline(always)]
-fn step_path(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
+fn step_path<const H: usize>(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
     let net = path.net;
     let v = viewer.index();
     // Plies wrap at the path's length (a power of two), which costs an `and` where a bound
@@ -724,18 +752,18 @@ fn step_path(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
     // deeper (`enter` asserts it in tests).
     let ply = ply % PATH_PLIES;
     let from = path.plies[ply].made[v] as usize % PATH_PLIES;
-    let mut sums = path.accumulators[from].sums[v];
+    let mut sums = *first::<H>(&path.accumulators[from].sums[v]);
     if from < ply {
         let parent = ply - 1;
         if from < parent {
             let (old, new) = (path.plies[from].planes, path.plies[parent].planes);
             step_sums(&net.w1, &mut sums, viewer, old, new);
-            path.accumulators[parent].sums[v] = sums;
+            *first_mut::<H>(&mut path.accumulators[parent].sums[v]) = sums;
             path.plies[parent].made[v] = parent as u8;
         }
         let (old, new) = (path.plies[parent].planes, path.plies[ply].planes);
         step_sums(&net.w1, &mut sums, viewer, old, new);
-        path.accumulators[ply].sums[v] = sums;
+        *first_mut::<H>(&mut path.accumulators[ply].sums[v]) = sums;
         path.plies[ply].made[v] = ply as u8;
     }
     output_sum(&sums, &net.w2)
@@ -773,8 +801,12 @@ unsafe fn output_sum_avx2(sums: &Sums, w2: &Sums) -> i32 {
 /// Only where the processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn step_path_avx2(path: &mut PathAccumulators, ply: usize, viewer: Color) -> i32 {
-    step_path(path, ply, viewer)
+unsafe fn step_path_avx2<const H: usize>(
+    path: &mut PathAccumulators,
+    ply: usize,
+    viewer: Color,
+) -> i32 {
+    step_path::<H>(path, ply, viewer)
 }
 
 /// How many plies a [`PathAccumulators`] holds: the deepest path a search may follow. A power
@@ -872,11 +904,15 @@ impl<'a> PathAccumulators<'a> {
     /// Makes `viewer`'s sums at `ply` ([`step_path`]).
     #[inline(always)]
     fn step_to(&mut self, ply: usize, viewer: Color) -> i32 {
-        match self.net.simd {
-            Simd::Portable => step_path(self, ply, viewer),
+        const NARROW: usize = LANES[0];
+        match (self.net.simd, self.net.lanes) {
+            (Simd::Portable, NARROW) => step_path::<NARROW>(self, ply, viewer),
+            (Simd::Portable, _) => step_path::<MAX_HIDDEN>(self, ply, viewer),
             // SAFETY: as in `QuantizedNetwork::step_view`.
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { step_path_avx2(self, ply, viewer) },
+            (Simd::Avx2, NARROW) => unsafe { step_path_avx2::<NARROW>(self, ply, viewer) },
+            #[cfg(target_arch = "x86_64")]
+            (Simd::Avx2, _) => unsafe { step_path_avx2::<MAX_HIDDEN>(self, ply, viewer) },
         }
     }
 
@@ -1276,14 +1312,15 @@ mod tests {
 
     /// The search's path of sums — positions entered ply by ply, returning to any ply above
     /// to try another move, each side's view stepped only when an evaluation asks for it —
-    /// gives every position the correction counted from scratch, in every variant, for a
-    /// network narrower than the widest, and with each kind of vector instructions.
+    /// gives every position the correction counted from scratch, in every variant, for networks
+    /// of both lane widths (the widest, one that fills the narrow lanes in part, one that fills
+    /// the wide lanes in part), and with each kind of vector instructions.
     #[test]
     fn the_path_steps_only_what_is_asked_and_gives_the_counted_correction() {
         for (variant, hidden) in [
             (Variant::Spanish, MAX_HIDDEN),
             (Variant::English, 24),
-            (Variant::Portuguese, MAX_HIDDEN),
+            (Variant::Portuguese, 100),
         ] {
             let net = random_network(hidden, 11)
                 .quantize()
@@ -1487,6 +1524,10 @@ mod tests {
                 "line 7: not a number: zero",
             ),
             (good.replace("b2 0", "b2 NaN"), "line 7: not a number: NaN"),
+            (
+                good.replace("hidden 2", "hidden 129"),
+                "[spanish]: hidden must be one whole number from 1 to 128",
+            ),
             (good.replace("b2 0\n", ""), "[spanish]: no b2 row"),
             (
                 good.replace("b2 0", "b3 0"),
